@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every way a request can fail, as one type a caller can switch on.
+public enum NetworkError: Error, Sendable, CustomStringConvertible {
+    /// The URL (or path on the base URL) could not be formed.
+    case invalidURL(String)
+    /// The request could not be built, e.g. parameters that cannot be encoded.
+    case invalidRequest(String)
+    /// The transport failed: no connection, dropped connection, timeout, TLS…
+    case transport(URLError)
+    /// The server answered with a status the request does not accept.
+    case httpStatus(code: Int, body: Data)
+    /// A parser rejected the body.
+    case parse(ParseError)
+    /// The business code at the parser's `checkKeyPath` was not the `okValue`.
+    case businessCode(code: JSON, message: String?)
+    /// The request was cancelled (by `cancel()`, the service, or the awaiting `Task`).
+    case cancelled
+
+    /// True when the failure was a timeout.
+    public var isTimeout: Bool {
+        if case .transport(let error) = self { return error.code == .timedOut }
+        return false
+    }
+
+    /// One line fit for a log.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url):
+            return "invalid URL: \(url)"
+        case .invalidRequest(let reason):
+            return "invalid request: \(reason)"
+        case .transport(let error):
+            return "transport error \(error.code.rawValue): \(error.localizedDescription)"
+        case .httpStatus(let code, let body):
+            let text = body.isEmpty ? "" : ": " + Self.preview(body)
+            return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code))\(text)"
+        case .parse(let error):
+            return "parse error: \(error)"
+        case .businessCode(let code, let message):
+            return "business code \(code)" + (message.map { ": \($0)" } ?? "")
+        case .cancelled:
+            return "cancelled"
+        }
+    }
+
+    /// The first bytes of a body as text, for messages.
+    static func preview(_ body: Data, limit: Int = 200) -> String {
+        let head = String(decoding: body.prefix(limit), as: UTF8.self)
+        return body.count > limit ? head + "…" : head
+    }
+}
+
+extension NetworkError {
+    /// Maps any error thrown inside the kit to a `NetworkError`.
+    static func wrap(_ error: any Error, parser: String = "custom") -> NetworkError {
+        switch error {
+        case let error as NetworkError: return error
+        case let error as ParseError: return .parse(error)
+        case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(error)
+        case is CancellationError: return .cancelled
+        default: return .parse(ParseError(parser: parser, reason: "\(error)"))
+        }
+    }
+}

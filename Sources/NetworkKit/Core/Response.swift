@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the transport hands to the parser chain: the HTTP head and the whole body.
+public struct Response: Sendable {
+    /// The URL that answered (after redirects).
+    public var url: URL?
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// Response headers, with names as the server sent them.
+    public var headers: [String: String]
+    /// The body bytes, as the transport delivered them.
+    public var data: Data
+
+    /// Creates a response from its parts; parsers and tests build these directly.
+    public init(url: URL?, statusCode: Int, headers: [String: String] = [:], data: Data) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+        self.data = data
+    }
+
+    /// The value of a header, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        if let exact = headers[name] { return exact }
+        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The media type of `Content-Type`, lowercased and without parameters (`application/json`).
+    public var mimeType: String? {
+        guard let raw = header("Content-Type") else { return nil }
+        let type = raw.split(separator: ";", maxSplits: 1).first.map(String.init) ?? raw
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The `charset` parameter of `Content-Type`, lowercased and unquoted, if any.
+    public var charset: String? {
+        guard let raw = header("Content-Type") else { return nil }
+        for parameter in raw.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2,
+                  pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"'")).lowercased()
+        }
+        return nil
+    }
+}
+
+extension Response {
+    init(_ http: HTTPURLResponse, data: Data) {
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key] = value }
+        }
+        self.init(url: http.url, statusCode: http.statusCode, headers: headers, data: data)
+    }
+}

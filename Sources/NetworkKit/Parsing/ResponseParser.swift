@@ -1,0 +1,46 @@
+import Foundation
+
+/// Turns a finished `Response` into a value.
+///
+/// Parsers run on the service's background parsing queue, never on the callback queue,
+/// so they may do real work (JSON, model conversion, image decoding). A parser throws
+/// `ParseError` (or any error, which the service wraps) on input it cannot handle.
+///
+/// Writing one takes a few lines:
+/// ```swift
+/// struct LineCountParser: ResponseParser {
+///     func parse(_ response: Response) throws -> Int {
+///         response.data.split(separator: UInt8(ascii: "\n")).count
+///     }
+/// }
+/// ```
+public protocol ResponseParser<Output>: Sendable {
+    /// The value this parser produces.
+    associatedtype Output: Sendable
+    /// Parses a response whose status the service already accepted.
+    func parse(_ response: Response) throws -> Output
+}
+
+/// A parser built from a closure, for one-off parsing and for `map`.
+public struct ClosureParser<Output: Sendable>: ResponseParser {
+    private let body: @Sendable (Response) throws -> Output
+
+    /// Wraps `body` as a parser.
+    public init(_ body: @escaping @Sendable (Response) throws -> Output) {
+        self.body = body
+    }
+
+    /// Runs the closure.
+    public func parse(_ response: Response) throws -> Output {
+        try body(response)
+    }
+}
+
+extension ResponseParser {
+    /// A parser that runs this one, then transforms its output (on the parsing queue).
+    public func map<NewOutput: Sendable>(
+        _ transform: @escaping @Sendable (Output) throws -> NewOutput
+    ) -> ClosureParser<NewOutput> {
+        ClosureParser { response in try transform(self.parse(response)) }
+    }
+}
