@@ -37,7 +37,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "transport error \(error.code.rawValue): \(error.localizedDescription)"
         case .httpStatus(let code, let body):
             let text = body.isEmpty ? "" : ": " + Self.preview(body)
-            return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code))\(text)"
+            return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code).lowercased())\(text)"
         case .parse(let error):
             return "parse error: \(error)"
         case .businessCode(let code, let message):

@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The routes every test and demo talks to. Each group lives in its own file.
+enum FixtureRoutes {
+    static func add(to router: Router<BasicRequestContext>, blobs: BlobStore) {
+        addJSON(to: router)
+        addFaults(to: router)
+        addTransfers(to: router, blobs: blobs)
+    }
+
+    static func respond(
+        _ status: HTTPResponse.Status = .ok, contentType: String?, body: Data, extraHeaders: HTTPFields = [:]
+    ) -> Response {
+        var headers = extraHeaders
+        if let contentType { headers[.contentType] = contentType }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        respond(status, contentType: "application/json; charset=utf-8", body: Data(text.utf8))
+    }
+
+    static func query(_ request: Request, _ name: String) -> String? {
+        request.uri.queryParameters[name[...]].map { String($0).removingPercentEncoding ?? String($0) }
+    }
+}

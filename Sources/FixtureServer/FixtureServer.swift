@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Logging
+
+/// A real HTTP/1.1 server on 127.0.0.1 for tests, the `nk demo` tour and benchmarks.
+/// It binds a free port, serves the fixture routes, and stops when asked.
+///
+/// ```swift
+/// let server = try await FixtureServer.start()
+/// defer { server.stop() }
+/// let url = server.url("/json/feed")
+/// ```
+public final class FixtureServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// `http://127.0.0.1:PORT`.
+    public let baseURL: URL
+    let blobs: BlobStore
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, blobs: BlobStore, task: Task<Void, any Error>) {
+        self.port = port
+        self.blobs = blobs
+        self.task = task
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!  // a literal loopback URL with a number: always valid
+    }
+
+    /// Starts a server on a free loopback port and returns once it accepts connections.
+    public static func start() async throws -> FixtureServer {
+        let blobs = BlobStore()
+        let router = Router()
+        FixtureRoutes.add(to: router, blobs: blobs)
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "FixtureServer")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "NetworkKit-Fixture"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await app.run() }
+        var port = 0
+        for await value in portStream { port = value }
+        guard port > 0 else {
+            task.cancel()
+            throw FixtureServerError.couldNotBind
+        }
+        return FixtureServer(port: port, blobs: blobs, task: task)
+    }
+
+    /// Stops the server.
+    public func stop() {
+        task.cancel()
+    }
+
+    /// The absolute URL of `path` (which may carry a query) on this server.
+    public func url(_ path: String) -> String {
+        baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    /// Serves `data` at `/blob/NAME` with the given `Content-Type` (none when nil).
+    /// `?type=` on the request overrides it (`?type=none` omits it); `?encoding=` sets `Content-Encoding`.
+    public func publish(_ data: Data, as name: String, contentType: String?) {
+        blobs.put(name, Blob(data: data, contentType: contentType))
+    }
+}
+
+/// Why the fixture server did not start.
+public enum FixtureServerError: Error {
+    /// No port was reported by the listener.
+    case couldNotBind
+}
+
+struct Blob: Sendable {
+    var data: Data
+    var contentType: String?
+}
+
+/// Published blobs by name.
+///
+/// `@unchecked Sendable`: `blobs` is only read and written while holding `lock`.
+final class BlobStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var blobs: [String: Blob] = [:]
+
+    func put(_ name: String, _ blob: Blob) {
+        lock.withLock { blobs[name] = blob }
+    }
+
+    func get(_ name: String) -> Blob? {
+        lock.withLock { blobs[name] }
+    }
+}

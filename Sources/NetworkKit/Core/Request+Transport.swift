@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How `start` found the request.
+enum StartOutcome {
+    case started
+    case cancelledBeforeStart
+    case alreadyStarted
+}
+
+extension Request: TransportClient {
+    /// Moves ready → running and records where to land. Only the first start counts.
+    func begin(_ landing: Landing) -> StartOutcome {
+        let outcome = life.withLock { life -> StartOutcome in
+            guard life.landing == nil else { return .alreadyStarted }
+            life.landing = landing
+            if life.cancelRequested { return .cancelledBeforeStart }
+            life.state = .running
+            return .started
+        }
+        if outcome == .started { notifyState(.running) }
+        return outcome
+    }
+
+    /// Attaches the task and registers it, unless the request was cancelled meanwhile.
+    func attach(_ task: URLSessionTask, register: () -> Void) -> Bool {
+        life.withLock { life in
+            guard !life.cancelRequested, life.result == nil else { return false }
+            life.task = task
+            register()
+            return true
+        }
+    }
+
+    func transportDidReceive(response: URLResponse) {
+        life.withLock { life in
+            life.response = response as? HTTPURLResponse
+            life.body = Data()
+        }
+    }
+
+    func transportDidReceive(data: Data) {
+        let report = life.withLock { life -> (TransferProgress, [ProgressHandler], DispatchQueue)? in
+            guard life.result == nil else { return nil }
+            life.body.append(data)
+            guard !life.progressHandlers.isEmpty, let landing = life.landing else { return nil }
+            let progress = TransferProgress(direction: .download, completedBytes: Int64(life.body.count),
+                                            totalBytes: Self.expectedLength(of: life.response))
+            guard life.downloadThrottle.shouldReport(progress) else { return nil }
+            return (progress, life.progressHandlers, landing.callbackQueue)
+        }
+        if let (progress, handlers, queue) = report { deliver(progress, to: handlers, on: queue) }
+    }
+
+    func transportDidSend(totalBytes: Int64, expected: Int64) {
+        let report = life.withLock { life -> (TransferProgress, [ProgressHandler], DispatchQueue)? in
+            guard life.result == nil, !life.progressHandlers.isEmpty, let landing = life.landing else { return nil }
+            let progress = TransferProgress(direction: .upload, completedBytes: totalBytes,
+                                            totalBytes: expected > 0 ? expected : nil)
+            guard life.uploadThrottle.shouldReport(progress) else { return nil }
+            return (progress, life.progressHandlers, landing.callbackQueue)
+        }
+        if let (progress, handlers, queue) = report { deliver(progress, to: handlers, on: queue) }
+    }
+
+    func transportDidComplete(error: (any Error)?) {
+        let finished = life.withLock { life -> (HTTPURLResponse?, Data, Landing)? in
+            guard life.result == nil, let landing = life.landing else { return nil }
+            let body = life.body
+            life.body = Data()
+            return (life.response, body, landing)
+        }
+        guard let (response, body, landing) = finished else { return }
+        if let error {
+            finish(.failure(NetworkError.wrap(error)))
+            return
+        }
+        guard let response else {
+            finish(.failure(.transport(URLError(.badServerResponse))))
+            return
+        }
+        reportFinalProgress(bodyCount: body.count)
+        let parser = self.parser
+        ParsingQueue.shared.async {
+            let result = ResponsePipeline.run(Response(response, data: body), landing: landing, parser: parser)
+            self.finish(result)
+        }
+    }
+
+    /// Makes sure a download progress handler sees 100% before completion.
+    private func reportFinalProgress(bodyCount: Int) {
+        let progress = TransferProgress(direction: .download, completedBytes: Int64(bodyCount),
+                                        totalBytes: Int64(bodyCount))
+        let report = life.withLock { life -> ([ProgressHandler], DispatchQueue)? in
+            guard !life.progressHandlers.isEmpty, let landing = life.landing,
+                  life.downloadThrottle.shouldReport(progress) else { return nil }
+            return (life.progressHandlers, landing.callbackQueue)
+        }
+        if let (handlers, queue) = report { deliver(progress, to: handlers, on: queue) }
+    }
+
+    private func deliver(_ progress: TransferProgress, to handlers: [ProgressHandler], on queue: DispatchQueue) {
+        // The callback queue runs this before the landing block queued later, so progress
+        // never follows completion.
+        queue.async { for handler in handlers { handler(self, progress) } }
+    }
+
+    private func notifyState(_ state: RequestState) {
+        let (handlers, queue) = life.withLock { ($0.stateHandlers, $0.landing?.callbackQueue) }
+        guard !handlers.isEmpty, let queue else { return }
+        queue.async { for handler in handlers { handler(self, state) } }
+    }
+
+    /// The announced body length, unless the body is content-encoded: libcurl inflates it on the
+    /// way in, so `Content-Length` counts bytes that are never delivered as such.
+    private static func expectedLength(of response: HTTPURLResponse?) -> Int64? {
+        guard let response, response.expectedContentLength > 0,
+              response.value(forHTTPHeaderField: "Content-Encoding") == nil else { return nil }
+        return response.expectedContentLength
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What a `Service` applies to every request it sends. It can be changed at runtime
+/// (e.g. a tester switching servers); requests already running keep what they started with.
+public struct ServiceConfiguration: Sendable {
+    /// Where paths are resolved, e.g. `https://api.example.com/v1`.
+    public var baseURL: URL?
+    /// Where paths of requests with `useCDN` are resolved.
+    public var cdnURL: URL?
+    /// Seconds a request may wait for data before it fails with a timeout; a request's own `timeout` wins.
+    public var timeout: TimeInterval
+    /// Where completion, progress and state handlers run. Main by default, as UI code expects;
+    /// use a serial queue so handlers stay in order.
+    public var callbackQueue: DispatchQueue
+    /// The most bytes a compressed response may inflate to before it is refused.
+    public var maxDecompressedBytes: Int
+
+    /// Creates a configuration; every argument has the default a new app wants.
+    public init(
+        baseURL: URL? = nil,
+        cdnURL: URL? = nil,
+        timeout: TimeInterval = 15,
+        callbackQueue: DispatchQueue = .main,
+        maxDecompressedBytes: Int = 256 * 1024 * 1024
+    ) {
+        self.baseURL = baseURL
+        self.cdnURL = cdnURL
+        self.timeout = timeout
+        self.callbackQueue = callbackQueue
+        self.maxDecompressedBytes = maxDecompressedBytes
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// Returns the body as it came: the "no parser" choice.
+public struct DataParser: ResponseParser {
+    /// Creates the parser.
+    public init() {}
+
+    /// The raw body.
+    public func parse(_ response: Response) throws -> Data {
+        response.data
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Parses the body as JSON, optionally checks a business code, and returns the content
+/// at a key path.
+///
+/// ```swift
+/// // {"code": 0, "message": "ok", "content": {"entrance": [...]}}
+/// JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")
+/// ```
+/// A code that does not match `okValue` fails with `NetworkError.businessCode`, carrying the code
+/// and the message found at `messageKeyPath` (or at `message`/`msg` when that is not set).
+/// `0` and `"0"` are the same code.
+public struct JSONParser: ResponseParser {
+    /// Where the business code is, e.g. `code`; nil skips the check.
+    public var checkKeyPath: JSONKeyPath?
+    /// The code that means success.
+    public var okValue: JSON
+    /// Where the error message is; nil tries `message`, then `msg`.
+    public var messageKeyPath: JSONKeyPath?
+    /// The part of the document to return, e.g. `content/entrance`; nil returns all of it.
+    public var contentKeyPath: JSONKeyPath?
+    /// Media types accepted (`application/json`, or a suffix such as `+json`); nil accepts any.
+    public var acceptableContentTypes: Set<String>?
+
+    /// Creates a JSON parser; with no arguments it parses the whole body and checks nothing.
+    public init(
+        checkKeyPath: JSONKeyPath? = nil,
+        okValue: JSON = 0,
+        messageKeyPath: JSONKeyPath? = nil,
+        contentKeyPath: JSONKeyPath? = nil,
+        acceptableContentTypes: Set<String>? = nil
+    ) {
+        self.checkKeyPath = checkKeyPath
+        self.okValue = okValue
+        self.messageKeyPath = messageKeyPath
+        self.contentKeyPath = contentKeyPath
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// The checked content.
+    public func parse(_ response: Response) throws -> JSON {
+        try content(of: document(of: response))
+    }
+
+    /// The whole document, parsed and with its business code checked.
+    public func document(of response: Response) throws -> JSON {
+        try validateBody(of: response)
+        let json: JSON
+        do {
+            json = try JSON(data: response.data)
+        } catch let error as ParseError {
+            let type = response.mimeType.map { ", Content-Type \($0)" } ?? ""
+            throw ParseError(parser: "json",
+                             reason: "\(error.reason)\(type); body starts \"\(NetworkError.preview(response.data, limit: 60))\"")
+        }
+        try checkCode(in: json)
+        return json
+    }
+
+    /// The value at `contentKeyPath` (the document itself when nil).
+    public func content(of document: JSON) throws -> JSON {
+        guard let contentKeyPath else { return document }
+        return try document.value(at: contentKeyPath)
+    }
+
+    /// Throws `NetworkError.businessCode` when the code at `checkKeyPath` is not `okValue`.
+    public func checkCode(in json: JSON) throws {
+        guard let checkKeyPath else { return }
+        let code = try json.value(at: checkKeyPath)
+        guard !code.matchesCode(okValue) else { return }
+        throw NetworkError.businessCode(code: code, message: message(in: json))
+    }
+
+    private func message(in json: JSON) -> String? {
+        let paths: [JSONKeyPath] = messageKeyPath.map { [$0] } ?? ["message", "msg"]
+        for path in paths {
+            guard let value = try? json.value(at: path) else { continue }
+            return value.stringValue ?? value.description
+        }
+        return nil
+    }
+
+    /// Throws when the body is empty or its `Content-Type` is not acceptable.
+    public func validateBody(of response: Response) throws {
+        guard !response.data.isEmpty else {
+            throw ParseError(parser: "json", reason: "empty body (status \(response.statusCode))")
+        }
+        guard let acceptable = acceptableContentTypes else { return }
+        let type = response.mimeType ?? ""
+        let accepted = acceptable.contains(type) || acceptable.contains { $0.hasPrefix("+") && type.hasSuffix($0) }
+        guard accepted else {
+            throw ParseError(parser: "json",
+                             reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptable.sorted())")
+        }
+    }
+}

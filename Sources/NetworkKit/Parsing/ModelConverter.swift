@@ -1,0 +1,57 @@
+import Foundation
+
+/// Turns JSON into a model of a requested type. The registry's default converter decodes
+/// `Decodable` types; register your own to use another JSON-to-model library.
+public protocol ModelConverter: Sendable {
+    /// Converts `json` to `type`, or throws. `name` is the model name the request asked for, if any.
+    func convert<Model>(_ json: JSON, to type: Model.Type, name: String?) throws -> Model
+}
+
+/// The default converter: `JSONDecoder` for `Decodable` models.
+public struct CodableConverter: ModelConverter {
+    private let makeDecoder: @Sendable () -> JSONDecoder
+
+    /// Creates the converter; `makeDecoder` configures strategies (dates, keys) per decode.
+    public init(makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }) {
+        self.makeDecoder = makeDecoder
+    }
+
+    /// Decodes `json` when `Model` is `Decodable`; a clear `ParseError` otherwise.
+    public func convert<Model>(_ json: JSON, to type: Model.Type, name: String?) throws -> Model {
+        try decode(json.serialized(), to: type)
+    }
+
+    /// Decodes JSON text straight into `Model`, skipping the `JSON` step.
+    public func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
+        guard let decodable = type as? any Decodable.Type else {
+            throw ParseError(parser: "model", reason: "\(type) is not Decodable and no converter is registered for it")
+        }
+        do {
+            guard let model = try makeDecoder().decode(decodable, from: data) as? Model else {
+                throw ParseError(parser: "model", reason: "decoded value is not a \(type)")
+            }
+            return model
+        } catch let error as DecodingError {
+            throw ParseError(parser: "model", reason: "cannot decode \(type): \(Self.describe(error))")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "top level" : keys.joined(separator: "/")
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context))"
+        case .valueNotFound(let type, let context):
+            return "null where \(type) was expected at \(path(context))"
+        case .keyNotFound(let key, let context):
+            return "missing key \"\(key.stringValue)\" at \(path(context))"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

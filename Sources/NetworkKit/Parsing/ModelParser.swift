@@ -1,0 +1,45 @@
+import Foundation
+
+/// Parses JSON with a `JSONParser` (code check, content key path), then converts the content to
+/// a model through the `ModelRegistry`.
+///
+/// ```swift
+/// ModelParser([Entrance].self, json: JSONParser(checkKeyPath: "code", okValue: 0,
+///                                                contentKeyPath: "content/entrance"))
+/// ```
+public struct ModelParser<Model: Sendable>: ResponseParser {
+    /// The JSON step: code check and the key path of the model's content.
+    public var json: JSONParser
+    /// A model name registered with `ModelRegistry.register(name:)`; nil looks up by type.
+    public var modelName: String?
+    /// Where converters are looked up.
+    public var registry: ModelRegistry
+
+    /// A parser producing `type`, converted by the converter registered for it (or Codable).
+    public init(_ type: Model.Type, json: JSONParser = JSONParser(), registry: ModelRegistry = .shared) {
+        self.json = json
+        self.registry = registry
+    }
+
+    /// The model.
+    public func parse(_ response: Response) throws -> Model {
+        if modelName == nil, json.checkKeyPath == nil, json.contentKeyPath == nil,
+           !registry.hasConverter(for: Model.self),
+           let codable = registry.defaultConverter as? CodableConverter {
+            // Nothing to check or extract: decode the body directly, skipping the JSON value.
+            try json.validateBody(of: response)
+            return try codable.decode(response.data, to: Model.self)
+        }
+        let content = try json.parse(response)
+        return try registry.convert(content, to: Model.self, name: modelName)
+    }
+}
+
+extension ModelParser where Model == any Sendable {
+    /// A parser producing whatever the converter registered under `modelName` returns.
+    public init(modelName: String, json: JSONParser = JSONParser(), registry: ModelRegistry = .shared) {
+        self.json = json
+        self.modelName = modelName
+        self.registry = registry
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// What happens to a finished response on the parsing queue: status check, then the parser.
+enum ResponsePipeline {
+    static func run<Output>(
+        _ response: Response, landing: Landing, parser: any ResponseParser<Output>
+    ) -> Result<Output, NetworkError> {
+        guard landing.acceptableStatusCodes.contains(response.statusCode) else {
+            return .failure(.httpStatus(code: response.statusCode, body: response.data))
+        }
+        do {
+            return .success(try parser.parse(response))
+        } catch {
+            return .failure(NetworkError.wrap(error, parser: String(describing: type(of: parser))))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns a request's description plus the service's configuration into a `URLRequest`.
+enum URLRequestBuilder {
+    static func build(_ spec: RequestSpec, configuration: ServiceConfiguration) throws -> URLRequest {
+        var url = try resolve(spec.target, useCDN: spec.useCDN, configuration: configuration)
+        let method = spec.method
+        let encoding = spec.parameterEncoding == .automatic
+            ? (method.encodesParametersInQuery ? .query : .form)
+            : spec.parameterEncoding
+        var body = spec.body
+        var contentType = spec.body == nil ? nil : spec.bodyContentType
+        if !spec.parameters.isEmpty {
+            switch encoding {
+            case .query, .automatic:
+                url = try appendQuery(FormEncoder.encode(spec.parameters), to: url)
+            case .form:
+                guard body == nil else { throw NetworkError.invalidRequest("both a body and form parameters were set") }
+                body = Data(FormEncoder.encode(spec.parameters).utf8)
+                contentType = "application/x-www-form-urlencoded; charset=utf-8"
+            case .json:
+                guard body == nil else { throw NetworkError.invalidRequest("both a body and JSON parameters were set") }
+                do {
+                    body = try JSON.object(spec.parameters).serialized()
+                } catch {
+                    throw NetworkError.invalidRequest("parameters cannot be written as JSON: \(error)")
+                }
+                contentType = "application/json"
+            }
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        request.timeoutInterval = spec.timeout ?? configuration.timeout
+        request.httpBody = body
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    /// An absolute URL as is; a path joined onto the base (or CDN) URL.
+    static func resolve(_ target: String, useCDN: Bool, configuration: ServiceConfiguration) throws -> URL {
+        if let url = URL(string: target), let scheme = url.scheme, !scheme.isEmpty, url.host != nil {
+            return url
+        }
+        let base = useCDN ? configuration.cdnURL : configuration.baseURL
+        guard let base else {
+            let which = useCDN ? "CDN URL" : "base URL"
+            throw NetworkError.invalidURL("\"\(target)\" is a path and the service has no \(which)")
+        }
+        var root = base.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        let path = target.hasPrefix("/") || target.isEmpty ? target : "/" + target
+        guard let url = URL(string: root + path), url.host != nil else {
+            throw NetworkError.invalidURL(root + path)
+        }
+        return url
+    }
+
+    private static func appendQuery(_ query: String, to url: URL) throws -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw NetworkError.invalidURL(url.absoluteString)
+        }
+        let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + query
+        guard let result = components.url else { throw NetworkError.invalidURL(url.absoluteString) }
+        return result
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+@Suite("Requests as sent")
+struct EncodingTests {
+    @Test func formEncodingEscapesPerRFC3986() {
+        let encoded = FormEncoder.encode([
+            "q": "a b&c=d+e/ü", "tags": ["x", "y"], "user": ["name": "Ann", "age": 3], "empty": nil,
+        ])
+        #expect(encoded == "empty=&q=a%20b%26c%3Dd%2Be%2F%C3%BC&tags%5B%5D=x&tags%5B%5D=y&user%5Bage%5D=3&user%5Bname%5D=Ann")
+    }
+
+    @Test func getParametersGoInTheQuery() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/echo?x=1", parameters: ["name": "a b", "n": 2], parser: JSONParser())
+        let echo = try await fixture.service.send(request)
+        #expect(echo["method"] == "GET")
+        #expect(echo["query"] == "x=1&n=2&name=a%20b")
+    }
+
+    @Test(arguments: HTTPMethod.allCases.filter { $0 != .head })
+    func methodsAreSentAsSet(method: HTTPMethod) async throws {
+        let fixture = try await Fixture.start()
+        let echo = try await fixture.service.send(Request(path: "/echo", method: method, parser: JSONParser()))
+        #expect(echo["method"]?.stringValue == method.rawValue)
+    }
+
+    @Test func headIsSentAndHasNoBody() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/echo", method: .head)
+        let data = try await fixture.service.send(request)
+        #expect(data.isEmpty)
+        #expect(request.httpResponse?.statusCode == 200)
+    }
+
+    @Test func postParametersAreAFormBody() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/echo", method: .post, parameters: ["user": "ann", "pass": "p&ss w"], parser: JSONParser())
+        let echo = try await fixture.service.send(request)
+        #expect(echo["body"] == "pass=p%26ss%20w&user=ann")
+        #expect(echo["headers"]?["Content-Type"]?.stringValue?.hasPrefix("application/x-www-form-urlencoded") == true)
+    }
+
+    @Test func jsonBody() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/echo", method: .put, parameters: ["a": [1, 2], "b": ["c": true]], parser: JSONParser())
+        request.parameterEncoding = .json
+        let echo = try await fixture.service.send(request)
+        let sent = try JSON(data: Data((echo["body"]?.stringValue ?? "").utf8))
+        #expect(sent == ["a": [1, 2], "b": ["c": true]])
+        #expect(echo["headers"]?["Content-Type"] == "application/json")
+    }
+
+    @Test func headersAreSent() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/echo", headers: ["X-Trace": "abc"], parser: JSONParser(contentKeyPath: "headers/X-Trace"))
+        #expect(try await fixture.service.send(request) == "abc")
+    }
+
+    @Test func baseAndCDNURLsSwitchAtRuntime() async throws {
+        let fixture = try await Fixture.start()
+        let other = try await FixtureServer.start()
+        let service = fixture.service
+        service.configure { $0.cdnURL = other.baseURL }
+        let viaCDN = Request(path: "/echo", parser: JSONParser(contentKeyPath: "host"))
+        viaCDN.useCDN = true
+        #expect(try await service.send(viaCDN).stringValue == "127.0.0.1:\(other.port)")
+        service.configure { $0.baseURL = URL(string: other.url("/json")) }
+        let switched = try await service.send(Request(path: "small", parser: JSONParser(contentKeyPath: "content/id")))
+        #expect(switched == 42)
+        #expect(try URLRequestBuilder.resolve("https://x.test/a", useCDN: false, configuration: service.configuration)
+            .absoluteString == "https://x.test/a")
+    }
+}

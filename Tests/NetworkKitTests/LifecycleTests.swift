@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+@Suite("Request lifecycle")
+struct LifecycleTests {
+    @Test func handlersRunInOrderExactlyOnce() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/json/small", parser: JSONParser())
+        let calls = Recorder<Int>()
+        for index in 0..<5 {
+            request.addCompletionHandler { _, result in
+                #expect(result.success != nil)
+                calls.append(index)
+            }
+        }
+        let states = Recorder<RequestState>()
+        request.addStateHandler { _, state in states.append(state) }
+        #expect(request.state == .ready)
+        _ = await fixture.land(request)
+        // A handler added after landing gets the stored result, once, after the others.
+        await withCheckedContinuation { continuation in
+            request.addCompletionHandler { _, _ in calls.append(5); continuation.resume() }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(calls.all == [0, 1, 2, 3, 4, 5])
+        #expect(states.all == [.running, .finished])
+        #expect(request.state == .finished)
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test func progressIsCoalescedAndReachesTheTotal() async throws {
+        let fixture = try await Fixture.start()
+        let size = 4 * 1024 * 1024
+        let request = Request(path: "/bytes?count=\(size)")
+        let seen = Recorder<TransferProgress>()
+        request.addProgressHandler { _, progress in seen.append(progress) }
+        let data = try await withCheckedThrowingContinuation { continuation in
+            request.addCompletionHandler { _, result in continuation.resume(with: result) }
+            fixture.service.start(request)
+        }
+        #expect(data.count == size)
+        let reports = seen.all
+        #expect(reports.count >= 2 && reports.count <= 102, "\(reports.count) progress calls")
+        #expect(reports.last?.completedBytes == Int64(size))
+        #expect(reports.last?.fractionCompleted == 1)
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.completedBytes < $1.completedBytes })
+    }
+
+    @Test func uploadProgressIsReported() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
+        request.setBody(Data(repeating: 7, count: 1_000_000), contentType: "application/octet-stream")
+        let seen = Recorder<TransferProgress>()
+        request.addProgressHandler { _, progress in seen.append(progress) }
+        let length = try await withCheckedThrowingContinuation { continuation in
+            request.addCompletionHandler { _, result in continuation.resume(with: result) }
+            fixture.service.start(request)
+        }
+        #expect(length == 1_000_000)
+        let uploads = seen.all.filter { $0.direction == .upload }
+        #expect(!uploads.isEmpty)
+        #expect(uploads.last?.completedBytes == 1_000_000)
+    }
+
+    @Test func cancelBeforeStartLandsCancelledWhenStarted() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/json/small")
+        request.cancel()
+        #expect(request.state == .cancelled)
+        let result = await fixture.land(request)
+        guard case .cancelled = result.failure else { Issue.record("got \(result)"); return }
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test func cancelInFlight() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/slow?ms=3000")
+        let calls = Recorder<NetworkError?>()
+        let started = ContinuousClock.now
+        let result = await withCheckedContinuation { continuation in
+            request.addCompletionHandler { _, result in
+                calls.append(result.failure)
+                continuation.resume(returning: result)
+            }
+            fixture.service.start(request)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { request.cancel() }
+        }
+        guard case .cancelled = result.failure else { Issue.record("got \(result)"); return }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        request.cancel()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(calls.all.count == 1)
+        #expect(request.state == .cancelled)
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test func cancelAfterFinishChangesNothing() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/json/small", parser: JSONParser())
+        let calls = Recorder<Bool>()
+        request.addCompletionHandler { _, result in calls.append(result.success != nil) }
+        _ = await fixture.land(request)
+        request.cancel()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(request.state == .finished)
+        #expect(calls.all == [true])
+    }
+
+    @Test func cancelByIDAndCancelAll() async throws {
+        let fixture = try await Fixture.start()
+        let requests = (0..<4).map { _ in Request(path: "/slow?ms=3000") }
+        let results = Recorder<NetworkError?>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let remaining = Protected(requests.count)
+            for request in requests {
+                request.addCompletionHandler { _, result in
+                    results.append(result.failure)
+                    if remaining.withLock({ $0 -= 1; return $0 }) == 0 { continuation.resume() }
+                }
+                fixture.service.start(request)
+            }
+            #expect(fixture.service.activeRequestCount == 4)
+            #expect(fixture.service.cancel(id: requests[0].id))
+            fixture.service.cancelAll()
+        }
+        #expect(results.all.count == 4)
+        #expect(results.all.allSatisfy { if case .cancelled = $0 { true } else { false } })
+        #expect(!fixture.service.cancel(id: requests[0].id))
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test func cancellingTheTaskCancelsTheRequest() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/slow?ms=3000")
+        let task = Task { try await fixture.service.send(request) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let outcome = await task.result
+        guard case .failure(let error as NetworkError) = outcome, case .cancelled = error else {
+            Issue.record("got \(outcome)"); return
+        }
+        #expect(request.state == .cancelled)
+    }
+
+    @Test func aThousandRequestsSixteenInFlight() async throws {
+        let fixture = try await Fixture.start()
+        let total = 1_000
+        let counts = Protected([Int](repeating: 0, count: total))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<total {
+                if index >= 16 { try await group.next() }
+                group.addTask {
+                    let request = Request(path: "/json/small", parser: JSONParser(checkKeyPath: "code", contentKeyPath: "content/id"))
+                    let value = try await withCheckedThrowingContinuation { continuation in
+                        request.addCompletionHandler { _, result in
+                            counts.withLock { $0[index] += 1 }
+                            continuation.resume(with: result)
+                        }
+                        fixture.service.start(request)
+                    }
+                    #expect(value == 42)
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(counts.snapshot.allSatisfy { $0 == 1 })
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test func defaultCallbackQueueIsMain() async throws {
+        let server = try await FixtureServer.start()
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL))
+        let key = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        let onMain = await withCheckedContinuation { continuation in
+            let request = Request(path: "/json/small")
+            request.addCompletionHandler { _, _ in
+                continuation.resume(returning: DispatchQueue.getSpecific(key: key) == "main")
+            }
+            service.start(request)
+        }
+        #expect(onMain)
+    }
+
+    @Test func serviceHoldsRequestsCallersDropped() async throws {
+        let fixture = try await Fixture.start()
+        let landed = await withCheckedContinuation { continuation in
+            do {
+                let request = Request(path: "/slow?ms=100", parser: JSONParser(contentKeyPath: "slept"))
+                request.addCompletionHandler { _, result in continuation.resume(returning: result.success) }
+                fixture.service.start(request)
+            }
+        }
+        #expect(landed == 100)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+@Suite("Parsers over real HTTP")
+struct ParserTests {
+    @Test func rawDataIsTheBodyAsSent() async throws {
+        let fixture = try await Fixture.start()
+        let data = try await fixture.service.send(Request(path: "/bytes?count=5000"))
+        #expect(data == Data(repeating: 0x61, count: 5000))
+    }
+
+    @Test func stringUsesTheCharsetOfContentType() async throws {
+        let fixture = try await Fixture.start()
+        let utf8 = try await fixture.service.send(Request(path: "/text", parser: StringParser()))
+        let latin1 = try await fixture.service.send(Request(path: "/text?charset=iso-8859-1", parser: StringParser()))
+        #expect(utf8 == "Grüße aus Köln, café")
+        #expect(latin1 == utf8)
+    }
+
+    @Test func stringRejectsBytesInvalidForTheCharset() async throws {
+        let fixture = try await Fixture.start()
+        // Latin-1 bytes under a header that names no charset are read as UTF-8, and fail.
+        let withoutCharset = ClosureParser { response in
+            try StringParser().parse(Response(url: response.url, statusCode: 200,
+                                              headers: ["Content-Type": "text/plain"], data: response.data))
+        }
+        let error = await fixture.land(Request(path: "/text?charset=iso-8859-1", parser: withoutCharset)).failure
+        guard case .parse(let parse) = error else { Issue.record("expected parse error, got \(String(describing: error))"); return }
+        #expect(parse.reason == "body is not valid utf-8")
+    }
+
+    @Test func jsonWholeDocument() async throws {
+        let fixture = try await Fixture.start()
+        let json = try await fixture.service.send(Request(path: "/json/feed", parser: JSONParser()))
+        #expect(json["code"] == 0)
+        #expect(json["content"]?["entrance"]?[1]?["name"] == "New arrivals")
+    }
+
+    @Test(arguments: [
+        ("/json/feed", JSON(0)), ("/json/feed?quoted=1", JSON(0)),
+        ("/json/feed", JSON("0")), ("/json/feed?quoted=1", JSON("0")),
+    ])
+    func codeCheckTreatsNumberAndStringAlike(path: String, okValue: JSON) async throws {
+        let fixture = try await Fixture.start()
+        let parser = JSONParser(checkKeyPath: "code", okValue: okValue, contentKeyPath: "content/entrance")
+        let entrance = try await fixture.service.send(Request(path: path, parser: parser))
+        #expect(entrance.arrayValue?.count == 2)
+    }
+
+    @Test func codeMismatchIsABusinessErrorWithCodeAndMessage() async throws {
+        let fixture = try await Fixture.start()
+        let parser = JSONParser(checkKeyPath: "code", okValue: 0)
+        let result = await fixture.land(Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser))
+        guard case .businessCode(let code, let message) = result.failure else {
+            Issue.record("expected business code error, got \(result)"); return
+        }
+        #expect(code == 1001)
+        #expect(message == "token expired")
+        #expect(result.failure?.description == "business code 1001: token expired")
+    }
+
+    @Test func keyPathsReachIntoArrays() async throws {
+        let fixture = try await Fixture.start()
+        let parser = JSONParser(contentKeyPath: "content/entrance/1/name")
+        #expect(try await fixture.service.send(Request(path: "/json/feed", parser: parser)) == "New arrivals")
+    }
+
+    @Test func missingKeyPathNamesWhereItFailed() async throws {
+        let fixture = try await Fixture.start()
+        let parser = JSONParser(contentKeyPath: "content/exit/0")
+        let result = await fixture.land(Request(path: "/json/feed", parser: parser))
+        guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
+        #expect(error.keyPath == "content/exit")
+        let outOfRange = await fixture.land(Request(path: "/json/feed", parser: JSONParser(contentKeyPath: "content/entrance/9")))
+        guard case .parse(let rangeError) = outOfRange.failure else { Issue.record("got \(outOfRange)"); return }
+        #expect(rangeError.reason.contains("out of range"))
+    }
+
+    @Test func modelThroughTheDefaultCodableConverter() async throws {
+        let fixture = try await Fixture.start()
+        let parser = ModelParser([Entrance].self, json: JSONParser(checkKeyPath: "code", okValue: "0",
+                                                                    contentKeyPath: "content/entrance"))
+        let entrances = try await fixture.service.send(Request(path: "/json/feed", parser: parser))
+        #expect(entrances.map(\.name) == ["Spring sale", "New arrivals"])
+    }
+
+    @Test func modelDecodedStraightFromTheBody() async throws {
+        struct Item: Decodable, Sendable { var id: Int }
+        let fixture = try await Fixture.start()
+        let items = try await fixture.service.send(Request(path: "/json/array", parser: ModelParser([Item].self)))
+        #expect(items.map(\.id) == [1, 2, 3])
+    }
+
+    @Test func modelThroughACustomConverterRegisteredByType() async throws {
+        struct Headline: Sendable { var text: String }
+        let registry = ModelRegistry()
+        registry.register(Headline.self) { json in
+            guard let name = json["name"]?.stringValue else { throw ParseError(parser: "headline", reason: "no name") }
+            return Headline(text: name.uppercased())
+        }
+        let fixture = try await Fixture.start()
+        let parser = ModelParser(Headline.self, json: JSONParser(contentKeyPath: "content/entrance/0"), registry: registry)
+        #expect(try await fixture.service.send(Request(path: "/json/feed", parser: parser)).text == "SPRING SALE")
+    }
+
+    @Test func modelByRegisteredName() async throws {
+        let registry = ModelRegistry()
+        registry.register(name: "EntranceCount") { json in json.arrayValue?.count ?? 0 }
+        let fixture = try await Fixture.start()
+        let parser = ModelParser(modelName: "EntranceCount",
+                                 json: JSONParser(contentKeyPath: "content/entrance"), registry: registry)
+        let value = try await fixture.service.send(Request(path: "/json/feed", parser: parser))
+        #expect(value as? Int == 2)
+    }
+
+    @Test func unregisteredModelNameIsAClearError() async throws {
+        let fixture = try await Fixture.start()
+        let parser = ModelParser(modelName: "Nobody", registry: ModelRegistry())
+        let result = await fixture.land(Request(path: "/json/feed", parser: parser))
+        guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
+        #expect(error.reason.contains("no converter registered for model name \"Nobody\""))
+    }
+
+    @Test func wrongTypesInTheModelSayWhere() async throws {
+        let fixture = try await Fixture.start()
+        let parser = ModelParser([Entrance].self, json: JSONParser(contentKeyPath: "content/entrance"))
+        let result = await fixture.land(Request(path: "/json/wrong-types", parser: parser))
+        guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
+        #expect(error.parser == "model")
+        #expect(error.reason.contains("0/name"))
+    }
+
+    @Test func aParserOfYourOwnInAFewLines() async throws {
+        struct ByteSumParser: ResponseParser {
+            func parse(_ response: Response) throws -> Int {
+                response.data.reduce(0) { $0 + Int($1) }
+            }
+        }
+        let fixture = try await Fixture.start()
+        #expect(try await fixture.service.send(Request(path: "/bytes?count=10", parser: ByteSumParser())) == 970)
+        let names = JSONParser(contentKeyPath: "content/entrance").map { $0.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [] }
+        #expect(try await fixture.service.send(Request(path: "/json/feed", parser: names)) == ["Spring sale", "New arrivals"])
+    }
+
+    @Test func parsersRunOffTheCallbackQueue() async throws {
+        let fixture = try await Fixture.start()
+        let key = DispatchSpecificKey<Bool>()
+        fixture.callbackQueue.setSpecific(key: key, value: true)
+        let parser = ClosureParser { _ in DispatchQueue.getSpecific(key: key) == true }
+        let request = Request(path: "/json/small", parser: parser)
+        let onCallbackQueue = Recorder<Bool>()
+        let result = await withCheckedContinuation { continuation in
+            request.addCompletionHandler { _, result in
+                onCallbackQueue.append(DispatchQueue.getSpecific(key: key) == true)
+                continuation.resume(returning: result)
+            }
+            fixture.service.start(request)
+        }
+        #expect(result.success == false, "parser ran on the callback queue")
+        #expect(onCallbackQueue.all == [true], "handler did not run on the callback queue")
+    }
+}
+

@@ -1,0 +1,54 @@
+import Foundation
+import FixtureServer
+@testable import NetworkKit
+
+/// A fixture server plus a service whose base URL points at it and whose handlers run on a
+/// private serial queue (tests do not spin the main run loop).
+struct Fixture {
+    let server: FixtureServer
+    let service: Service
+    let callbackQueue: DispatchQueue
+
+    static func start(timeout: TimeInterval = 15) async throws -> Fixture {
+        let server = try await FixtureServer.start()
+        let queue = DispatchQueue(label: "tests.callbacks")
+        let service = Service(configuration: ServiceConfiguration(
+            baseURL: server.baseURL, timeout: timeout, callbackQueue: queue
+        ))
+        return Fixture(server: server, service: service, callbackQueue: queue)
+    }
+
+    /// Starts `request` and waits for its first completion handler's result.
+    func land<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
+        await withCheckedContinuation { continuation in
+            request.addCompletionHandler { _, result in continuation.resume(returning: result) }
+            service.start(request)
+        }
+    }
+}
+
+/// Thread-safe list for recording what handlers saw.
+final class Recorder<Element: Sendable>: Sendable {
+    private let items = Protected<[Element]>([])
+    func append(_ item: Element) { items.withLock { $0.append(item) } }
+    var all: [Element] { items.snapshot }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+    var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+}
+
+/// The entrance item of the fixture feed.
+struct Entrance: Codable, Sendable, Equatable {
+    var name: String
+    var type: Int
+    var isFlagship: Bool
+    var pic: String
+}
