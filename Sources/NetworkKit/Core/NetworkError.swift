@@ -34,7 +34,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest(let reason):
             return "invalid request: \(reason)"
         case .transport(let error):
-            return "transport error \(error.code.rawValue): \(error.localizedDescription)"
+            return "transport error: \(Self.describe(error))"
         case .httpStatus(let code, let body):
             let text = body.isEmpty ? "" : ": " + Self.preview(body)
             return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code).lowercased())\(text)"
@@ -45,6 +45,21 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .cancelled:
             return "cancelled"
         }
+    }
+
+    /// A URLError as words: the code's name, and what libcurl said when it said more.
+    static func describe(_ error: URLError) -> String {
+        let names: [URLError.Code: String] = [
+            .timedOut: "timed out", .cannotConnectToHost: "cannot connect to host",
+            .networkConnectionLost: "network connection lost", .cannotFindHost: "cannot find host",
+            .notConnectedToInternet: "not connected to the internet", .badServerResponse: "bad server response",
+            .secureConnectionFailed: "secure connection failed", .badURL: "bad URL",
+            .unsupportedURL: "unsupported URL", .dnsLookupFailed: "DNS lookup failed", .unknown: "transfer failed",
+        ]
+        let name = names[error.code] ?? "URLError \(error.code.rawValue)"
+        let detail = error.localizedDescription
+        let generic = detail.contains("could not be completed") || detail.isEmpty
+        return generic ? "\(name) (\(error.code.rawValue))" : "\(name) (\(error.code.rawValue)): \(detail)"
     }
 
     /// The first bytes of a body as text, for messages.

@@ -74,6 +74,11 @@ extension Request {
         for observer in snapshot.resultObservers { observer(result) }
         let handlers = snapshot.completionHandlers
         let stateHandlers = snapshot.stateHandlers
+        guard !handlers.isEmpty || !stateHandlers.isEmpty else {
+            // Nobody to call back (an awaited `send`): let go without a trip to the callback queue.
+            landing.forget()
+            return
+        }
         landing.callbackQueue.async {
             landing.forget()
             for handler in stateHandlers { handler(self, state) }

@@ -4,7 +4,13 @@ extension Service {
     /// The value arrives as soon as parsing ends; completion handlers added to the request still
     /// run on the callback queue.
     public func send<Output>(_ request: Request<Output>) async throws(NetworkError) -> Output {
-        let result = await withTaskCancellationHandler {
+        try await result(of: request).get()
+    }
+
+    /// Sends `request` and returns its value or error as a `Result`, never throwing.
+    /// Cancelling the calling `Task` cancels the request.
+    public func result<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 request.observeResult { continuation.resume(returning: $0) }
                 start(request)
@@ -12,6 +18,5 @@ extension Service {
         } onCancel: {
             request.cancel()
         }
-        return try result.get()
     }
 }

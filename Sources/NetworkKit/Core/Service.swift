@@ -25,6 +25,7 @@ public final class Service: Sendable {
         let delegateQueue = OperationQueue()
         delegateQueue.name = "NetworkKit.session-delegate"
         delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = DispatchQueue(label: "NetworkKit.session-delegate", target: ParsingQueue.shared)
         self.registry = registry
         settings = Protected(configuration)
         session = URLSession(configuration: sessionConfiguration,

@@ -33,11 +33,21 @@ enum URLRequestBuilder {
         }
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
-        request.timeoutInterval = spec.timeout ?? configuration.timeout
+        request.timeoutInterval = effectiveTimeout(spec.timeout ?? configuration.timeout)
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
+    }
+
+    /// FoundationNetworking on Linux truncates the timeout to whole seconds, so a timeout under
+    /// one second would fire at once: round up to whole seconds there.
+    static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, seconds.rounded(.up))
+        #else
+        return seconds
+        #endif
     }
 
     /// An absolute URL as is; a path joined onto the base (or CDN) URL.

@@ -1,0 +1,14 @@
+import FixtureServer
+import Foundation
+
+/// `nk-bench`: every benchmark of the kit, each printed as a ratio against a baseline run
+/// in the same process (lower is better). Build in release: `swift run -c release nk-bench`.
+@main
+enum Bench {
+    static func main() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")
+        try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
+    }
+}

@@ -1,0 +1,100 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Service versus a bare URLSession doing the same requests and the same `JSONSerialization`.
+struct NetworkBenchmarks {
+    let server: FixtureServer
+    let count = 2_000
+    let rounds = 5
+
+    func run() async throws {
+        let url = server.url("/json/small")
+        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")))
+        let raw = RawClient(session: URLSession(configuration: .default))
+        // Warm both up: connections, JIT-free but lazy Foundation state.
+        _ = try await serviceBatch(service, url: url, count: 200, inFlight: 16)
+        _ = try await raw.batch(url: url, count: 200, inFlight: 16)
+        for inFlight in [1, 16] {
+            var serviceTimes: [Double] = []
+            var rawTimes: [Double] = []
+            for round in 0..<rounds {
+                // Alternate which goes first so neither always meets a warmer machine.
+                if round.isMultiple(of: 2) {
+                    serviceTimes.append(try await serviceBatch(service, url: url, count: count, inFlight: inFlight))
+                    rawTimes.append(try await raw.batch(url: url, count: count, inFlight: inFlight))
+                } else {
+                    rawTimes.append(try await raw.batch(url: url, count: count, inFlight: inFlight))
+                    serviceTimes.append(try await serviceBatch(service, url: url, count: count, inFlight: inFlight))
+                }
+            }
+            let serviceBest = serviceTimes.median
+            let rawBest = rawTimes.median
+            let label = inFlight == 1 ? "sequential" : "\(inFlight) in flight"
+            print(String(format: "json GET x%d %@: Service %.1f ms (%.0f req/s), raw URLSession %.1f ms (%.0f req/s), ratio %.2f",
+                         count, label, serviceBest * 1000, Double(count) / serviceBest,
+                         rawBest * 1000, Double(count) / rawBest, serviceBest / rawBest))
+        }
+    }
+
+    private func serviceBatch(_ service: Service, url: String, count: Int, inFlight: Int) async throws -> Double {
+        try await timed(count: count, inFlight: inFlight) {
+            let json = try await service.send(Request(url: url, parser: JSONParser()))
+            guard json["code"] == 0 else { throw BenchError.wrongAnswer }
+        }
+    }
+}
+
+/// The baseline: a completion-handler data task and `JSONSerialization`, nothing else.
+struct RawClient: Sendable {
+    let session: URLSession
+
+    func get(_ url: URL) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            session.dataTask(with: url) { data, response, error in
+                do {
+                    if let error { throw error }
+                    guard let data, (response as? HTTPURLResponse)?.statusCode == 200,
+                          let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                          object["code"] as? Int == 0 else { throw BenchError.wrongAnswer }
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.resume()
+        }
+    }
+
+    func batch(url: String, count: Int, inFlight: Int) async throws -> Double {
+        guard let target = URL(string: url) else { throw BenchError.wrongAnswer }
+        return try await timed(count: count, inFlight: inFlight) { try await get(target) }
+    }
+}
+
+/// Runs `operation` `count` times with at most `inFlight` at once; returns seconds.
+func timed(count: Int, inFlight: Int, _ operation: @escaping @Sendable () async throws -> Void) async throws -> Double {
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<count {
+            if index >= inFlight { try await group.next() }
+            group.addTask { try await operation() }
+        }
+        try await group.waitForAll()
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+enum BenchError: Error {
+    case wrongAnswer
+}
+
+extension Array where Element == Double {
+    var median: Double {
+        let sorted = self.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}

@@ -1,0 +1,180 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+
+/// The steps of `nk demo`, each a real request against the fixture server.
+struct DemoTour {
+    let server: FixtureServer
+    let service: Service
+
+    /// A step: its title and the work that returns what to print.
+    typealias Step = (title: String, body: () async throws -> String)
+
+    /// Runs every step, prints what each did, and returns how many failed.
+    func run() async -> Int {
+        var failures = 0
+        for (index, step) in (coreSteps + transferSteps + errorSteps).enumerated() {
+            let started = ContinuousClock.now
+            do {
+                let outcome = try await step.body()
+                let ms = (ContinuousClock.now - started).milliseconds
+                print(String(format: "%2d. %@ (%.1f ms)\n    %@", index + 1, step.title, ms, outcome))
+            } catch {
+                failures += 1
+                print(String(format: "%2d. %@\n    FAILED: %@", index + 1, step.title, "\(error)"))
+            }
+        }
+        return failures
+    }
+
+    var coreSteps: [Step] {
+        [
+            ("Raw data: no parser, the body as sent", {
+                let data = try await service.send(Request(path: "/bytes?count=2048"))
+                return "GET /bytes?count=2048 → \(data.count) bytes"
+            }),
+            ("String, decoded in the charset Content-Type names", {
+                let text = try await service.send(Request(path: "/text?charset=iso-8859-1", parser: StringParser()))
+                return "iso-8859-1 body → \"\(text)\""
+            }),
+            ("JSON with business-code check (code == 0) and content key path content/entrance", {
+                let parser = JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")
+                let entrance = try await service.send(Request(path: "/json/feed?quoted=1", parser: parser))
+                return "code \"0\" matched okValue 0; \(entrance.arrayValue?.count ?? 0) entries, first: \(entrance[0]?["name"] ?? nil)"
+            }),
+            ("A business-code mismatch is a typed error carrying code and message", {
+                let parser = JSONParser(checkKeyPath: "code", okValue: 0)
+                let request = Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser)
+                let result = await service.result(of: request)
+                guard case .failure(.businessCode(let code, let message)) = result else {
+                    throw DemoError.unexpected("\(result)")
+                }
+                return "NetworkError.businessCode(code: \(code), message: \(message ?? "nil"))"
+            }),
+            ("Model via the default Codable converter", {
+                let parser = ModelParser([DemoEntrance].self,
+                                         json: JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance"))
+                let models = try await service.send(Request(path: "/json/feed", parser: parser))
+                return "[DemoEntrance]: " + models.map { "\($0.name) (type \($0.type))" }.joined(separator: ", ")
+            }),
+            ("Model via a converter registered at startup by name", {
+                ModelRegistry.shared.register(name: "Headlines") { json in
+                    (json.arrayValue ?? []).compactMap { $0["name"]?.stringValue?.uppercased() }
+                }
+                let parser = ModelParser(modelName: "Headlines", json: JSONParser(contentKeyPath: "content/entrance"))
+                let value = try await service.send(Request(path: "/json/feed", parser: parser))
+                return "converter \"Headlines\" returned \(value)"
+            }),
+            ("Completion handlers run in the order added, each once, on the callback queue", {
+                let request = Request(path: "/json/small", parser: JSONParser(contentKeyPath: "content/name"))
+                let order = await withCheckedContinuation { continuation in
+                    let seen = Box<[Int]>([])
+                    for index in 1...3 {
+                        request.addCompletionHandler { _, _ in
+                            seen.value.append(index)
+                            if index == 3 { continuation.resume(returning: seen.value) }
+                        }
+                    }
+                    service.start(request)
+                }
+                return "handlers called as \(order); state now \(request.state)"
+            }),
+            ("Base and CDN URLs switch at runtime", {
+                service.configure { $0.cdnURL = URL(string: server.url("/json")) }
+                let request = Request(path: "small", parser: JSONParser(contentKeyPath: "content/id"))
+                request.useCDN = true
+                let id = try await service.send(request)
+                return "path \"small\" on the CDN URL \(server.url("/json")) → id \(id)"
+            }),
+        ]
+    }
+
+    var transferSteps: [Step] {
+        [
+            ("POST parameters as a form body, percent-escaped", {
+                let request = Request(path: "/echo", method: .post, parameters: ["user": "ann", "note": "a&b c"],
+                                      parser: JSONParser(contentKeyPath: "body"))
+                return "server received body \(try await service.send(request))"
+            }),
+            ("PUT parameters as a JSON body", {
+                let request = Request(path: "/echo", method: .put, parameters: ["tags": ["a", "b"], "n": 1],
+                                      parser: JSONParser(contentKeyPath: "body"))
+                request.parameterEncoding = .json
+                return "server received body \(try await service.send(request))"
+            }),
+            ("Download progress, coalesced (4 MB)", {
+                let request = Request(path: "/bytes?count=\(4 << 20)")
+                let calls = Box(0)
+                request.addProgressHandler { _, _ in calls.value += 1 }
+                let data = try await service.send(request)
+                try await Task.sleep(for: .milliseconds(20))
+                return "\(data.count) bytes, \(calls.value) progress calls"
+            }),
+            ("200 requests, 16 in flight; the service lets go of each when it lands", {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<200 {
+                        if index >= 16 { try await group.next() }
+                        group.addTask { _ = try await service.send(Request(path: "/json/small", parser: JSONParser())) }
+                    }
+                    try await group.waitForAll()
+                }
+                return "all landed; requests still held by the service: \(service.activeRequestCount)"
+            }),
+        ]
+    }
+
+    var errorSteps: [Step] {
+        [
+            ("Cancel in flight", {
+                let request = Request(path: "/slow?ms=5000")
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { request.cancel() }
+                return "\(await outcome(of: request)); state \(request.state)"
+            }),
+            ("A server slower than the timeout", {
+                let request = Request(path: "/slow?ms=5000")
+                request.timeout = 1
+                return await outcome(of: request)
+            }),
+            ("HTTP 404 with a body", { await outcome(of: Request(path: "/status/404")) }),
+            ("Malformed JSON", { await outcome(of: Request(path: "/json/malformed", parser: JSONParser())) }),
+            ("Connection dropped mid-response", { await outcome(of: Request(path: "/drop")) }),
+        ]
+    }
+
+    /// What a request that is meant to fail failed with.
+    private func outcome<Output>(of request: Request<Output>) async -> String {
+        switch await service.result(of: request) {
+        case .success: return "unexpectedly succeeded"
+        case .failure(let error): return "NetworkError: \(error)"
+        }
+    }
+}
+
+/// The model of the demo's feed entries.
+struct DemoEntrance: Decodable, Sendable {
+    var name: String
+    var type: Int
+}
+
+enum DemoError: Error {
+    case unexpected(String)
+}
+
+/// A mutable cell for handler bookkeeping; handlers of one request run on one serial queue.
+///
+/// `@unchecked Sendable`: `lock` guards `stored`.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
