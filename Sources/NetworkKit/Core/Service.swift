@@ -14,6 +14,9 @@ public final class Service: Sendable {
     /// The one URLSession behind this service.
     public let session: URLSession
     let registry: TaskRegistry
+    /// Runs the session's delegate callbacks; it targets the parsing queue, so the hop from a
+    /// finished transfer to its parser is cheap. Held here: `OperationQueue` keeps it unowned.
+    private let delegateDispatchQueue: DispatchQueue
     private let settings: Protected<ServiceConfiguration>
 
     /// Creates a service. `sessionConfiguration` is copied into the service's own URLSession.
@@ -25,7 +28,8 @@ public final class Service: Sendable {
         let delegateQueue = OperationQueue()
         delegateQueue.name = "NetworkKit.session-delegate"
         delegateQueue.maxConcurrentOperationCount = 1
-        delegateQueue.underlyingQueue = DispatchQueue(label: "NetworkKit.session-delegate", target: ParsingQueue.shared)
+        delegateDispatchQueue = DispatchQueue(label: "NetworkKit.session-delegate", target: ParsingQueue.shared)
+        delegateQueue.underlyingQueue = delegateDispatchQueue
         self.registry = registry
         settings = Protected(configuration)
         session = URLSession(configuration: sessionConfiguration,
