@@ -1,0 +1,61 @@
+extension DecodedImage {
+    /// This image fitted within `options.maxPixelSize` by box filtering (each output pixel is
+    /// the average of the source pixels it covers), or itself when it already fits.
+    func downsampled(for options: ImageDecodingOptions) throws -> DecodedImage {
+        let target = options.targetSize(width: width, height: height)
+        guard target != (width, height) else { return self }
+        let layout = try PixelBuffer.rgbaLayout(width: target.width, height: target.height)
+        let output = try pixels.withUnsafeBufferPointer { source in
+            try PixelBuffer.make(count: layout.count) { destination in
+                boxFilter(source, into: destination, width: target.width, height: target.height)
+            }
+        }
+        return try DecodedImage(
+            width: target.width, height: target.height, bytesPerRow: layout.bytesPerRow, pixels: output,
+            scale: scale, format: format, frameCount: frameCount, orientation: orientation,
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight
+        )
+    }
+
+    /// Averages the source block under each destination pixel, channel by channel.
+    private func boxFilter(
+        _ source: UnsafeBufferPointer<UInt8>,
+        into destination: UnsafeMutableBufferPointer<UInt8>,
+        width targetWidth: Int,
+        height targetHeight: Int
+    ) {
+        // Column spans are the same for every row: compute them once.
+        let columns = (0..<targetWidth).map { span($0, target: targetWidth, source: width) }
+        var sums = [Int](repeating: 0, count: targetWidth * 4)
+        for y in 0..<targetHeight {
+            let rows = span(y, target: targetHeight, source: height)
+            for index in sums.indices { sums[index] = 0 }
+            for row in rows {
+                let rowStart = row * bytesPerRow
+                for (x, columnSpan) in columns.enumerated() {
+                    for column in columnSpan {
+                        let pixel = rowStart + column * 4
+                        sums[x * 4] += Int(source[pixel])
+                        sums[x * 4 + 1] += Int(source[pixel + 1])
+                        sums[x * 4 + 2] += Int(source[pixel + 2])
+                        sums[x * 4 + 3] += Int(source[pixel + 3])
+                    }
+                }
+            }
+            let outputRow = y * targetWidth * 4
+            for (x, columnSpan) in columns.enumerated() {
+                let area = columnSpan.count * rows.count
+                for channel in 0..<4 {
+                    destination[outputRow + x * 4 + channel] = UInt8((sums[x * 4 + channel] + area / 2) / area)
+                }
+            }
+        }
+    }
+
+    /// The source indices that destination index `index` covers (never empty).
+    private func span(_ index: Int, target: Int, source: Int) -> Range<Int> {
+        let start = index * source / target
+        let end = max((index + 1) * source / target, start + 1)
+        return start..<min(end, source)
+    }
+}
