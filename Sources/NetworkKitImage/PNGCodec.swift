@@ -22,6 +22,8 @@ public struct PNGCodec: ImageCodec {
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> DecodedImage {
         let image = try data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ParseError.image("empty PNG data") }
+            guard canDecode(data) else { throw ParseError.image("not a PNG file: no PNG signature") }
+            guard PNGChunks.endsWithIEND(bytes) else { throw ParseError.image("truncated PNG: no IEND chunk") }
             let png = PNGImage()
             guard png_image_begin_read_from_memory(png.pointer, base, bytes.count) != 0 else {
                 throw ParseError.image("invalid PNG: \(png.message)")

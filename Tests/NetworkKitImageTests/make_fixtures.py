@@ -136,9 +136,10 @@ big_png = pattern("RGB", 200, 120)
 big_png.save(path("png_thumb.png"))
 add("png_thumb", "png_thumb.png", "image/png", None, 50, 30, sourceWidth=200, sourceHeight=120, maxPixelSize=50)
 
-# A valid header claiming 100 000 × 100 000 pixels, then no pixel data.
+# A valid header claiming 100 000 × 100 000 pixels, with a token IDAT.
 with open(path("png_huge_header.png"), "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 6, 0, 0, 0)))
+    f.write(b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 6, 0, 0, 0))
+            + png_chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + png_chunk(b"IEND", b""))
 
 # ---- JPEG: djpeg decodes the reference (same libjpeg-turbo, so byte for byte) ----
 pattern("RGB", 61, 47).save(path("jpeg_source.ppm"))
