@@ -26,25 +26,31 @@ extension DecodedImage {
     ) {
         // Column spans are the same for every row: compute them once.
         let columns = (0..<targetWidth).map { span($0, target: targetWidth, source: width) }
-        var sums = [Int](repeating: 0, count: targetWidth * 4)
+        let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: targetWidth * 4)
+        defer { sums.deallocate() }
         for y in 0..<targetHeight {
             let rows = span(y, target: targetHeight, source: height)
-            for index in sums.indices { sums[index] = 0 }
+            sums.initialize(repeating: 0)
             for row in rows {
                 let rowStart = row * bytesPerRow
-                for (x, columnSpan) in columns.enumerated() {
-                    for column in columnSpan {
+                for x in 0..<targetWidth {
+                    var red = 0, green = 0, blue = 0, alpha = 0
+                    for column in columns[x] {
                         let pixel = rowStart + column * 4
-                        sums[x * 4] += Int(source[pixel])
-                        sums[x * 4 + 1] += Int(source[pixel + 1])
-                        sums[x * 4 + 2] += Int(source[pixel + 2])
-                        sums[x * 4 + 3] += Int(source[pixel + 3])
+                        red += Int(source[pixel])
+                        green += Int(source[pixel + 1])
+                        blue += Int(source[pixel + 2])
+                        alpha += Int(source[pixel + 3])
                     }
+                    sums[x * 4] += red
+                    sums[x * 4 + 1] += green
+                    sums[x * 4 + 2] += blue
+                    sums[x * 4 + 3] += alpha
                 }
             }
             let outputRow = y * targetWidth * 4
-            for (x, columnSpan) in columns.enumerated() {
-                let area = columnSpan.count * rows.count
+            for x in 0..<targetWidth {
+                let area = columns[x].count * rows.count
                 for channel in 0..<4 {
                     destination[outputRow + x * 4 + channel] = UInt8((sums[x * 4 + channel] + area / 2) / area)
                 }
