@@ -12,17 +12,34 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "NetworkKit", targets: ["NetworkKit"]),
+        .library(name: "NetworkKitImage", targets: ["NetworkKitImage"]),
         .executable(name: "nk", targets: ["nk"]),
         .executable(name: "nk-bench", targets: ["nk-bench"]),
     ],
     dependencies: [
-        // Test, demo and benchmark only: the NetworkKit library itself depends on none of these.
+        // Test, demo and benchmark only: the library products depend on none of these.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
-        .target(name: "NetworkKit", swiftSettings: strict),
+        // System libraries, found through pkg-config.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // setjmp/longjmp error handling for libjpeg, which Swift cannot call.
+        .target(name: "CImageShims", dependencies: ["CJPEG"]),
+
+        // The core stays lean: Foundation + zlib only.
+        .target(name: "NetworkKit", dependencies: ["CZlib"], swiftSettings: strict),
+        .target(
+            name: "NetworkKitImage",
+            dependencies: ["NetworkKit", "CPNG", "CJPEG", "CWebP", "CImageShims"],
+            swiftSettings: strict
+        ),
+
+        // A real HTTP server on 127.0.0.1 for tests, the demo and benchmarks.
         .target(
             name: "FixtureServer",
             dependencies: [
@@ -34,19 +51,25 @@ let package = Package(
         .executableTarget(
             name: "nk",
             dependencies: [
-                "NetworkKit", "FixtureServer",
+                "NetworkKit", "NetworkKitImage", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "nk-bench",
-            dependencies: ["NetworkKit", "FixtureServer"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureServer", "CJPEG", "CWebP"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "NetworkKitTests",
             dependencies: ["NetworkKit", "FixtureServer"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NetworkKitImageTests",
+            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureServer"],
+            exclude: ["make_fixtures.py"],
             swiftSettings: strict
         ),
     ]

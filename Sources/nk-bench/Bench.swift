@@ -10,5 +10,6 @@ enum Bench {
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")
         try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
+        try runImageBenchmarks()
     }
 }

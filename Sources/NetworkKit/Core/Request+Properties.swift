@@ -49,6 +49,13 @@ extension Request {
         set { spec.withLock { $0.acceptableStatusCodes = newValue } }
     }
 
+    /// Compress the request body with gzip or deflate before sending (and say so in
+    /// `Content-Encoding`), for servers that accept compressed uploads. Nil sends it as is.
+    public var bodyEncoding: ContentCoding? {
+        get { spec.withLock { $0.bodyEncoding } }
+        set { spec.withLock { $0.bodyEncoding = newValue } }
+    }
+
     /// Sets a raw body and its content type, for bodies that are not parameters.
     public func setBody(_ data: Data, contentType: String) {
         spec.withLock {

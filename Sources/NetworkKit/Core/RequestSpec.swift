@@ -11,5 +11,6 @@ struct RequestSpec: Sendable {
     var bodyContentType: String = "application/octet-stream"
     var timeout: TimeInterval?
     var useCDN = false
+    var bodyEncoding: ContentCoding?
     var acceptableStatusCodes: Range<Int> = 200..<300
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What happens to a finished response on the parsing queue: status check, then the parser.
+/// What happens to a finished response on the parsing queue: status check, content decoding
+/// (a body that reached us still gzip/deflate-encoded is inflated, within the size limit), then the parser.
 enum ResponsePipeline {
     static func run<Output>(
         _ response: Response, landing: Landing, parser: any ResponseParser<Output>
@@ -9,7 +10,8 @@ enum ResponsePipeline {
             return .failure(.httpStatus(code: response.statusCode, body: response.data))
         }
         do {
-            return .success(try parser.parse(response))
+            let decoded = try Decompressor.decodeIfStillEncoded(response, limit: landing.maxDecompressedBytes)
+            return .success(try parser.parse(decoded))
         } catch {
             return .failure(NetworkError.wrap(error, parser: String(describing: type(of: parser))))
         }

@@ -31,11 +31,21 @@ enum URLRequestBuilder {
                 contentType = "application/json"
             }
         }
+        if let coding = spec.bodyEncoding, let plain = body {
+            do {
+                body = try Decompressor.compress(plain, coding: coding)
+            } catch {
+                throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
+            }
+        }
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
         request.timeoutInterval = effectiveTimeout(spec.timeout ?? configuration.timeout)
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if let coding = spec.bodyEncoding, body != nil {
+            request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
+        }
         for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
     }

@@ -1,0 +1,47 @@
+#ifndef NK_JPEG_H
+#define NK_JPEG_H
+
+/*
+ * libjpeg reports errors by longjmp, which Swift cannot call across. These wrappers keep
+ * setjmp on the C side and turn every libjpeg error into a return code and a message.
+ * Pixels are written into caller-owned memory; nothing here allocates image buffers.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct nk_jpeg_decoder nk_jpeg_decoder;
+
+/* What the header says, and the output size after nk_jpeg_set_scale. */
+typedef struct {
+    int source_width;
+    int source_height;
+    int width;            /* output width after DCT scaling */
+    int height;           /* output height after DCT scaling */
+    int is_cmyk;          /* CMYK or YCCK source: pixels come out as 4-byte CMYK */
+    int adobe_inverted;   /* an Adobe APP14 marker: CMYK values are stored inverted */
+    int progressive;
+    const uint8_t *exif;  /* APP1 "Exif\0\0" payload (owned by the decoder), or NULL */
+    size_t exif_length;
+} nk_jpeg_info;
+
+/* A decoder, or NULL when out of memory. Free with nk_jpeg_destroy. */
+nk_jpeg_decoder *nk_jpeg_create(void);
+void nk_jpeg_destroy(nk_jpeg_decoder *decoder);
+
+/* The message of the last failure ("" if none). */
+const char *nk_jpeg_message(const nk_jpeg_decoder *decoder);
+
+/* Reads the header of `data` (which must outlive the decoder). 0 on success, -1 on error. */
+int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t size, nk_jpeg_info *info);
+
+/* Chooses DCT scaling numerator/8 (1...8) and fills the output size. 0 or -1. */
+int nk_jpeg_set_scale(nk_jpeg_decoder *decoder, unsigned numerator, nk_jpeg_info *info);
+
+/*
+ * Decodes into `pixels` (info->height rows of `bytes_per_row` >= 4 * info->width bytes):
+ * RGBA, or CMYK for CMYK/YCCK sources. A truncated file is an error. 0 or -1.
+ */
+int nk_jpeg_decode(nk_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row);
+
+#endif

@@ -1,0 +1,134 @@
+#include "nk_jpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+/*
+ * Every function below returns -1 right after a longjmp and reads no local that was
+ * changed after its setjmp, so no local needs to be volatile.
+ */
+struct nk_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr error;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    int created;
+};
+
+/* Replaces libjpeg's error_exit, which prints and calls exit(). */
+static void nk_error_exit(j_common_ptr cinfo) {
+    nk_jpeg_decoder *decoder = (nk_jpeg_decoder *)cinfo->client_data;
+    (*cinfo->err->format_message)(cinfo, decoder->message);
+    longjmp(decoder->jump, 1);
+}
+
+/* Warnings are ignored, except running out of data, which is fatal: a truncated file is an error. */
+static void nk_emit_message(j_common_ptr cinfo, int level) {
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        nk_error_exit(cinfo);
+    }
+}
+
+/* Never print to stderr. */
+static void nk_output_message(j_common_ptr cinfo) {
+    (void)cinfo;
+}
+
+nk_jpeg_decoder *nk_jpeg_create(void) {
+    nk_jpeg_decoder *decoder = calloc(1, sizeof(nk_jpeg_decoder));
+    if (decoder == NULL) return NULL;
+    decoder->cinfo.err = jpeg_std_error(&decoder->error);
+    decoder->error.error_exit = nk_error_exit;
+    decoder->error.emit_message = nk_emit_message;
+    decoder->error.output_message = nk_output_message;
+    decoder->cinfo.client_data = decoder;
+    if (setjmp(decoder->jump)) {
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    return decoder;
+}
+
+void nk_jpeg_destroy(nk_jpeg_decoder *decoder) {
+    if (decoder == NULL) return;
+    if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+const char *nk_jpeg_message(const nk_jpeg_decoder *decoder) {
+    return decoder->message;
+}
+
+static void nk_fill_output_size(const struct jpeg_decompress_struct *cinfo, nk_jpeg_info *info) {
+    info->width = (int)cinfo->output_width;
+    info->height = (int)cinfo->output_height;
+}
+
+int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t size, nk_jpeg_info *info) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    memset(info, 0, sizeof(*info));
+    if (setjmp(decoder->jump)) return -1;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+
+    info->source_width = (int)cinfo->image_width;
+    info->source_height = (int)cinfo->image_height;
+    info->progressive = cinfo->progressive_mode;
+    info->is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    info->adobe_inverted = cinfo->saw_Adobe_marker;
+    cinfo->out_color_space = info->is_cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            info->exif = marker->data + 6;
+            info->exif_length = marker->data_length - 6;
+            break;
+        }
+    }
+    jpeg_calc_output_dimensions(cinfo);
+    nk_fill_output_size(cinfo, info);
+    return 0;
+}
+
+int nk_jpeg_set_scale(nk_jpeg_decoder *decoder, unsigned numerator, nk_jpeg_info *info) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (setjmp(decoder->jump)) return -1;
+    cinfo->scale_num = numerator < 1 ? 1 : numerator > 8 ? 8 : numerator;
+    cinfo->scale_denom = 8;
+    jpeg_calc_output_dimensions(cinfo);
+    nk_fill_output_size(cinfo, info);
+    return 0;
+}
+
+int nk_jpeg_decode(nk_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (setjmp(decoder->jump)) return -1;
+    jpeg_start_decompress(cinfo);
+    if (cinfo->output_components != 4 || bytes_per_row < (size_t)cinfo->output_width * 4) {
+        strncpy(decoder->message, "unexpected JPEG output layout", sizeof(decoder->message) - 1);
+        return -1;
+    }
+    JSAMPROW rows[16];
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JDIMENSION first = cinfo->output_scanline;
+        JDIMENSION count = cinfo->output_height - first;
+        if (count > 16) count = 16;
+        for (JDIMENSION i = 0; i < count; i++) {
+            rows[i] = pixels + (size_t)(first + i) * bytes_per_row;
+        }
+        if (jpeg_read_scanlines(cinfo, rows, count) == 0) {
+            strncpy(decoder->message, "JPEG decoder made no progress", sizeof(decoder->message) - 1);
+            return -1;
+        }
+    }
+    jpeg_finish_decompress(cinfo);
+    return 0;
+}

@@ -1,0 +1,53 @@
+import CPNG
+import Foundation
+import NetworkKit
+
+/// PNG through libpng's simplified API, which handles 1–16-bit gray, gray + alpha, RGB,
+/// RGBA, palettes with tRNS and Adam7 interlacing, and converts them all to RGBA8.
+/// Reports errors as return values (libpng's longjmp stays inside libpng).
+/// A thumbnail (`maxPixelSize`) is box-filtered after the full decode.
+public struct PNGCodec: ImageCodec {
+    /// Creates the codec.
+    public init() {}
+
+    /// `.png`.
+    public var format: ImageFormat { .png }
+
+    /// The 8-byte PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        data.hasSignature([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    /// Decodes to RGBA8.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> DecodedImage {
+        let image = try data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ParseError.image("empty PNG data") }
+            guard canDecode(data) else { throw ParseError.image("not a PNG file: no PNG signature") }
+            guard PNGChunks.endsWithIEND(bytes) else { throw ParseError.image("truncated PNG: no IEND chunk") }
+            let png = PNGImage()
+            guard png_image_begin_read_from_memory(png.pointer, base, bytes.count) != 0 else {
+                throw ParseError.image("invalid PNG: \(png.message)")
+            }
+            let width = Int(png.pointer.pointee.width), height = Int(png.pointer.pointee.height)
+            try options.checkSourceSize(width: width, height: height, format: .png)
+            let layout = try PixelBuffer.rgbaLayout(width: width, height: height)
+            guard let rowStride = Int32(exactly: layout.bytesPerRow) else {
+                throw ParseError.image("PNG rows of \(layout.bytesPerRow) bytes are too long")
+            }
+            png.pointer.pointee.format = PNG.formatRGBA
+            // Without gAMA/sRGB chunks libpng takes 16-bit samples as linear and would gamma-encode
+            // them; browsers and other decoders treat them as sRGB, so do we.
+            png.pointer.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+            let pixels = try PixelBuffer.make(count: layout.count) { buffer in
+                guard png_image_finish_read(png.pointer, nil, buffer.baseAddress, rowStride, nil) != 0 else {
+                    throw ParseError.image("invalid PNG: \(png.message)")
+                }
+            }
+            return try DecodedImage(
+                width: width, height: height, bytesPerRow: layout.bytesPerRow, pixels: pixels,
+                scale: options.scale ?? 1, format: .png
+            )
+        }
+        return try image.downsampled(for: options)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The benchmark's large images, generated once by python3 + Pillow into a cache directory.
+struct ImageBenchmarkFixtures {
+    let directory: URL
+    let jpeg: URL   // 4000 × 3000 (12 MP), photo-like with film grain
+    let smoothJPEG: URL // 4000 × 3000 (12 MP), the same without grain
+    let png: URL    // 2000 × 2000 (4 MP)
+    let webp: URL   // 2000 × 2000 (4 MP)
+
+    static func prepare() throws -> ImageBenchmarkFixtures {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("networkkit-bench-images-v1")
+        let fixtures = ImageBenchmarkFixtures(
+            directory: directory,
+            jpeg: directory.appendingPathComponent("photo-12mp.jpg"),
+            smoothJPEG: directory.appendingPathComponent("smooth-12mp.jpg"),
+            png: directory.appendingPathComponent("photo-4mp.png"),
+            webp: directory.appendingPathComponent("photo-4mp.webp")
+        )
+        let present = [fixtures.jpeg, fixtures.smoothJPEG, fixtures.png, fixtures.webp].allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
+        if !present {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try runPython(generator, arguments: [directory.path])
+        }
+        return fixtures
+    }
+
+    /// Smooth photo-like colour fields with (optional) film grain, so the codecs see realistic data.
+    private static let generator = """
+    import os, sys, random
+    from PIL import Image
+    out = sys.argv[1]
+    random.seed(42)
+    def photo(w, h, grain_amount=0.12):
+        small = Image.frombytes("RGB", (64, 48), bytes(random.randrange(256) for _ in range(64 * 48 * 3)))
+        base = small.resize((w, h), Image.BICUBIC)
+        grain = Image.effect_noise((w, h), 18).convert("RGB")
+        return Image.blend(base, grain, grain_amount)
+    photo(4000, 3000).save(os.path.join(out, "photo-12mp.jpg"), quality=90)
+    photo(4000, 3000, grain_amount=0).save(os.path.join(out, "smooth-12mp.jpg"), quality=90)
+    square = photo(2000, 2000)
+    square.save(os.path.join(out, "photo-4mp.png"))
+    square.save(os.path.join(out, "photo-4mp.webp"), quality=80)
+    """
+}
+
+/// Runs a Python program (`python3 -c`) and returns its standard output.
+@discardableResult
+func runPython(_ program: String, arguments: [String] = []) throws -> String {
+    try runTool(["python3", "-c", program] + arguments)
+}
+
+/// Runs a tool found on PATH, failing when it exits non-zero.
+@discardableResult
+func runTool(_ arguments: [String]) throws -> String {
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments[0]) exited with \(process.terminationStatus)"])
+    }
+    return String(decoding: data, as: UTF8.self)
+}

@@ -1,0 +1,83 @@
+import Foundation
+import NetworkKit
+import NetworkKitImage
+
+/// Image decoding speed against the raw C libraries, their command-line tools and Pillow.
+/// Prints one line per comparison: median times, megapixels per second and
+/// `ratio` = NetworkKit / reference (lower is better).
+func runImageBenchmarks() throws {
+    let fixtures = try ImageBenchmarkFixtures.prepare()
+    let jpeg = try Data(contentsOf: fixtures.jpeg)
+    let png = try Data(contentsOf: fixtures.png)
+    let webp = try Data(contentsOf: fixtures.webp)
+    print("image decoding (median of several runs; ratio = NetworkKit / reference, lower is better)")
+
+    let jpegNK = try measure(iterations: 9) { try decode(jpeg) }
+    let jpegRaw = try measure(iterations: 9) { ImageReferenceDecoders.libjpegRGBA(jpeg) }
+    let djpeg = try measure(iterations: 5) { try runTool(["djpeg", "-pnm", "-outfile", "/dev/null", fixtures.jpeg.path]) }
+    report("jpeg 12 MP", megapixels: 12, jpegNK, against: "libjpeg-turbo C API", jpegRaw)
+    report("jpeg 12 MP", megapixels: 12, jpegNK, against: "djpeg CLI (process wall time, RGB)", djpeg)
+    report("jpeg 12 MP", megapixels: 12, jpegNK, against: "Pillow convert(RGBA)", try pillow(fixtures.jpeg))
+
+    let pngNK = try measure(iterations: 7) { try decode(png) }
+    report("png 4 MP", megapixels: 4, pngNK, against: "Pillow convert(RGBA)", try pillow(fixtures.png))
+
+    let webpNK = try measure(iterations: 9) { try decode(webp) }
+    let webpRaw = try measure(iterations: 9) { ImageReferenceDecoders.libwebpRGBA(webp) }
+    let dwebp = try measure(iterations: 5) { try runTool(["dwebp", "-quiet", "-pam", fixtures.webp.path, "-o", "/dev/null"]) }
+    report("webp 4 MP", megapixels: 4, webpNK, against: "libwebp WebPDecodeRGBAInto", webpRaw)
+    report("webp 4 MP", megapixels: 4, webpNK, against: "dwebp CLI (process wall time)", dwebp)
+    report("webp 4 MP", megapixels: 4, webpNK, against: "Pillow convert(RGBA)", try pillow(fixtures.webp))
+
+    // A thumbnail still entropy-decodes the whole file, so its gain depends on how much of
+    // the file is Huffman data: shown for the grainy photo and for a smooth one.
+    let thumbnail = try measure(iterations: 15) { try decode(jpeg, maxPixelSize: 256) }
+    let rawEighth = try measure(iterations: 15) { ImageReferenceDecoders.libjpegRGBA(jpeg, scaleNumerator: 1) }
+    report("jpeg 12 MP → 256 px thumbnail", megapixels: 12, thumbnail, against: "NetworkKit full decode", jpegNK)
+    report("jpeg 12 MP → 256 px thumbnail", megapixels: 12, thumbnail, against: "libjpeg-turbo C API at 1/8 scale", rawEighth)
+    let smooth = try Data(contentsOf: fixtures.smoothJPEG)
+    let smoothFull = try measure(iterations: 9) { try decode(smooth) }
+    let smoothThumbnail = try measure(iterations: 15) { try decode(smooth, maxPixelSize: 256) }
+    report("smooth jpeg 12 MP → 256 px thumbnail", megapixels: 12, smoothThumbnail, against: "NetworkKit full decode", smoothFull)
+}
+
+/// Decodes through the public parser, as an app would.
+private func decode(_ data: Data, maxPixelSize: Int? = nil) throws -> DecodedImage {
+    try ImageParser(maxPixelSize: maxPixelSize).parse(Response(url: nil, statusCode: 200, data: data))
+}
+
+/// The median wall time in milliseconds of `iterations` runs after one warm-up.
+private func measure<T>(iterations: Int, _ body: () throws -> T) throws -> Double {
+    _ = try body()
+    var times: [Double] = []
+    for _ in 0..<iterations {
+        let start = ContinuousClock.now
+        _ = try body()
+        let elapsed = ContinuousClock.now - start
+        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    return times.sorted()[times.count / 2]
+}
+
+/// Pillow's median time, measured inside Python with `time.perf_counter` (decoding from memory).
+private func pillow(_ file: URL) throws -> Double {
+    let program = """
+    import io, sys, time
+    from PIL import Image
+    data = open(sys.argv[1], "rb").read()
+    times = []
+    for i in range(8):
+        start = time.perf_counter()
+        Image.open(io.BytesIO(data)).convert("RGBA")
+        times.append((time.perf_counter() - start) * 1000)
+    times = sorted(times[1:])
+    print(times[len(times) // 2])
+    """
+    let output = try runPython(program, arguments: [file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+    return Double(output) ?? .nan
+}
+
+private func report(_ label: String, megapixels: Double, _ ours: Double, against name: String, _ reference: Double) {
+    func timing(_ ms: Double) -> String { String(format: "%.1f ms (%.0f MP/s)", ms, megapixels / ms * 1000) }
+    print("\(label): NetworkKit \(timing(ours)) vs \(name) \(timing(reference))  ratio \(String(format: "%.2f", ours / reference))")
+}

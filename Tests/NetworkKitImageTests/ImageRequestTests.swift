@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import FixtureServer
+import NetworkKit
+@testable import NetworkKitImage
+
+/// Images fetched over real HTTP from the fixture server, through the service's parser chain.
+@Suite("Image requests over HTTP")
+struct ImageRequestTests {
+    static let cases = ["png_rgba8", "jpeg_progressive", "webp_alpha"]
+
+    private func serve(_ name: String) async throws -> (FixtureServer, Service, Fixture) {
+        let fixture = try #require(Fixtures.named(name))
+        let server = try await FixtureServer.start()
+        server.publish(try Fixtures.data(fixture.file), as: name, contentType: fixture.mime)
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
+                                                                  callbackQueue: DispatchQueue(label: "images")))
+        return (server, service, fixture)
+    }
+
+    @Test(arguments: cases)
+    func rightMissingGenericAndWrongContentType(name: String) async throws {
+        let (server, service, fixture) = try await serve(name)
+        defer { server.stop() }
+        // Right type, no type, a generic type, and a wrong image type: all decode by content.
+        for query in ["", "?type=none", "?type=application/octet-stream", "?type=image/gif",
+                      name.hasPrefix("png") ? "?type=image/jpeg" : "?type=image/png"] {
+            let image = try await service.send(Request(path: "/blob/\(name)\(query)", parser: ImageParser()))
+            #expect(image.width == fixture.width && image.height == fixture.height, "\(query)")
+            let reference = try Data(contentsOf: Fixtures.directory.appendingPathComponent(try #require(fixture.reference)))
+            #expect(maxDifference(image.pixels, [UInt8](reference)).map { $0 <= fixture.tolerance } == true, "\(query)")
+        }
+    }
+
+    @Test func notAnImageIsAParseError() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        server.publish(Data("<html>nope</html>".utf8), as: "page", contentType: "text/html")
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
+                                                                  callbackQueue: DispatchQueue(label: "images")))
+        let result = await service.result(of: Request(path: "/blob/page", parser: ImageParser()))
+        guard case .failure(.parse(let error)) = result else { Issue.record("got \(result)"); return }
+        #expect(error.parser == "image")
+    }
+
+    @Test func thumbnailAndScaleFromTheURL() async throws {
+        let (server, service, _) = try await serve("jpeg_baseline")
+        defer { server.stop() }
+        server.publish(try Fixtures.data("jpeg_large.jpg"), as: "photo@2x.jpg", contentType: "image/jpeg")
+        let image = try await service.send(Request(path: "/blob/photo@2x.jpg", parser: ImageParser(maxPixelSize: 20)))
+        #expect(max(image.width, image.height) == 20)
+        #expect(image.sourceWidth == 200)
+        #expect(image.scale == 2)
+    }
+
+    @Test func truncatedImageOverHTTPIsAnErrorNotACrash() async throws {
+        let (server, service, fixture) = try await serve("jpeg_baseline")
+        defer { server.stop() }
+        let data = try Fixtures.data(fixture.file)
+        server.publish(data.prefix(data.count / 2), as: "half", contentType: "image/jpeg")
+        let result = await service.result(of: Request(path: "/blob/half", parser: ImageParser()))
+        guard case .failure(.parse) = result else { Issue.record("got \(result)"); return }
+    }
+
+    @Test func bodyStillGzippedAfterTransportIsInflated() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let json = Data(#"{"code": 0, "content": "inflated"}"#.utf8)
+        // libcurl removes one layer of Content-Encoding; a proxy that compressed twice leaves another.
+        let twice = try Decompressor.compress(Decompressor.compress(json, coding: .gzip), coding: .gzip)
+        server.publish(twice, as: "twice", contentType: "application/json")
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
+                                                                  callbackQueue: DispatchQueue(label: "gzip")))
+        let request = Request(path: "/blob/twice?encoding=gzip", parser: JSONParser(contentKeyPath: "content"))
+        #expect(try await service.send(request) == "inflated")
+    }
+
+    @Test func gzipBombBehindTheTransportIsRefused() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let bomb = try Decompressor.compress(Decompressor.compress(Data(count: 64 << 20), coding: .gzip), coding: .gzip)
+        server.publish(bomb, as: "bomb", contentType: "application/json")
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
+                                                                  callbackQueue: DispatchQueue(label: "gzip"),
+                                                                  maxDecompressedBytes: 1 << 20))
+        let result = await service.result(of: Request(path: "/blob/bomb?encoding=gzip", parser: JSONParser()))
+        guard case .failure(.parse(let error)) = result else { Issue.record("got \(result)"); return }
+        #expect(error.reason.contains("exceeds limit"))
+    }
+
+    @Test func requestBodyGzippedOnDemand() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
+                                                                  callbackQueue: DispatchQueue(label: "gzip")))
+        let request = Request(path: "/echo", method: .post, parser: JSONParser())
+        let plain = Data(String(repeating: "NetworkKit ", count: 1000).utf8)
+        request.setBody(plain, contentType: "text/plain")
+        request.bodyEncoding = .gzip
+        let echo = try await service.send(request)
+        #expect(echo["headers"]?["Content-Encoding"] == "gzip")
+        let sent = try #require(echo["bodyLength"]?.intValue)
+        #expect(sent > 0 && sent < Int64(plain.count / 10))
+    }
+}

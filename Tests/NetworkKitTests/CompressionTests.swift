@@ -1,0 +1,104 @@
+import Foundation
+import NetworkKit
+import Testing
+
+/// gzip/deflate in the core (`Decompressor`): pure functions, checked against the gzip tool.
+@Suite struct CompressionTests {
+    let text = Data((0..<5_000).map { "line \($0): the quick brown fox\n" }.joined().utf8)
+
+    @Test(arguments: [ContentCoding.gzip, .deflate])
+    func roundTrips(_ coding: ContentCoding) throws {
+        for level in [0, 1, 6, 9] {
+            let compressed = try Decompressor.compress(text, coding: coding, level: level)
+            #expect(level == 0 || compressed.count < text.count / 5)
+            #expect(try Decompressor.inflate(compressed, coding: coding, limit: text.count) == text)
+        }
+        let empty = try Decompressor.compress(Data(), coding: coding)
+        #expect(try Decompressor.inflate(empty, coding: coding, limit: 0).isEmpty)
+    }
+
+    @Test func gzipIsReadableByTheGzipTool() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nk-\(UUID().uuidString).gz")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Decompressor.compress(text, coding: .gzip).write(to: file)
+        #expect(runTool(["gzip", "-t", file.path]) == 0)
+    }
+
+    @Test func rawDeflateIsAcceptedAsDeflate() throws {
+        let zlibWrapped = try Decompressor.compress(text, coding: .deflate)
+        // Raw deflate is the zlib stream without its 2-byte header and 4-byte Adler-32 trailer.
+        let raw = zlibWrapped.dropFirst(2).dropLast(4)
+        #expect(try Decompressor.inflate(Data(raw), coding: .deflate, limit: 1 << 20) == text)
+    }
+
+    @Test func concatenatedGzipMembersAreJoined() throws {
+        let first = try Decompressor.compress(Data("hello, ".utf8), coding: .gzip)
+        let second = try Decompressor.compress(Data("world".utf8), coding: .gzip)
+        #expect(try Decompressor.inflate(first + second, coding: .gzip, limit: 100) == Data("hello, world".utf8))
+    }
+
+    @Test func gzipBombIsRefusedAtTheLimit() throws {
+        // 64 MB of zeros compress to ~64 KB; a 1 MB limit must stop it without inflating it all.
+        let bomb = try Decompressor.compress(Data(count: 64 << 20), coding: .gzip, level: 9)
+        #expect(bomb.count < 100_000)
+        let started = Date()
+        #expect {
+            try Decompressor.inflate(bomb, coding: .gzip, limit: 1 << 20)
+        } throws: { error in
+            (error as? ParseError) == ParseError(parser: "decompress", reason: "decompressed size exceeds limit of 1048576 bytes")
+        }
+        #expect(Date().timeIntervalSince(started) < 1)
+        // Exactly at the limit is fine; one byte over is not.
+        let small = try Decompressor.compress(Data(count: 1000), coding: .deflate)
+        #expect(try Decompressor.inflate(small, coding: .deflate, limit: 1000).count == 1000)
+        #expect(throws: ParseError.self) { try Decompressor.inflate(small, coding: .deflate, limit: 999) }
+    }
+
+    @Test(arguments: [ContentCoding.gzip, .deflate])
+    func truncatedAndCorruptStreamsThrow(_ coding: ContentCoding) throws {
+        let compressed = try Decompressor.compress(text, coding: coding)
+        for length in stride(from: 0, to: compressed.count, by: 7) {
+            #expect(throws: ParseError.self, "\(length) bytes") {
+                try Decompressor.inflate(compressed.prefix(length), coding: coding, limit: 1 << 20)
+            }
+        }
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<200 {
+            var damaged = compressed
+            damaged[Int.random(in: 0..<damaged.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            // Either an error or (rarely, for deflate without checksum) some output: never a crash.
+            _ = try? Decompressor.inflate(damaged, coding: coding, limit: 1 << 20)
+        }
+        #expect {
+            try Decompressor.inflate(compressed.prefix(compressed.count / 2), coding: coding, limit: 1 << 20)
+        } throws: { error in
+            (error as? ParseError)?.reason.hasPrefix("truncated \(coding.rawValue) stream") == true
+        }
+        #expect(throws: ParseError.self) { try Decompressor.inflate(compressed + Data("junk".utf8), coding: coding, limit: 1 << 20) }
+    }
+
+    @Test func invalidLevelThrows() {
+        #expect(throws: ParseError.self) { try Decompressor.compress(text, coding: .gzip, level: 10) }
+    }
+
+    @Test func decodeIfStillEncoded() throws {
+        let gzipped = try Decompressor.compress(text, coding: .gzip)
+        let encoded = Response(url: nil, statusCode: 200,
+                               headers: ["content-encoding": "gzip", "Content-Length": "\(gzipped.count)"], data: gzipped)
+        let decoded = try Decompressor.decodeIfStillEncoded(encoded, limit: 1 << 20)
+        #expect(decoded.data == text)
+        #expect(decoded.header("Content-Encoding") == nil && decoded.header("Content-Length") == nil)
+
+        // Already decoded by libcurl although the header still says gzip/deflate: untouched.
+        for coding in ["gzip", "deflate", "x-gzip"] {
+            let plain = Response(url: nil, statusCode: 200, headers: ["Content-Encoding": coding], data: text)
+            let result = try Decompressor.decodeIfStillEncoded(plain, limit: 1 << 20)
+            #expect(result.data == text && result.header("Content-Encoding") == coding)
+        }
+        let deflated = Response(url: nil, statusCode: 200, headers: ["Content-Encoding": "deflate"],
+                                data: try Decompressor.compress(text, coding: .deflate))
+        #expect(try Decompressor.decodeIfStillEncoded(deflated, limit: 1 << 20).data == text)
+        #expect(throws: ParseError.self) { try Decompressor.decodeIfStillEncoded(encoded, limit: 1000) }
+        #expect(throws: ParseError.self) { try Decompressor.decodeIfStillEncoded(deflated, limit: 1000) }
+    }
+}
