@@ -1,4 +1,5 @@
 import Foundation
+import FixtureServer
 import NetworkKit
 import NetworkKitImage
 import Testing
@@ -54,22 +55,5 @@ import Testing
                 try ImageParser().parse(Response(url: nil, statusCode: 200, headers: ["Content-Type": "image/png"], data: body))
             }
         }
-    }
-}
-
-/// SplitMix64: a small deterministic generator so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkKit
+import FixtureServer
 import Testing
 
 /// gzip/deflate in the core (`Decompressor`): pure functions, checked against the gzip tool.
