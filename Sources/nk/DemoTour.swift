@@ -13,7 +13,7 @@ struct DemoTour {
     /// Runs every step, prints what each did, and returns how many failed.
     func run() async -> Int {
         var failures = 0
-        for (index, step) in (coreSteps + transferSteps + errorSteps).enumerated() {
+        for (index, step) in (coreSteps + transferSteps + imageSteps + errorSteps).enumerated() {
             let started = ContinuousClock.now
             do {
                 let outcome = try await step.body()
@@ -142,7 +142,7 @@ struct DemoTour {
     }
 
     /// What a request that is meant to fail failed with.
-    private func outcome<Output>(of request: Request<Output>) async -> String {
+    func outcome<Output>(of request: Request<Output>) async -> String {
         switch await service.result(of: request) {
         case .success: return "unexpectedly succeeded"
         case .failure(let error): return "NetworkError: \(error)"

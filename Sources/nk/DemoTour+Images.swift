@@ -1,0 +1,58 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+import NetworkKitImage
+
+extension DemoTour {
+    /// Image steps: a PNG made here (libpng encode) and served with right, missing and wrong types.
+    var imageSteps: [Step] {
+        [
+            ("Image: PNG decoded by the codec registered for image/png", {
+                try publishSamplePNG()
+                let image = try await service.send(Request(path: "/blob/sample@2x.png", parser: ImageParser()))
+                return "\(image.format) \(image.width)×\(image.height) px @\(Int(image.scale))x (scale from the URL), \(image.pixels.count) RGBA bytes"
+            }),
+            ("Image: missing and wrong Content-Type resolved by sniffing magic bytes", {
+                let missing = try await service.send(Request(path: "/blob/sample@2x.png?type=none", parser: ImageParser()))
+                let wrong = try await service.send(Request(path: "/blob/sample@2x.png?type=image/jpeg", parser: ImageParser()))
+                return "no Content-Type → \(missing.format); \"image/jpeg\" on PNG bytes → \(wrong.format)"
+            }),
+            ("Image: thumbnail decode with maxPixelSize 64", {
+                let thumb = try await service.send(Request(path: "/blob/sample@2x.png", parser: ImageParser(maxPixelSize: 64)))
+                return "\(thumb.sourceWidth)×\(thumb.sourceHeight) source → \(thumb.width)×\(thumb.height) thumbnail"
+            }),
+            ("Image: not an image is a typed parse error", {
+                await outcome(of: Request(path: "/html", parser: ImageParser()))
+            }),
+            ("gzip request body on demand; a body still gzipped after the transport is inflated", {
+                let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
+                request.setBody(Data(String(repeating: "NetworkKit ", count: 1000).utf8), contentType: "text/plain")
+                request.bodyEncoding = .gzip
+                let sent = try await service.send(request)
+                let json = Data(#"{"content": "inflated by NetworkKit"}"#.utf8)
+                let twice = try Decompressor.compress(Decompressor.compress(json, coding: .gzip), coding: .gzip)
+                server.publish(twice, as: "twice.json", contentType: "application/json")
+                let text = try await service.send(Request(path: "/blob/twice.json?encoding=gzip",
+                                                          parser: JSONParser(contentKeyPath: "content")))
+                return "11000-byte body sent as \(sent) gzip bytes; double-gzipped response → \(text)"
+            }),
+        ]
+    }
+
+    /// A 640×400 gradient with alpha, encoded as PNG and served at `/blob/sample@2x.png`.
+    private func publishSamplePNG() throws {
+        let width = 640, height = 400
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let offset = (y * width + x) * 4
+                pixels[offset] = UInt8(x * 255 / (width - 1))
+                pixels[offset + 1] = UInt8(y * 255 / (height - 1))
+                pixels[offset + 2] = 128
+                pixels[offset + 3] = UInt8(128 + (x + y) % 128)
+            }
+        }
+        let image = try DecodedImage(width: width, height: height, pixels: pixels, format: .png)
+        server.publish(try image.pngData(), as: "sample@2x.png", contentType: "image/png")
+    }
+}
