@@ -25,13 +25,13 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("key-path"), help: "Print only the value at this key path, e.g. content/entrance/0 (implies --json).")
     var keyPath: String?
 
-    @Option(name: [.short, .customLong("header")], help: "A header to send, 'Name: value'. Repeatable.")
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A header to send, 'Name: value'. Repeatable.")
     var headers: [String] = []
 
-    @Option(name: [.short, .customLong("method")], help: "HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD).")
+    @Option(name: [.customShort("X"), .customLong("method")], help: "HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD).")
     var method = "GET"
 
-    @Option(name: [.short, .customLong("param")], help: "A parameter, 'name=value'. Repeatable.")
+    @Option(name: [.customShort("p"), .customLong("param")], help: "A parameter, 'name=value'. Repeatable.")
     var params: [String] = []
 
     @Option(help: "Timeout in seconds.")
