@@ -1,4 +1,5 @@
 import Foundation
+import FixtureServer
 import NetworkKit
 @testable import NetworkKitImage
 
@@ -52,16 +53,7 @@ enum Fixtures {
 
     @discardableResult
     static func run(_ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        do {
-            try process.run()
-        } catch {
-            return -1
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        runTool(arguments)
     }
 }
 

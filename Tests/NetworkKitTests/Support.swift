@@ -53,17 +53,3 @@ struct Entrance: Codable, Sendable, Equatable {
     var pic: String
 }
 
-/// Runs a command-line tool found on PATH and returns its exit status (-1 when it cannot start).
-@discardableResult
-func runTool(_ arguments: [String]) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    do {
-        try process.run()
-    } catch {
-        return -1
-    }
-    process.waitUntilExit()
-    return process.terminationStatus
-}
