@@ -9,6 +9,10 @@ enum Bench {
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")
+        if let mode = ProcessInfo.processInfo.environment["NK_BENCH_PROFILE"] {
+            try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
+            return
+        }
         try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
         try runImageBenchmarks()
     }

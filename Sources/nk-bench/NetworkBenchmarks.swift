@@ -40,6 +40,19 @@ struct NetworkBenchmarks {
         }
     }
 
+    /// Sequential requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw`.
+    func profile(_ mode: String) async throws {
+        let url = server.url("/json/small")
+        let seconds: Double
+        if mode == "raw" {
+            seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: 6_000, inFlight: 1)
+        } else {
+            let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")))
+            seconds = try await serviceBatch(service, url: url, count: 6_000, inFlight: 1)
+        }
+        print(String(format: "%@: 6000 sequential GETs in %.1f ms", mode, seconds * 1000))
+    }
+
     private func serviceBatch(_ service: Service, url: String, count: Int, inFlight: Int) async throws -> Double {
         try await timed(count: count, inFlight: inFlight) {
             let json = try await service.send(Request(url: url, parser: JSONParser()))
