@@ -57,23 +57,24 @@ extension Request {
     func finish(_ result: Result<Output, NetworkError>) {
         let state: RequestState
         if case .failure(.cancelled) = result { state = .cancelled } else { state = .finished }
-        let landed = life.withLock { life -> (Lifecycle<Output>, Landing)? in
+        let landed = life.withLock { life -> (Callbacks, Landing)? in
             guard life.result == nil, let landing = life.landing else { return nil }
             life.result = result
             life.state = state
-            let snapshot = life
+            let callbacks = Callbacks(observers: life.resultObservers, completion: life.completionHandlers,
+                                      state: life.stateHandlers)
             life.completionHandlers = []
             life.progressHandlers = []
             life.stateHandlers = []
             life.resultObservers = []
             life.task = nil
             life.body = Data()
-            return (snapshot, landing)
+            return (callbacks, landing)
         }
-        guard let (snapshot, landing) = landed else { return }
-        for observer in snapshot.resultObservers { observer(result) }
-        let handlers = snapshot.completionHandlers
-        let stateHandlers = snapshot.stateHandlers
+        guard let (callbacks, landing) = landed else { return }
+        for observer in callbacks.observers { observer(result) }
+        let handlers = callbacks.completion
+        let stateHandlers = callbacks.state
         guard !handlers.isEmpty || !stateHandlers.isEmpty else {
             // Nobody to call back (an awaited `send`): let go without a trip to the callback queue.
             landing.forget()
@@ -84,5 +85,14 @@ extension Request {
             for handler in stateHandlers { handler(self, state) }
             for handler in handlers { handler(self, result) }
         }
+    }
+}
+
+extension Request {
+    /// The callbacks taken out of the lifecycle when the request lands.
+    fileprivate struct Callbacks {
+        var observers: [@Sendable (Result<Output, NetworkError>) -> Void]
+        var completion: [CompletionHandler]
+        var state: [StateHandler]
     }
 }
