@@ -19,25 +19,38 @@ struct NetworkBenchmarks {
         _ = try await serviceBatch(service, url: url, count: 200, inFlight: 16)
         _ = try await raw.batch(url: url, count: 200, inFlight: 16)
         for inFlight in [1, 16] {
-            var serviceTimes: [Double] = []
-            var rawTimes: [Double] = []
-            for round in 0..<rounds {
-                // Alternate which goes first so neither always meets a warmer machine.
-                if round.isMultiple(of: 2) {
-                    serviceTimes.append(try await serviceBatch(service, url: url, count: count, inFlight: inFlight))
-                    rawTimes.append(try await raw.batch(url: url, count: count, inFlight: inFlight))
-                } else {
-                    rawTimes.append(try await raw.batch(url: url, count: count, inFlight: inFlight))
-                    serviceTimes.append(try await serviceBatch(service, url: url, count: count, inFlight: inFlight))
-                }
+            var rounds: [(service: Double, raw: Double)] = []
+            for _ in 0..<self.rounds {
+                rounds.append(try await interleavedRound(service, raw, url: url, inFlight: inFlight))
             }
-            let serviceBest = serviceTimes.median
-            let rawBest = rawTimes.median
+            // The round with the median ratio stands for the run.
+            let median = rounds.sorted { $0.service / $0.raw < $1.service / $1.raw }[rounds.count / 2]
             let label = inFlight == 1 ? "sequential" : "\(inFlight) in flight"
             print(String(format: "json GET x%d %@: Service %.1f ms (%.0f req/s), raw URLSession %.1f ms (%.0f req/s), ratio %.2f",
-                         count, label, serviceBest * 1000, Double(count) / serviceBest,
-                         rawBest * 1000, Double(count) / rawBest, serviceBest / rawBest))
+                         count, label, median.service * 1000, Double(count) / median.service,
+                         median.raw * 1000, Double(count) / median.raw, median.service / median.raw))
         }
+    }
+
+    /// `count` requests each way, in blocks that alternate between Service and raw (and which
+    /// goes first), so both meet the same machine: a busy second hits both, not one.
+    private func interleavedRound(
+        _ service: Service, _ raw: RawClient, url: String, inFlight: Int
+    ) async throws -> (service: Double, raw: Double) {
+        let blocks = 10
+        let perBlock = count / blocks
+        var serviceTotal = 0.0
+        var rawTotal = 0.0
+        for block in 0..<blocks {
+            if block.isMultiple(of: 2) {
+                serviceTotal += try await serviceBatch(service, url: url, count: perBlock, inFlight: inFlight)
+                rawTotal += try await raw.batch(url: url, count: perBlock, inFlight: inFlight)
+            } else {
+                rawTotal += try await raw.batch(url: url, count: perBlock, inFlight: inFlight)
+                serviceTotal += try await serviceBatch(service, url: url, count: perBlock, inFlight: inFlight)
+            }
+        }
+        return (serviceTotal, rawTotal)
     }
 
     /// Sequential requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw`.
@@ -47,7 +60,8 @@ struct NetworkBenchmarks {
         if mode == "raw" {
             seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: 6_000, inFlight: 1)
         } else {
-            let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")))
+            let timeout = Double(ProcessInfo.processInfo.environment["NK_BENCH_TIMEOUT"] ?? "") ?? 15
+            let service = Service(configuration: ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "bench.callbacks")))
             seconds = try await serviceBatch(service, url: url, count: 6_000, inFlight: 1)
         }
         print(String(format: "%@: 6000 sequential GETs in %.1f ms", mode, seconds * 1000))
@@ -105,9 +119,3 @@ enum BenchError: Error {
     case wrongAnswer
 }
 
-extension Array where Element == Double {
-    var median: Double {
-        let sorted = self.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
-}
