@@ -1,47 +1,10 @@
 import Foundation
 
 extension JSON {
-    /// Parses JSON text (any top-level value) with `JSONSerialization`.
+    /// Parses JSON text (any top-level value). Malformed text, invalid UTF-8 and nesting
+    /// deeper than 512 levels throw a `ParseError` naming the byte offset.
     public init(data: Data) throws {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw ParseError(parser: "json", reason: "malformed JSON: \(Self.reason(of: error))")
-        }
-        self = JSON(foundation: object)
-    }
-
-    /// Converts what `JSONSerialization` returns.
-    init(foundation object: Any) {
-        switch object {
-        case let string as String:
-            self = .string(string)
-        case let number as NSNumber:
-            self = JSON(number: number)
-        case let array as [Any]:
-            self = .array(array.map(JSON.init(foundation:)))
-        case let dictionary as [String: Any]:
-            var members: [String: JSON] = [:]
-            members.reserveCapacity(dictionary.count)
-            for (key, value) in dictionary { members[key] = JSON(foundation: value) }
-            self = .object(members)
-        default:
-            self = .null
-        }
-    }
-
-    private init(number: NSNumber) {
-        switch number.objCType.pointee {
-        case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")):
-            self = .bool(number.boolValue)
-        case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")):
-            self = .double(number.doubleValue)
-        case CChar(UInt8(ascii: "Q")) where number.uint64Value > UInt64(Int64.max):
-            self = .double(number.doubleValue)
-        default:
-            self = .int(number.int64Value)
-        }
+        self = try JSONReader.parse(data)
     }
 
     /// What `JSONSerialization` accepts for writing.
@@ -65,12 +28,6 @@ extension JSON {
             throw ParseError(parser: "json", reason: "\(value) cannot be written as JSON")
         }
         return try JSONSerialization.data(withJSONObject: foundationObject, options: options)
-    }
-
-    private static func reason(of error: any Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return nsError.localizedDescription
     }
 }
 

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Reads JSON text (RFC 8259) straight into `JSON`, without Foundation's object graph and the
+/// dynamic casts it needs. Strict: no trailing commas, comments, NaN or leading zeros; strings
+/// must be valid UTF-8; nesting deeper than `maxDepth` is refused rather than overflowing the stack.
+struct JSONReader {
+    static let maxDepth = 512
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    private var depth = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses one JSON value (any kind at top level) filling all of `data` but white space.
+    static func parse(_ data: Data) throws -> JSON {
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(raw.bindMemory(to: UInt8.self))
+            reader.skipWhitespace()
+            let value = try reader.readValue()
+            reader.skipWhitespace()
+            guard reader.index == reader.bytes.count else { throw reader.error("unexpected data after the value") }
+            return value
+        }
+    }
+
+    func error(_ reason: String) -> ParseError {
+        ParseError(parser: "json", reason: "malformed JSON: \(reason) at byte \(index)")
+    }
+
+    var current: UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func readValue() throws -> JSON {
+        guard let byte = current else { throw error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return try readObject()
+        case UInt8(ascii: "["): return try readArray()
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
+        default: throw error("unexpected character \"\(Unicode.Scalar(byte))\"")
+        }
+    }
+
+    private mutating func expect(_ literal: StaticString) throws {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw error("invalid literal") }
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        for offset in 0..<count where bytes[index + offset] != expected[offset] {
+            throw error("invalid literal")
+        }
+        index += count
+    }
+
+    private mutating func enter() throws {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw error("nesting deeper than \(Self.maxDepth)") }
+    }
+
+    private mutating func readObject() throws -> JSON {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [String: JSON] = [:]
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try readString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected \":\"") }
+            index += 1
+            skipWhitespace()
+            members[key] = try readValue()
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw error("expected \",\" or \"}\"")
+            }
+        }
+    }
+
+    private mutating func readArray() throws -> JSON {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSON] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try readValue())
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: throw error("expected \",\" or \"]\"")
+            }
+        }
+    }
+}
