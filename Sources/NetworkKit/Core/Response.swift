@@ -25,7 +25,15 @@ public struct Response: Sendable {
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
         if let exact = headers[name] { return exact }
-        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        return headers.first { Self.sameFieldName($0.key, name) }?.value
+    }
+
+    /// ASCII case-insensitive equality, as header names are compared (no locale, no allocation).
+    static func sameFieldName(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { pair in
+            pair.0 == pair.1 || (pair.0 | 0x20 == pair.1 | 0x20 && (pair.0 | 0x20) >= 0x61 && (pair.0 | 0x20) <= 0x7A)
+        }
     }
 
     /// The media type of `Content-Type`, lowercased and without parameters (`application/json`).
@@ -52,8 +60,10 @@ public struct Response: Sendable {
 extension Response {
     init(_ http: HTTPURLResponse, data: Data) {
         var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
+        let fields = http.allHeaderFields
+        headers.reserveCapacity(fields.count)
+        for (key, value) in fields {
+            if let key = key.base as? String, let value = value as? String { headers[key] = value }
         }
         self.init(url: http.url, statusCode: http.statusCode, headers: headers, data: data)
     }
