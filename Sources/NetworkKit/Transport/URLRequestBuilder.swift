@@ -38,10 +38,13 @@ enum URLRequestBuilder {
                 throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
             }
         }
+        // Each URLRequest mutation goes through Foundation's copy-on-write box: skip the ones
+        // that would set the default anyway. (The timeout must be set through the property:
+        // FoundationNetworking ignores the one given to the initializer.)
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
         request.timeoutInterval = effectiveTimeout(spec.timeout ?? configuration.timeout)
-        request.httpBody = body
+        if method != .get { request.httpMethod = method.rawValue }
+        if let body { request.httpBody = body }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let coding = spec.bodyEncoding, body != nil {
             request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
