@@ -9,7 +9,7 @@ import FoundationNetworking
 struct NetworkBenchmarks {
     let server: FixtureServer
     let count = 2_000
-    let rounds = 5
+    let rounds = 7
 
     func run() async throws {
         let url = server.url("/json/small")
