@@ -19,6 +19,7 @@ struct JSONReaderTests {
         #expect(json["o"] == ["k": "v"])
         #expect(try JSON(data: Data("\"top\"".utf8)) == "top")
         #expect(try JSON(data: Data("7".utf8)) == 7)
+        #expect(try JSON(data: Data([0xEF, 0xBB, 0xBF] + Array("[true]".utf8))) == [true])
     }
 
     @Test(arguments: [

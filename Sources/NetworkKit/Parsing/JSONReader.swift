@@ -18,6 +18,7 @@ struct JSONReader {
     static func parse(_ data: Data) throws -> JSON {
         try data.withUnsafeBytes { raw in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self))
+            reader.skipByteOrderMark()
             reader.skipWhitespace()
             let value = try reader.readValue()
             reader.skipWhitespace()
@@ -32,6 +33,11 @@ struct JSONReader {
 
     var current: UInt8? {
         index < bytes.count ? bytes[index] : nil
+    }
+
+    /// Some servers prefix UTF-8 JSON with a byte order mark; RFC 8259 lets parsers ignore it.
+    private mutating func skipByteOrderMark() {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
     private mutating func skipWhitespace() {
