@@ -38,7 +38,7 @@ extension JSONReader {
     }
 
     private func makeString(_ utf8: UnsafeBufferPointer<UInt8>) throws -> String {
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+        guard let text = String.validatingUTF8(utf8) else { throw error("string is not valid UTF-8") }
         return text
     }
 

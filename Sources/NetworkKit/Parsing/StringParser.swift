@@ -20,7 +20,7 @@ public struct StringParser: ResponseParser {
             encoding = named
         }
         if encoding == .utf8 {
-            guard let text = String(validating: response.data, as: UTF8.self) else {
+            guard let text = String.validatingUTF8(response.data) else {
                 throw ParseError(parser: "string", reason: "body is not valid utf-8")
             }
             return text
