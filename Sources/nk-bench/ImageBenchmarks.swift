@@ -12,8 +12,7 @@ func runImageBenchmarks() throws {
     let webp = try Data(contentsOf: fixtures.webp)
     print("image decoding (median of several runs; ratio = NetworkKit / reference, lower is better)")
 
-    let jpegNK = try measure(iterations: 9) { try decode(jpeg) }
-    let jpegRaw = try measure(iterations: 9) { ImageReferenceDecoders.libjpegRGBA(jpeg) }
+    let (jpegNK, jpegRaw) = try measurePair(iterations: 11) { try decode(jpeg) } and: { ImageReferenceDecoders.libjpegRGBA(jpeg) }
     let djpeg = try measure(iterations: 5) { try runTool(["djpeg", "-pnm", "-outfile", "/dev/null", fixtures.jpeg.path]) }
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "libjpeg-turbo C API", jpegRaw)
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "djpeg CLI (process wall time, RGB)", djpeg)
@@ -22,8 +21,7 @@ func runImageBenchmarks() throws {
     let pngNK = try measure(iterations: 7) { try decode(png) }
     report("png 4 MP", megapixels: 4, pngNK, against: "Pillow convert(RGBA)", try pillow(fixtures.png))
 
-    let webpNK = try measure(iterations: 9) { try decode(webp) }
-    let webpRaw = try measure(iterations: 9) { ImageReferenceDecoders.libwebpRGBA(webp) }
+    let (webpNK, webpRaw) = try measurePair(iterations: 11) { try decode(webp) } and: { ImageReferenceDecoders.libwebpRGBA(webp) }
     let dwebp = try measure(iterations: 5) { try runTool(["dwebp", "-quiet", "-pam", fixtures.webp.path, "-o", "/dev/null"]) }
     report("webp 4 MP", megapixels: 4, webpNK, against: "libwebp WebPDecodeRGBAInto", webpRaw)
     report("webp 4 MP", megapixels: 4, webpNK, against: "dwebp CLI (process wall time)", dwebp)
@@ -31,13 +29,16 @@ func runImageBenchmarks() throws {
 
     // A thumbnail still entropy-decodes the whole file, so its gain depends on how much of
     // the file is Huffman data: shown for the grainy photo and for a smooth one.
-    let thumbnail = try measure(iterations: 15) { try decode(jpeg, maxPixelSize: 256) }
-    let rawEighth = try measure(iterations: 15) { ImageReferenceDecoders.libjpegRGBA(jpeg, scaleNumerator: 1) }
-    report("jpeg 12 MP → 256 px thumbnail", megapixels: 12, thumbnail, against: "NetworkKit full decode", jpegNK)
-    report("jpeg 12 MP → 256 px thumbnail", megapixels: 12, thumbnail, against: "libjpeg-turbo C API at 1/8 scale", rawEighth)
+    let (thumbnail, full) = try measurePair(iterations: 11) { try decode(jpeg, maxPixelSize: 256) } and: { try decode(jpeg) }
+    let (thumbnailAgain, rawEighth) = try measurePair(iterations: 15) { try decode(jpeg, maxPixelSize: 256) } and: {
+        ImageReferenceDecoders.libjpegRGBA(jpeg, scaleNumerator: 1)
+    }
+    report("jpeg 12 MP → 256 px thumbnail", megapixels: 12, thumbnail, against: "NetworkKit full decode", full)
+    report("jpeg 12 MP → 256 px thumbnail", megapixels: 12, thumbnailAgain, against: "libjpeg-turbo C API at 1/8 scale", rawEighth)
     let smooth = try Data(contentsOf: fixtures.smoothJPEG)
-    let smoothFull = try measure(iterations: 9) { try decode(smooth) }
-    let smoothThumbnail = try measure(iterations: 15) { try decode(smooth, maxPixelSize: 256) }
+    let (smoothThumbnail, smoothFull) = try measurePair(iterations: 11) { try decode(smooth, maxPixelSize: 256) } and: {
+        try decode(smooth)
+    }
     report("smooth jpeg 12 MP → 256 px thumbnail", megapixels: 12, smoothThumbnail, against: "NetworkKit full decode", smoothFull)
 }
 
@@ -51,12 +52,37 @@ private func measure<T>(iterations: Int, _ body: () throws -> T) throws -> Doubl
     _ = try body()
     var times: [Double] = []
     for _ in 0..<iterations {
-        let start = ContinuousClock.now
-        _ = try body()
-        let elapsed = ContinuousClock.now - start
-        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        times.append(try milliseconds(body))
     }
     return times.sorted()[times.count / 2]
+}
+
+/// Median wall times of two operations measured in alternation, so a busy moment of the
+/// machine falls on both rather than on one.
+private func measurePair<A, B>(
+    iterations: Int, _ first: () throws -> A, and second: () throws -> B
+) throws -> (Double, Double) {
+    _ = try first()
+    _ = try second()
+    var firstTimes: [Double] = []
+    var secondTimes: [Double] = []
+    for iteration in 0..<iterations {
+        if iteration.isMultiple(of: 2) {
+            firstTimes.append(try milliseconds(first))
+            secondTimes.append(try milliseconds(second))
+        } else {
+            secondTimes.append(try milliseconds(second))
+            firstTimes.append(try milliseconds(first))
+        }
+    }
+    return (firstTimes.sorted()[iterations / 2], secondTimes.sorted()[iterations / 2])
+}
+
+private func milliseconds<T>(_ body: () throws -> T) throws -> Double {
+    let start = ContinuousClock.now
+    _ = try body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
 }
 
 /// Pillow's median time, measured inside Python with `time.perf_counter` (decoding from memory).
