@@ -161,5 +161,23 @@ struct ParserTests {
         #expect(result.success == false, "parser ran on the callback queue")
         #expect(onCallbackQueue.all == [true], "handler did not run on the callback queue")
     }
-}
 
+    @Test func lightAndHeavyParsersBothRunOnTheParsingQueue() async throws {
+        struct LightProbe: ResponseParser {
+            let key: DispatchSpecificKey<String>
+            var isLightweight: Bool { true }
+            func parse(_ response: Response) throws -> String? { DispatchQueue.getSpecific(key: key) }
+        }
+        let key = DispatchSpecificKey<String>()
+        ParsingQueue.shared.setSpecific(key: key, value: "parsing")
+        let fixture = try await Fixture.start()
+        let light = try await fixture.service.send(Request(path: "/json/small", parser: LightProbe(key: key)))
+        let heavy = try await fixture.service.send(Request(path: "/json/small",
+                                                           parser: ClosureParser { _ in DispatchQueue.getSpecific(key: key) }))
+        let big = try await fixture.service.send(Request(path: "/bytes?count=200000", parser: LightProbe(key: key)))
+        #expect(light == "parsing")
+        #expect(heavy == "parsing")
+        #expect(big == "parsing")
+        #expect(JSONParser().isLightweight && !ClosureParser { _ in 0 }.isLightweight)
+    }
+}

@@ -21,6 +21,8 @@ extension Request {
 
     /// Adds a handler called on the callback queue as the body uploads or downloads
     /// (coalesced to about one call per percent), never after the completion handlers.
+    /// Add it before the request starts: a request started without progress handlers gets a
+    /// completion-handler task that reports nothing along the way.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
         life.withLock { $0.progressHandlers.append(handler) }
     }

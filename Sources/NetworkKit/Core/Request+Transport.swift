@@ -66,9 +66,16 @@ extension Request: TransportClient {
     }
 
     func transportDidComplete(error: (any Error)?) {
+        transportDidComplete(response: nil, body: nil, error: error)
+    }
+
+    /// The end of a transfer. A completion-handler task hands over the response head and the
+    /// whole body here; a delegate-style task has collected them in `life` as they came.
+    func transportDidComplete(response head: URLResponse?, body collected: Data?, error: (any Error)?) {
         let finished = life.withLock { life -> (HTTPURLResponse?, Data, Landing)? in
             guard life.result == nil, let landing = life.landing else { return nil }
-            let body = life.body
+            if let head = head as? HTTPURLResponse { life.response = head }
+            let body = collected ?? life.body
             life.body = Data()
             return (life.response, body, landing)
         }
@@ -83,10 +90,23 @@ extension Request: TransportClient {
         }
         reportFinalProgress(bodyCount: body.count)
         let parser = self.parser
-        ParsingQueue.shared.async {
-            let result = ResponsePipeline.run(Response(response, data: body), landing: landing, parser: parser)
-            self.finish(result)
+        let parse: @Sendable () -> Void = {
+            self.finish(ResponsePipeline.run(Response(response, data: body), landing: landing, parser: parser))
         }
+        if parser.isLightweight && body.count <= ParsingQueue.inlineBodyLimit {
+            // Already on the session's delegate queue, which targets the parsing queue:
+            // a light parse of a small body runs right here and saves a thread hop.
+            parse()
+        } else {
+            ParsingQueue.shared.async(execute: parse)
+        }
+    }
+
+    /// True when the transfer must report as it goes (progress handlers were added before
+    /// start). Otherwise the service gives the request a completion-handler task, which
+    /// FoundationNetworking finishes in one delegate-queue operation instead of one per event.
+    var wantsTransferEvents: Bool {
+        life.withLock { !$0.progressHandlers.isEmpty }
     }
 
     /// Makes sure a download progress handler sees 100% before completion.

@@ -81,7 +81,14 @@ public final class Service: Sendable {
             request.finish(.failure(NetworkError.wrap(error)))
             return
         }
-        let task = session.dataTask(with: urlRequest)
+        let task: URLSessionDataTask
+        if request.wantsTransferEvents {
+            task = session.dataTask(with: urlRequest)
+        } else {
+            task = session.dataTask(with: urlRequest) { body, response, error in
+                request.transportDidComplete(response: response, body: body ?? Data(), error: error)
+            }
+        }
         if request.attach(task, register: { registry.insert(request, taskID: task.taskIdentifier) }) {
             task.resume()
         } else {

@@ -37,6 +37,9 @@ public struct JSONParser: ResponseParser {
         self.acceptableContentTypes = acceptableContentTypes
     }
 
+    /// Light: a small body parses in microseconds.
+    public var isLightweight: Bool { true }
+
     /// The checked content.
     public func parse(_ response: Response) throws -> JSON {
         try content(of: document(of: response))

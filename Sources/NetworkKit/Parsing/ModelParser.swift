@@ -21,6 +21,9 @@ public struct ModelParser<Model: Sendable>: ResponseParser {
         self.registry = registry
     }
 
+    /// Light: a small body parses in microseconds.
+    public var isLightweight: Bool { true }
+
     /// The model.
     public func parse(_ response: Response) throws -> Model {
         if modelName == nil, json.checkKeyPath == nil, json.contentKeyPath == nil,

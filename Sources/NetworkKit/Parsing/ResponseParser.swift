@@ -19,6 +19,16 @@ public protocol ResponseParser<Output>: Sendable {
     associatedtype Output: Sendable
     /// Parses a response whose status the service already accepted.
     func parse(_ response: Response) throws -> Output
+
+    /// True when parsing a small body takes microseconds (no image decoding, no I/O): such a
+    /// parser may run on the session's delegate queue instead of hopping to the parsing queue.
+    /// False unless a parser says otherwise; see `ParsingQueue`.
+    var isLightweight: Bool { get }
+}
+
+extension ResponseParser {
+    /// Parsers are not lightweight unless they say so.
+    public var isLightweight: Bool { false }
 }
 
 /// A parser built from a closure, for one-off parsing and for `map`.

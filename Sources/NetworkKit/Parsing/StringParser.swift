@@ -10,6 +10,9 @@ public struct StringParser: ResponseParser {
         self.defaultEncoding = defaultEncoding
     }
 
+    /// Light: a small body parses in microseconds.
+    public var isLightweight: Bool { true }
+
     /// The body as a string; a body not valid in its charset, or an unknown charset, is a `ParseError`.
     public func parse(_ response: Response) throws -> String {
         var encoding = defaultEncoding

@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Receives the URLSession's callbacks (on its serial delegate queue) and forwards each to the
-/// request its task serves.
+/// request its task serves. Only tasks of requests with progress handlers send these events;
+/// the others end in a completion handler on the same queue.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let registry: TaskRegistry
 
