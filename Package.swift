@@ -58,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "nk-bench",
-            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureServer", "CJPEG", "CWebP"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureServer", "CJPEG", "CPNG", "CWebP"],
             swiftSettings: strict
         ),
         .testTarget(

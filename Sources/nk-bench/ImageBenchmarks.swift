@@ -18,7 +18,8 @@ func runImageBenchmarks() throws {
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "djpeg CLI (process wall time, RGB)", djpeg)
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "Pillow convert(RGBA)", try pillow(fixtures.jpeg))
 
-    let pngNK = try measure(iterations: 7) { try decode(png) }
+    let (pngNK, pngRaw) = try measurePair(iterations: 9) { try decode(png) } and: { ImageReferenceDecoders.libpngRGBA(png) }
+    report("png 4 MP", megapixels: 4, pngNK, against: "libpng simplified API", pngRaw)
     report("png 4 MP", megapixels: 4, pngNK, against: "Pillow convert(RGBA)", try pillow(fixtures.png))
 
     let (webpNK, webpRaw) = try measurePair(iterations: 11) { try decode(webp) } and: { ImageReferenceDecoders.libwebpRGBA(webp) }

@@ -1,4 +1,5 @@
 import CJPEG
+import CPNG
 import CWebP
 import Foundation
 
@@ -50,6 +51,23 @@ enum ImageReferenceDecoders {
             return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 let output = WebPDecodeRGBAInto(input, bytes.count, buffer.baseAddress, size, Int32(stride))
                 count = output == nil ? 0 : size
+            }
+        }
+    }
+
+    /// libpng's simplified API to RGBA8.
+    static func libpngRGBA(_ data: Data) -> [UInt8] {
+        let image = UnsafeMutablePointer<png_image>.allocate(capacity: 1)
+        image.initialize(to: png_image())
+        image.pointee.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(image); image.deallocate() }
+        return data.withUnsafeBytes { bytes in
+            guard png_image_begin_read_from_memory(image, bytes.baseAddress, bytes.count) != 0 else { return [] }
+            image.pointee.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+            let stride = Int(image.pointee.width) * 4, size = stride * Int(image.pointee.height)
+            return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                let ok = png_image_finish_read(image, nil, buffer.baseAddress, Int32(stride), nil)
+                count = ok == 0 ? 0 : size
             }
         }
     }
