@@ -68,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkKitImageTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureServer"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "CImageShims", "FixtureServer"],
             exclude: ["make_fixtures.py"],
             swiftSettings: strict
         ),

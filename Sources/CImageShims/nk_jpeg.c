@@ -1,23 +1,16 @@
 #include "nk_jpeg.h"
+#include "nk_jpeg_decoder.h"
 
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jpeglib.h>
 #include <jerror.h>
 
 /*
  * Every function below returns -1 right after a longjmp and reads no local that was
  * changed after its setjmp, so no local needs to be volatile.
  */
-struct nk_jpeg_decoder {
-    struct jpeg_decompress_struct cinfo;
-    struct jpeg_error_mgr error;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
-    int created;
-};
 
 /* Replaces libjpeg's error_exit, which prints and calls exit(). */
 static void nk_error_exit(j_common_ptr cinfo) {

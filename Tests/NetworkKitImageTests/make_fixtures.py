@@ -182,6 +182,24 @@ sof = data.index(b"\xff\xc0")
 data[sof + 5:sof + 9] = struct.pack(">HH", 60000, 60000)
 open(path("jpeg_huge_header.jpg"), "wb").write(bytes(data))
 
+# ---- JPEG at 1/8: every layout the fast path takes, and two it must leave to libjpeg ----
+# Listed in eighth.json as {"file", "fast"}; the tests compare its bytes with libjpeg's.
+eighth = []
+layouts = [("420", []), ("444", ["-sample", "1x1"]), ("422", ["-sample", "2x1"]), ("440", ["-sample", "1x2"]),
+           ("411", ["-sample", "4x1"]), ("mixed", ["-sample", "2x2,1x1,2x2"]), ("restart1", ["-restart", "1"]),
+           ("restart2b", ["-sample", "2x1", "-restart", "2B"]), ("rgb", ["-rgb"]), ("gray", ["-grayscale"]),
+           ("gray_restart", ["-grayscale", "-restart", "1"]), ("q100", ["-quality", "100"]),
+           ("q5", ["-quality", "5"]), ("optimized", ["-optimize"])]
+for w, h in [(9, 7), (64, 48), (203, 157), (640, 480)]:
+    source = path(f"eighth_{w}x{h}.ppm")
+    pattern("RGB", w, h).save(source)
+    for name, args in layouts + [("progressive", ["-progressive"]), ("arithmetic", ["-arithmetic"])]:
+        file = f"eighth_{name}_{w}x{h}.jpg"
+        subprocess.run(["cjpeg", *args, "-outfile", path(file), source], check=True, stderr=subprocess.DEVNULL)
+        eighth.append(dict(file=file, fast=name not in ("progressive", "arithmetic")))
+with open(path("eighth.json"), "w") as f:
+    json.dump(eighth, f, indent=1)
+
 # ---- WebP: dwebp decodes the reference ----
 pattern("RGB", 45, 31).save(path("webp_source.png"))
 pattern("RGBA", 45, 31).save(path("webp_source_alpha.png"))
