@@ -7,22 +7,27 @@ import NetworkKit
 /// orientation is reported, not applied.
 ///
 /// A thumbnail uses DCT scaling (1/8…1), so it costs a fraction of a full decode, then a box
-/// filter brings it to the exact size. At 1/8, a large baseline file (256 KB or more, on a
-/// machine with two or more cores) takes a faster path with the same output bytes: only the
-/// coefficients that 1/8 scale uses are decoded, the rest are skipped by their code lengths,
-/// and the entropy-coded data is split between up to four threads.
+/// filter brings it to the exact size. At 1/8, a large baseline file (256 KB or more) takes a
+/// faster path with the same output bytes when two or more threads may be used: only the
+/// coefficients that 1/8 scale needs are decoded, the others are skipped by their code
+/// lengths, and the entropy-coded data is split between the threads.
 public struct JPEGCodec: ImageCodec {
-    /// Threads for the 1/8-scale path: `nil` chooses by file size and cores, 0 turns it off.
-    let eighthScaleThreads: Int?
+    /// The most threads one decode may use.
+    public let maxThreads: Int
+    /// A thread count that overrides the choice by size and cores (0: never the fast path), for tests.
+    let forcedEighthScaleThreads: Int?
 
-    /// Creates the codec.
-    public init() {
-        eighthScaleThreads = nil
+    /// Creates the codec. `maxThreads` caps the threads of one 1/8-scale decode: lower it to 1
+    /// when an app decodes many thumbnails at once, so that each stays on its own thread.
+    public init(maxThreads: Int = 4) {
+        self.maxThreads = max(1, maxThreads)
+        forcedEighthScaleThreads = nil
     }
 
-    /// A codec with a fixed thread count for the 1/8-scale path (0: never take it), for tests.
+    /// A codec whose 1/8-scale path always uses `eighthScaleThreads` threads (0: libjpeg alone).
     init(eighthScaleThreads: Int) {
-        self.eighthScaleThreads = eighthScaleThreads
+        maxThreads = max(1, eighthScaleThreads)
+        forcedEighthScaleThreads = eighthScaleThreads
     }
 
     /// `.jpeg`.
@@ -74,17 +79,17 @@ public struct JPEGCodec: ImageCodec {
         return try image.downsampled(for: options)
     }
 
-    /// How many threads the 1/8-scale path gets for a file of `byteCount` bytes; 0 leaves the
-    /// decode to libjpeg. Below 256 KB, or on one core, libjpeg alone is as fast.
+    /// How many threads the 1/8-scale path gets for a file of `byteCount` bytes: one per
+    /// 128 KB, within the cores and `maxThreads`. 0 leaves the decode to libjpeg, which on
+    /// one thread is as fast, and faster for small files.
     func threadsForEighthScale(byteCount: Int) -> Int {
-        if let eighthScaleThreads { return eighthScaleThreads }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard cores > 1, byteCount >= Self.eighthScaleMinimumBytes else { return 0 }
-        return min(cores, 4, byteCount / (Self.eighthScaleMinimumBytes / 2))
+        if let forcedEighthScaleThreads { return forcedEighthScaleThreads }
+        let threads = min(ProcessInfo.processInfo.activeProcessorCount, maxThreads, byteCount / Self.bytesPerThread)
+        return threads >= 2 ? threads : 0
     }
 
-    /// The smallest file that takes the 1/8-scale path.
-    static let eighthScaleMinimumBytes = 256 * 1024
+    /// The share of the file that makes another thread worth starting.
+    static let bytesPerThread = 128 * 1024
 
     /// The smallest n in 1…8 for which scaling by n/8 keeps the longest side at least `wanted`.
     static func scaleNumerator(longestSide: Int, wanted: Int) -> Int {
