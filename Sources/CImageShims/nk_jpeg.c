@@ -26,6 +26,21 @@ static void nk_emit_message(j_common_ptr cinfo, int level) {
     }
 }
 
+/*
+ * A progressive file may have any number of scans, each a pass over the whole image: a few
+ * kilobytes could keep the decoder busy for minutes. Real files have at most a few dozen.
+ */
+#define NK_JPEG_MAX_SCANS 500
+
+static void nk_progress_monitor(j_common_ptr cinfo) {
+    const struct jpeg_decompress_struct *decompress = (const struct jpeg_decompress_struct *)cinfo;
+    if (decompress->input_scan_number > NK_JPEG_MAX_SCANS) {
+        nk_jpeg_decoder *decoder = (nk_jpeg_decoder *)cinfo->client_data;
+        snprintf(decoder->message, sizeof(decoder->message), "more than %d scans", NK_JPEG_MAX_SCANS);
+        longjmp(decoder->jump, 1);
+    }
+}
+
 /* Never print to stderr. */
 static void nk_output_message(j_common_ptr cinfo) {
     (void)cinfo;
@@ -45,6 +60,8 @@ nk_jpeg_decoder *nk_jpeg_create(void) {
     }
     jpeg_create_decompress(&decoder->cinfo);
     decoder->created = 1;
+    decoder->progress.progress_monitor = nk_progress_monitor; /* after create, which clears the rest */
+    decoder->cinfo.progress = &decoder->progress;
     return decoder;
 }
 

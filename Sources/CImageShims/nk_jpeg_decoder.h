@@ -11,6 +11,7 @@
 struct nk_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_error_mgr error;
+    struct jpeg_progress_mgr progress;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
     int created;

@@ -49,6 +49,12 @@ import Testing
         #expect(failures > 0, "\(name): no flip was detected at all")
     }
 
+    @Test func progressiveFilesWithEndlessScansAreRefused() throws {
+        let data = try Fixtures.data("jpeg_many_scans.jpg")
+        let error = #expect(throws: ParseError.self) { try JPEGCodec().decode(data, options: ImageDecodingOptions()) }
+        #expect(error.map { "\($0)" }?.contains("more than 500 scans") == true, "\(String(describing: error))")
+    }
+
     @Test func garbageAndEmptyBodiesThrow() throws {
         for body in [Data(), Data("<html>not an image</html>".utf8), Data(repeating: 0xFF, count: 64)] {
             #expect(throws: ParseError.self) {

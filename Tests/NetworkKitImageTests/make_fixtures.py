@@ -176,6 +176,11 @@ for fraction, max_size in [("1/8", 25), ("1/2", 100), ("3/8", 75)]:
     add(name, "jpeg_large.jpg", "image/jpeg", ref, w, h, sourceWidth=200, sourceHeight=152, maxPixelSize=max_size)
 add("jpeg_thumb", "jpeg_large.jpg", "image/jpeg", None, 20, 15, sourceWidth=200, sourceHeight=152, maxPixelSize=20)
 
+# A progressive file whose last scan is repeated 600 times: refused past 500 scans.
+data = open(path("jpeg_progressive.jpg"), "rb").read()
+last_scan = data.rindex(b"\xff\xda")
+open(path("jpeg_many_scans.jpg"), "wb").write(data[:last_scan] + data[last_scan:-2] * 600 + b"\xff\xd9")
+
 # SOF0 rewritten to claim 60 000 × 60 000.
 data = bytearray(open(path("jpeg_baseline.jpg"), "rb").read())
 sof = data.index(b"\xff\xc0")
