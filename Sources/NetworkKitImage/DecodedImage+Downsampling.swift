@@ -1,6 +1,7 @@
 extension DecodedImage {
     /// This image fitted within `options.maxPixelSize` by box filtering (each output pixel is
-    /// the average of the source pixels it covers), or itself when it already fits.
+    /// the average of the source pixels it covers, colours weighted by alpha so that
+    /// transparent pixels lend the edge no colour), or itself when it already fits.
     func downsampled(for options: ImageDecodingOptions) throws -> DecodedImage {
         let target = options.targetSize(width: width, height: height)
         guard target != (width, height) else { return self }
@@ -17,7 +18,8 @@ extension DecodedImage {
         )
     }
 
-    /// Averages the source block under each destination pixel, channel by channel.
+    /// Averages the source block under each destination pixel: alpha plainly, colours weighted
+    /// by alpha (the average of premultiplied colours, divided by the average alpha).
     private func boxFilter(
         _ source: UnsafeBufferPointer<UInt8>,
         into destination: UnsafeMutableBufferPointer<UInt8>,
@@ -37,10 +39,11 @@ extension DecodedImage {
                     var red = 0, green = 0, blue = 0, alpha = 0
                     for column in columns[x] {
                         let pixel = rowStart + column * 4
-                        red += Int(source[pixel])
-                        green += Int(source[pixel + 1])
-                        blue += Int(source[pixel + 2])
-                        alpha += Int(source[pixel + 3])
+                        let weight = Int(source[pixel + 3])
+                        red += Int(source[pixel]) * weight
+                        green += Int(source[pixel + 1]) * weight
+                        blue += Int(source[pixel + 2]) * weight
+                        alpha += weight
                     }
                     sums[x * 4] += red
                     sums[x * 4 + 1] += green
@@ -51,9 +54,12 @@ extension DecodedImage {
             let outputRow = y * targetWidth * 4
             for x in 0..<targetWidth {
                 let area = columns[x].count * rows.count
-                for channel in 0..<4 {
-                    destination[outputRow + x * 4 + channel] = UInt8((sums[x * 4 + channel] + area / 2) / area)
+                let alpha = sums[x * 4 + 3]
+                for channel in 0..<3 {
+                    // Opaque blocks give the plain average: (Σc·255 + ⌊255·area/2⌋) / (255·area).
+                    destination[outputRow + x * 4 + channel] = alpha == 0 ? 0 : UInt8((sums[x * 4 + channel] + alpha / 2) / alpha)
                 }
+                destination[outputRow + x * 4 + 3] = UInt8((alpha + area / 2) / area)
             }
         }
     }

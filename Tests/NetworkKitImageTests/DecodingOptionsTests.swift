@@ -26,6 +26,14 @@ import Testing
         }
     }
 
+    @Test func thumbnailsWeightColoursByAlpha() throws {
+        // Transparent red beside opaque green: the thumbnail pixel is half-transparent green, not brown.
+        let pixels: [UInt8] = [255, 0, 0, 0, 0, 255, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0]
+        let image = try DecodedImage(width: 2, height: 2, pixels: pixels, format: .png)
+        let thumbnail = try ImageParser(maxPixelSize: 1).parse(Response(url: nil, statusCode: 200, data: image.pngData()))
+        #expect(thumbnail.pixels == [0, 255, 0, 64])
+    }
+
     @Test func scaleComesFromTheURLUnlessGiven() throws {
         let data = try Fixtures.data("png_rgb8.png")
         func scale(_ url: String, explicit: Double? = nil) throws -> Double {
