@@ -225,5 +225,17 @@ frames[0].save(path("webp_animated.webp"), save_all=True, append_images=frames[1
 ref, _ = write_rgba("webp_animated", Image.open(path("webp_animated.webp")))
 add("webp_animated", "webp_animated.webp", "image/webp", ref, 24, 18, frameCount=3)
 
+# Animated, with a first frame smaller than the canvas and placed at an offset: the rest of
+# the canvas is transparent. Pillow (libwebp's WebPAnimDecoder) is the reference.
+pattern("RGBA", 20, 14).save(path("webp_offset_frame1.png"))
+pattern("RGB", 40, 30).save(path("webp_offset_frame2.png"))
+for name in ["webp_offset_frame1", "webp_offset_frame2"]:
+    subprocess.run(["cwebp", "-quiet", "-lossless", path(name + ".png"), "-o", path(name + ".webp")], check=True)
+subprocess.run(["webpmux", "-frame", path("webp_offset_frame1.webp"), "+100+10+8", "-frame", path("webp_offset_frame2.webp"),
+                "+100+0+0", "-loop", "0", "-o", path("webp_animated_offset.webp")], check=True, stdout=subprocess.DEVNULL)
+ref, size = write_rgba("webp_animated_offset", Image.open(path("webp_animated_offset.webp")))
+assert size == (40, 30), size
+add("webp_animated_offset", "webp_animated_offset.webp", "image/webp", ref, 40, 30, frameCount=2)
+
 with open(path("manifest.json"), "w") as f:
     json.dump(manifest, f, indent=1)
