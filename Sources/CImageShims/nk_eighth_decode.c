@@ -58,8 +58,38 @@ NK_INLINE int nk_skip_ac(const nk_huffman_table *table, nk_bit_reader *reader) {
     return 0;
 }
 
-/* Reads a block's AC coefficients into `block` (natural order). 0, or 1 on corrupt data. */
-NK_INLINE int nk_read_ac(const nk_huffman_table *table, nk_bit_reader *reader, int16_t block[DCTSIZE2]) {
+/*
+ * libjpeg-turbo's reduced 2x2 inverse DCT (jsimd_idct_2x2: 13 fraction bits, 16-bit
+ * dequantization, 32-bit sums that wrap, 16-bit saturation between the passes) uses only
+ * rows and columns 0, 1, 3, 5 and 7. Pass 1 gives each used column an even sum (row 0,
+ * times 2^15) and an odd sum (rows 1, 3, 5, 7, times the constants below); as sums of
+ * products they can be gathered coefficient by coefficient while decoding, with no 8x8
+ * block to clear and read back.
+ */
+typedef struct {
+    uint32_t even[5]; /* by used column 0, 1, 3, 5, 7; even[0] would be the DC term, added later */
+    uint32_t odd[5];
+    int touched;
+} nk_columns_2x2;
+
+static const int8_t nk_used_column[DCTSIZE] = {0, 1, -1, 2, -1, 3, -1, 4};
+static const int32_t nk_row_factor[DCTSIZE] = {1 << 15, 29692, 0, -10426, 0, 6967, 0, -5906};
+
+NK_INLINE void nk_columns_add(nk_columns_2x2 *columns, int position, int coefficient, const int quant[DCTSIZE2]) {
+    int column = nk_used_column[position & 7], factor = nk_row_factor[position >> 3];
+    if (column < 0 || factor == 0) return;
+    uint32_t product = (uint32_t)((int32_t)(int16_t)(coefficient * quant[position]) * factor);
+    if (position < DCTSIZE) {
+        columns->even[column] += product;
+    } else {
+        columns->odd[column] += product;
+    }
+    columns->touched = 1;
+}
+
+/* Reads a block's AC coefficients into the column sums. 0, or 1 on corrupt data. */
+NK_INLINE int nk_read_ac(const nk_huffman_table *table, nk_bit_reader *reader, const int quant[DCTSIZE2],
+                         nk_columns_2x2 *columns) {
     for (int k = 1; k < DCTSIZE2; k++) {
         nk_bits_ensure(reader);
         int length;
@@ -75,45 +105,39 @@ NK_INLINE int nk_read_ac(const nk_huffman_table *table, nk_bit_reader *reader, i
         k += run;
         uint32_t raw = (uint32_t)(reader->bits >> (64 - magnitude));
         nk_bits_drop(reader, (unsigned)magnitude);
-        block[nk_natural_order[k]] = (int16_t)nk_huffman_extend(raw, magnitude);
+        /* Each position is set at most once (k only grows), so adding equals libjpeg's assignment. */
+        nk_columns_add(columns, nk_natural_order[k], (int16_t)nk_huffman_extend(raw, magnitude), quant);
     }
     return 0;
 }
 
-/*
- * The part of libjpeg-turbo's reduced 2x2 inverse DCT (jsimd_idct_2x2: 13 fraction bits,
- * 16-bit dequantization, 32-bit sums, 16-bit saturation between the passes) that does not
- * depend on the DC coefficient: parts[0] is column 0's odd sum (rows 1, 3, 5, 7), parts[1]
- * and parts[2] are the odd sums of pass 2 for output rows 0 and 1. Columns 2, 4 and 6 do
- * not contribute. nk_eighth_samples.c adds the DC term.
- */
 static int32_t nk_odd_sum(int32_t c1, int32_t c3, int32_t c5, int32_t c7) {
     uint32_t sum = (uint32_t)(c1 * 29692) + (uint32_t)(c3 * -10426) + (uint32_t)(c5 * 6967) + (uint32_t)(c7 * -5906);
-    return (int32_t)sum; /* 32-bit lanes wrap */
+    return (int32_t)sum;
 }
 
 static int32_t nk_saturate16(int32_t value) {
     return value < -32768 ? -32768 : value > 32767 ? 32767 : value;
 }
 
-static void nk_inverse_2x2_parts(const int16_t block[DCTSIZE2], const int quant[DCTSIZE2], int32_t parts[3]) {
-    int32_t rows[2][DCTSIZE] = {{0}};
-    static const int columns[5] = {0, 1, 3, 5, 7};
-    for (int i = 0; i < 5; i++) {
-        int c = columns[i];
-#define NK_COEF(row) ((int32_t)(int16_t)(block[(row) * DCTSIZE + c] * quant[(row) * DCTSIZE + c]))
-        int32_t odd = nk_odd_sum(NK_COEF(1), NK_COEF(3), NK_COEF(5), NK_COEF(7));
-        if (i == 0) {
-            parts[0] = odd;
-            continue;
-        }
-        uint32_t even = (uint32_t)NK_COEF(0) << 15;
-#undef NK_COEF
-        rows[0][c] = nk_saturate16((int32_t)(even + (uint32_t)odd + 4096) >> 13);
-        rows[1][c] = nk_saturate16((int32_t)(even - (uint32_t)odd + 4096) >> 13);
+/*
+ * What of the 2x2 block does not depend on the DC coefficient: parts[0] is column 0's odd
+ * sum; parts[1] and parts[2] are pass 2's odd sums for output rows 0 and 1, from the other
+ * columns' pass-1 results. nk_eighth_samples.c adds the DC term.
+ */
+static void nk_parts_2x2(const nk_columns_2x2 *columns, int32_t parts[3]) {
+    if (!columns->touched) {
+        parts[0] = parts[1] = parts[2] = 0;
+        return;
     }
-    parts[1] = nk_odd_sum(rows[0][1], rows[0][3], rows[0][5], rows[0][7]);
-    parts[2] = nk_odd_sum(rows[1][1], rows[1][3], rows[1][5], rows[1][7]);
+    int32_t top[5], bottom[5];
+    for (int i = 1; i < 5; i++) {
+        top[i] = nk_saturate16((int32_t)(columns->even[i] + columns->odd[i] + 4096) >> 13);
+        bottom[i] = nk_saturate16((int32_t)(columns->even[i] - columns->odd[i] + 4096) >> 13);
+    }
+    parts[0] = (int32_t)columns->odd[0];
+    parts[1] = nk_odd_sum(top[1], top[2], top[3], top[4]);
+    parts[2] = nk_odd_sum(bottom[1], bottom[2], bottom[3], bottom[4]);
 }
 
 int nk_eighth_decode_mcu(const nk_eighth_plan *plan, nk_bit_reader *reader, const nk_eighth_records *records, size_t index) {
@@ -127,10 +151,10 @@ int nk_eighth_decode_mcu(const nk_eighth_plan *plan, nk_bit_reader *reader, cons
             if (nk_skip_ac(slot->ac, &local) != 0) return 1;
             continue;
         }
-        int16_t block[DCTSIZE2];
-        memset(block, 0, sizeof(block));
-        if (nk_read_ac(slot->ac, &local, block) != 0) return 1;
-        nk_inverse_2x2_parts(block, plan->planes[slot->component].quant, parts + slot->part_index * NK_EIGHTH_PARTS);
+        nk_columns_2x2 columns;
+        memset(&columns, 0, sizeof(columns));
+        if (nk_read_ac(slot->ac, &local, plan->planes[slot->component].quant, &columns) != 0) return 1;
+        nk_parts_2x2(&columns, parts + slot->part_index * NK_EIGHTH_PARTS);
     }
     *reader = local;
     return 0;
