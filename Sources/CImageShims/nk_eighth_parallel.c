@@ -64,24 +64,39 @@ static int nk_run_step(nk_eighth_run *run, size_t limit) {
     return 0;
 }
 
-/* Decodes whole restart intervals (or the whole scan, which is one interval without them). */
+/* MCUs an exact run decodes before turning them into samples, so that its records stay in cache. */
+#define NK_EXACT_BATCH 256
+
+/*
+ * Decodes whole restart intervals (or the whole scan, which is one interval without them).
+ * Their DC predictors are known as it goes, so samples are written every batch of MCUs.
+ */
 static void nk_run_exact(nk_eighth_run *run) {
     const nk_eighth_plan *plan = run->plan;
     const nk_eighth_stream *stream = run->stream;
     size_t interval = plan->restart_interval ? plan->restart_interval : plan->mcu_count;
+    int64_t predictors[3] = {0, 0, 0};
     for (size_t segment = run->first_segment; segment < run->end_segment; segment++) {
         size_t first = segment * interval;
         size_t end = first + interval < plan->mcu_count ? first + interval : plan->mcu_count;
         size_t stop = segment + 1 < stream->segment_count ? stream->segment_starts[segment + 1] * 8 : nk_scan_bits(stream);
         run->reader = nk_bits_at(stream->bytes, stream->segment_starts[segment] * 8);
-        for (size_t mcu = first; mcu < end; mcu++) {
-            if (nk_run_step(run, stop) != 0) {
+        for (size_t batch = first; batch < end; batch += run->capacity) {
+            size_t count = end - batch < run->capacity ? end - batch : run->capacity;
+            for (size_t i = 0; i < count; i++) {
+                if (nk_eighth_decode_mcu(plan, &run->reader, &run->records, i) != 0 ||
+                    nk_bits_position(&run->reader) > stop) {
+                    run->failed = 1;
+                    return;
+                }
+            }
+            if (nk_eighth_write_samples(plan, &run->records, 0, count, batch, predictors) != 0) {
                 run->failed = 1;
                 return;
             }
+            run->count += count;
         }
     }
-    run->valid_to = run->count;
 }
 
 /* Decodes MCUs from a guessed boundary until one starts at or after `stop`. */
@@ -133,7 +148,6 @@ static int nk_run_meet(nk_eighth_run *run, nk_eighth_run *next) {
  * share of them; without, each takes a share of the bits, speculatively.
  */
 static int nk_plan_runs(const nk_eighth_plan *plan, const nk_eighth_stream *stream, nk_eighth_run *runs, int count) {
-    size_t interval = plan->restart_interval ? plan->restart_interval : plan->mcu_count;
     int exact = stream->segment_count > 1 || count == 1;
     size_t bits = nk_scan_bits(stream);
     for (int t = 0; t < count; t++) {
@@ -144,9 +158,7 @@ static int nk_plan_runs(const nk_eighth_plan *plan, const nk_eighth_stream *stre
         if (exact) {
             run->first_segment = stream->segment_count * (size_t)t / (size_t)count;
             run->end_segment = stream->segment_count * (size_t)(t + 1) / (size_t)count;
-            size_t first = run->first_segment * interval;
-            size_t end = run->end_segment * interval < plan->mcu_count ? run->end_segment * interval : plan->mcu_count;
-            if (nk_run_allocate(run, end - first) != 0) return 1;
+            if (nk_run_allocate(run, NK_EXACT_BATCH) != 0) return 1;
         } else {
             run->start = bits / 8 * (size_t)t / (size_t)count * 8;
             run->stop = t + 1 < count ? bits / 8 * (size_t)(t + 1) / (size_t)count * 8 : bits;
@@ -172,8 +184,7 @@ typedef struct {
  * and carries the DC predictors across them. 0, or 1 when they do not add up.
  */
 static int nk_find_shares(const nk_eighth_plan *plan, nk_eighth_run *runs, nk_eighth_share *shares, int count) {
-    int exact = runs[0].exact;
-    for (int t = 0; t + 1 < count && !exact; t++) {
+    for (int t = 0; t + 1 < count; t++) {
         if (nk_run_meet(&runs[t], &runs[t + 1]) != 0) return 1;
     }
     int64_t predictors[3] = {0, 0, 0};
@@ -182,7 +193,7 @@ static int nk_find_shares(const nk_eighth_plan *plan, nk_eighth_run *runs, nk_ei
         nk_eighth_run *run = &runs[t];
         if (run->failed) return 1;
         size_t from = run->valid_from, to = run->valid_to;
-        if (!exact && t == count - 1) to = from + (plan->mcu_count - done);
+        if (t == count - 1) to = from + (plan->mcu_count - done);
         if (to < from || to > run->count || done + (to - from) > plan->mcu_count) return 1;
         nk_eighth_share *share = &shares[t];
         *share = (nk_eighth_share){plan, run, from, to - from, done, {predictors[0], predictors[1], predictors[2]}, 0};
@@ -198,6 +209,16 @@ static void nk_share_work(int index, void *context) {
                                             share->first_mcu, share->predictors);
 }
 
+/* Exact runs wrote their samples as they went: they only have to add up to the image. */
+static int nk_check_exact_runs(const nk_eighth_plan *plan, const nk_eighth_run *runs, int count) {
+    size_t done = 0;
+    for (int t = 0; t < count; t++) {
+        if (runs[t].failed) return 1;
+        done += runs[t].count;
+    }
+    return done == plan->mcu_count ? 0 : 1;
+}
+
 static int nk_decode_with_runs(const nk_eighth_plan *plan, const nk_eighth_stream *stream, int count) {
     nk_eighth_run runs[NK_MAX_THREADS];
     nk_eighth_share shares[NK_MAX_THREADS];
@@ -205,11 +226,15 @@ static int nk_decode_with_runs(const nk_eighth_plan *plan, const nk_eighth_strea
     int result = nk_plan_runs(plan, stream, runs, count);
     if (result == 0) {
         nk_parallel_for(count, nk_run_work, runs);
-        result = nk_find_shares(plan, runs, shares, count);
-    }
-    if (result == 0) {
-        nk_parallel_for(count, nk_share_work, shares);
-        for (int t = 0; t < count; t++) result |= shares[t].failed;
+        if (runs[0].exact) {
+            result = nk_check_exact_runs(plan, runs, count);
+        } else {
+            result = nk_find_shares(plan, runs, shares, count);
+            if (result == 0) {
+                nk_parallel_for(count, nk_share_work, shares);
+                for (int t = 0; t < count; t++) result |= shares[t].failed;
+            }
+        }
     }
     for (int t = 0; t < count; t++) nk_run_free(&runs[t]);
     return result;
