@@ -7,10 +7,10 @@ import NetworkKit
 /// orientation is reported, not applied.
 ///
 /// A thumbnail uses DCT scaling (1/8…1), so it costs a fraction of a full decode, then a box
-/// filter brings it to the exact size. At 1/8, a large baseline file (256 KB or more) takes a
-/// faster path with the same output bytes when two or more threads may be used: only the
-/// coefficients that 1/8 scale needs are decoded, the others are skipped by their code
-/// lengths, and the entropy-coded data is split between the threads.
+/// filter brings it to the exact size. At 1/8, a large baseline file takes a faster path with
+/// the same output bytes: only the coefficients that 1/8 scale needs are decoded, the others
+/// are skipped by their code lengths, and the entropy-coded data is split between threads
+/// (one per 128 KB of file, up to `maxThreads` and the cores; one thread from 512 KB).
 public struct JPEGCodec: ImageCodec {
     /// The most threads one decode may use.
     public let maxThreads: Int
@@ -80,12 +80,13 @@ public struct JPEGCodec: ImageCodec {
     }
 
     /// How many threads the 1/8-scale path gets for a file of `byteCount` bytes: one per
-    /// 128 KB, within the cores and `maxThreads`. 0 leaves the decode to libjpeg, which on
-    /// one thread is as fast, and faster for small files.
+    /// 128 KB, within the cores and `maxThreads`; on one thread, only from 512 KB, below which
+    /// libjpeg alone is as fast. 0 leaves the decode to libjpeg.
     func threadsForEighthScale(byteCount: Int) -> Int {
         if let forcedEighthScaleThreads { return forcedEighthScaleThreads }
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, maxThreads, byteCount / Self.bytesPerThread)
-        return threads >= 2 ? threads : 0
+        if threads >= 2 { return threads }
+        return byteCount >= 4 * Self.bytesPerThread ? 1 : 0
     }
 
     /// The share of the file that makes another thread worth starting.

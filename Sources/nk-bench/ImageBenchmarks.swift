@@ -30,8 +30,8 @@ func runImageBenchmarks() throws {
 
     // A thumbnail still entropy-decodes the whole file, so its gain depends on how much of
     // the file is Huffman data: shown for the grainy photo and for a smooth one. The 1/8 path
-    // splits that work between threads (up to 4, here the machine's cores); with one thread
-    // allowed, the decode is libjpeg's own 1/8 scaling.
+    // skips the coefficients 1/8 scale does not use and splits the work between threads (up
+    // to 4, here the machine's cores); `maxThreads: 1` shows the same path on one thread.
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let (thumbnail, full) = try measurePair(iterations: 11) { try decode(jpeg, maxPixelSize: 256) } and: { try decode(jpeg) }
     let (thumbnailAgain, rawEighth) = try measurePair(iterations: 15) { try decode(jpeg, maxPixelSize: 256) } and: {

@@ -122,8 +122,9 @@ func decodeEighth(_ data: Data, threads: Int32?) -> EighthScaleDecode? {
         let same = fast.pixels == plain.pixels
         #expect(same)
         #expect(JPEGCodec().threadsForEighthScale(byteCount: 1024) == 0)
-        #expect(JPEGCodec(maxThreads: 1).threadsForEighthScale(byteCount: 8 << 20) == 0)
+        #expect(JPEGCodec(maxThreads: 1).threadsForEighthScale(byteCount: 8 << 20) == 1)
+        #expect(JPEGCodec(maxThreads: 1).threadsForEighthScale(byteCount: 300 << 10) == 0)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        #expect(JPEGCodec().threadsForEighthScale(byteCount: 8 << 20) == (cores >= 2 ? min(cores, 4) : 0))
+        #expect(JPEGCodec().threadsForEighthScale(byteCount: 8 << 20) == (cores >= 2 ? min(cores, 4) : 1))
     }
 }
