@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define NK_HUFF_LOOKAHEAD 10
-#define NK_HUFF_SKIP_BITS 12
+#define NK_HUFF_SKIP_BITS 14
 #define NK_HUFF_SKIP_LENGTH(entry) ((entry) & 31u)
 #define NK_HUFF_SKIP_ADVANCE(entry) (((entry) >> 5) & 127u)
 #define NK_HUFF_SKIP_END 0x1000u

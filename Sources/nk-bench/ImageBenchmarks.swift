@@ -48,7 +48,13 @@ func runImageBenchmarks() throws {
     let (smoothThumbnail, smoothFull) = try measurePair(iterations: 11) { try decode(smooth, maxPixelSize: 256) } and: {
         try decode(smooth)
     }
-    report("smooth jpeg 12 MP → 256 px thumbnail", megapixels: 12, smoothThumbnail, against: "NetworkKit full decode", smoothFull)
+    report("smooth jpeg 12 MP → 256 px thumbnail (\(min(cores, 4)) threads)", megapixels: 12, smoothThumbnail,
+           against: "NetworkKit full decode", smoothFull)
+    let (smoothOneThread, smoothFullAgain) = try measurePair(iterations: 11) {
+        try JPEGCodec(maxThreads: 1).decode(smooth, options: ImageDecodingOptions(maxPixelSize: 256))
+    } and: { try decode(smooth) }
+    report("smooth jpeg 12 MP → 256 px thumbnail (maxThreads: 1)", megapixels: 12, smoothOneThread,
+           against: "NetworkKit full decode", smoothFullAgain)
 }
 
 /// Decodes through the public parser, as an app would.
