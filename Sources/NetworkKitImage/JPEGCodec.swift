@@ -11,6 +11,8 @@ import NetworkKit
 /// the same output bytes: only the coefficients that 1/8 scale needs are decoded, the others
 /// are skipped by their code lengths, and the entropy-coded data is split between threads
 /// (one per 128 KB of file, up to `maxThreads` and the cores; one thread from 512 KB).
+/// Progressive files are left to libjpeg, whose 1/8 scaling still reads every scan, so
+/// their thumbnails cost about as much as a full decode.
 public struct JPEGCodec: ImageCodec {
     /// The most threads one decode may use.
     public let maxThreads: Int
