@@ -50,10 +50,10 @@ NK_INLINE int nk_skip_ac(const nk_huffman_table *table, nk_bit_reader *reader) {
         int length;
         int symbol = nk_huffman_decode(table, reader->bits, &length);
         if (symbol < 0) return 1;
-        int magnitude = symbol & 15, run = symbol >> 4;
-        nk_bits_drop(reader, (unsigned)(length + magnitude));
-        if (magnitude == 0 && run != 15) break;
-        k += (unsigned)run + 1;
+        nk_bits_drop(reader, (unsigned)(length + (symbol & 15)));
+        unsigned step = nk_huffman_ac_advance(symbol);
+        if (step == 0) break;
+        k += step;
     }
     return 0;
 }
@@ -90,23 +90,22 @@ NK_INLINE void nk_columns_add(nk_columns_2x2 *columns, int position, int coeffic
 /* Reads a block's AC coefficients into the column sums. 0, or 1 on corrupt data. */
 NK_INLINE int nk_read_ac(const nk_huffman_table *table, nk_bit_reader *reader, const int quant[DCTSIZE2],
                          nk_columns_2x2 *columns) {
-    for (int k = 1; k < DCTSIZE2; k++) {
+    for (unsigned k = 1; k < DCTSIZE2;) {
         nk_bits_ensure(reader);
         int length;
         int symbol = nk_huffman_decode(table, reader->bits, &length);
         if (symbol < 0) return 1;
-        int run = symbol >> 4, magnitude = symbol & 15;
         nk_bits_drop(reader, (unsigned)length);
-        if (magnitude == 0) {
-            if (run != 15) break;
-            k += 15;
-            continue;
-        }
-        k += run;
+        unsigned step = nk_huffman_ac_advance(symbol);
+        if (step == 0) break;
+        k += step;
+        int magnitude = symbol & 15;
+        if (magnitude == 0) continue; /* sixteen zeros */
         uint32_t raw = (uint32_t)(reader->bits >> (64 - magnitude));
         nk_bits_drop(reader, (unsigned)magnitude);
-        /* Each position is set at most once (k only grows), so adding equals libjpeg's assignment. */
-        nk_columns_add(columns, nk_natural_order[k], (int16_t)nk_huffman_extend(raw, magnitude), quant);
+        /* The coefficient is the last one passed. Each position is set at most once (k only
+         * grows), so adding equals libjpeg's assignment. */
+        nk_columns_add(columns, nk_natural_order[k - 1], (int16_t)nk_huffman_extend(raw, magnitude), quant);
     }
     return 0;
 }

@@ -38,13 +38,14 @@ static size_t nk_scan_bits(const nk_eighth_stream *stream) {
     return stream->length * 8;
 }
 
+/* Room for `capacity` MCUs of records, and for a speculative run, of their bit positions. */
 static int nk_run_allocate(nk_eighth_run *run, size_t capacity) {
     const nk_eighth_plan *plan = run->plan;
     run->capacity = capacity;
     run->records.differences = malloc(capacity * (size_t)plan->slot_count * sizeof(int32_t));
     run->records.parts = malloc((capacity * (size_t)plan->part_slot_count * NK_EIGHTH_PARTS + 1) * sizeof(int32_t));
-    run->mcu_starts = malloc((capacity + 1) * sizeof(size_t));
-    return run->records.differences && run->records.parts && run->mcu_starts ? 0 : 1;
+    if (!run->exact) run->mcu_starts = malloc((capacity + 1) * sizeof(size_t));
+    return run->records.differences && run->records.parts && (run->exact || run->mcu_starts) ? 0 : 1;
 }
 
 static void nk_run_free(nk_eighth_run *run) {
@@ -53,12 +54,17 @@ static void nk_run_free(nk_eighth_run *run) {
     free(run->mcu_starts);
 }
 
-/* Decodes one MCU at the run's reader as MCU `count`, within `limit` bits. 0, or 1 on failure. */
+/* Decodes one MCU at the run's reader into record `index`, within `limit` bits. 0, or 1 on failure. */
+static int nk_run_decode(nk_eighth_run *run, size_t index, size_t limit) {
+    if (nk_eighth_decode_mcu(run->plan, &run->reader, &run->records, index) != 0) return 1;
+    return nk_bits_position(&run->reader) > limit;
+}
+
+/* A speculative run's next MCU, as record `count`, noting where it starts and ends. 0, or 1 on failure. */
 static int nk_run_step(nk_eighth_run *run, size_t limit) {
     if (run->count >= run->capacity) return 1;
     run->mcu_starts[run->count] = nk_bits_position(&run->reader);
-    if (nk_eighth_decode_mcu(run->plan, &run->reader, &run->records, run->count) != 0) return 1;
-    if (nk_bits_position(&run->reader) > limit) return 1;
+    if (nk_run_decode(run, run->count, limit) != 0) return 1;
     run->count++;
     run->mcu_starts[run->count] = nk_bits_position(&run->reader);
     return 0;
@@ -74,18 +80,16 @@ static int nk_run_step(nk_eighth_run *run, size_t limit) {
 static void nk_run_exact(nk_eighth_run *run) {
     const nk_eighth_plan *plan = run->plan;
     const nk_eighth_stream *stream = run->stream;
-    size_t interval = plan->restart_interval ? plan->restart_interval : plan->mcu_count;
     int64_t predictors[3] = {0, 0, 0};
     for (size_t segment = run->first_segment; segment < run->end_segment; segment++) {
-        size_t first = segment * interval;
-        size_t end = first + interval < plan->mcu_count ? first + interval : plan->mcu_count;
+        size_t first = segment * plan->segment_mcus;
+        size_t end = first + plan->segment_mcus < plan->mcu_count ? first + plan->segment_mcus : plan->mcu_count;
         size_t stop = segment + 1 < stream->segment_count ? stream->segment_starts[segment + 1] * 8 : nk_scan_bits(stream);
         run->reader = nk_bits_at(stream->bytes, stream->segment_starts[segment] * 8);
         for (size_t batch = first; batch < end; batch += run->capacity) {
             size_t count = end - batch < run->capacity ? end - batch : run->capacity;
             for (size_t i = 0; i < count; i++) {
-                if (nk_eighth_decode_mcu(plan, &run->reader, &run->records, i) != 0 ||
-                    nk_bits_position(&run->reader) > stop) {
+                if (nk_run_decode(run, i, stop) != 0) {
                     run->failed = 1;
                     return;
                 }

@@ -80,7 +80,6 @@ int nk_eighth_plan_make(const struct jpeg_decompress_struct *cinfo, nk_eighth_pl
     plan->color_space = cinfo->jpeg_color_space;
     plan->width = cinfo->output_width;
     plan->height = cinfo->output_height;
-    plan->restart_interval = cinfo->restart_interval;
     size_t mcu_rows;
     if (cinfo->comps_in_scan == 1) {
         plan->mcus_per_row = cinfo->cur_comp_info[0]->width_in_blocks;
@@ -92,6 +91,7 @@ int nk_eighth_plan_make(const struct jpeg_decompress_struct *cinfo, nk_eighth_pl
     }
     if (plan->mcus_per_row == 0 || mcu_rows == 0) return 1;
     plan->mcu_count = plan->mcus_per_row * mcu_rows;
+    plan->segment_mcus = cinfo->restart_interval ? cinfo->restart_interval : plan->mcu_count;
 
     int built[8] = {0};
     for (int i = 0; i < cinfo->comps_in_scan; i++) {
@@ -122,8 +122,7 @@ void nk_eighth_plan_free(nk_eighth_plan *plan) {
 
 int nk_eighth_stream_make(const nk_eighth_plan *plan, const uint8_t *data, size_t size, nk_eighth_stream *stream) {
     memset(stream, 0, sizeof(*stream));
-    size_t interval = plan->restart_interval ? plan->restart_interval : plan->mcu_count;
-    size_t expected = (plan->mcu_count + interval - 1) / interval;
+    size_t expected = (plan->mcu_count + plan->segment_mcus - 1) / plan->segment_mcus;
     stream->bytes = malloc(size + NK_EIGHTH_PADDING);
     stream->segment_starts = malloc(expected * sizeof(size_t));
     if (stream->bytes == NULL || stream->segment_starts == NULL) return -1;

@@ -19,20 +19,6 @@ static inline int nk_predict(int64_t *predictor, int32_t difference) {
     return *predictor > INT_MAX || *predictor < INT_MIN;
 }
 
-int nk_eighth_sum_predictors(const nk_eighth_plan *plan, const nk_eighth_records *records, size_t from, size_t count,
-                             size_t first_mcu, int64_t predictors[3]) {
-    for (size_t i = 0; i < count; i++) {
-        if (plan->restart_interval != 0 && (first_mcu + i) % plan->restart_interval == 0) {
-            predictors[0] = predictors[1] = predictors[2] = 0;
-        }
-        const int32_t *differences = records->differences + (from + i) * (size_t)plan->slot_count;
-        for (int s = 0; s < plan->slot_count; s++) {
-            if (nk_predict(&predictors[plan->slots[s].component], differences[s]) != 0) return 1;
-        }
-    }
-    return 0;
-}
-
 /*
  * Adds the DC term to a 2x2 block's parts (nk_eighth_decode.c) as jsimd_idct_2x2 does:
  * 16-bit dequantization, 32-bit lanes that wrap, and output saturated to 0...255.
@@ -50,23 +36,26 @@ static void nk_finish_2x2(int64_t predictor, int quant, const int32_t parts[3], 
     }
 }
 
-int nk_eighth_write_samples(const nk_eighth_plan *plan, const nk_eighth_records *records, size_t from, size_t count,
-                            size_t first_mcu, int64_t predictors[3]) {
+/*
+ * Carries the DC predictors through `count` MCUs of records from record `from` (MCU
+ * `first_mcu` of the image), resetting them where a restart interval begins, and with
+ * `write` set turns each block into its samples. 0, or 1 when a predictor leaves int's range.
+ */
+static inline int nk_apply_predictors(const nk_eighth_plan *plan, const nk_eighth_records *records, size_t from,
+                                      size_t count, size_t first_mcu, int64_t predictors[3], int write) {
     size_t x = first_mcu % plan->mcus_per_row, y = first_mcu / plan->mcus_per_row;
-    size_t in_interval = plan->restart_interval ? first_mcu % plan->restart_interval : 0;
+    size_t in_segment = first_mcu % plan->segment_mcus;
     const int32_t *differences = records->differences + from * (size_t)plan->slot_count;
     const int32_t *parts = records->parts + from * (size_t)plan->part_slot_count * NK_EIGHTH_PARTS;
     for (size_t i = 0; i < count; i++) {
-        if (plan->restart_interval != 0) { /* each restart interval starts from zero */
-            if (in_interval == 0) predictors[0] = predictors[1] = predictors[2] = 0;
-            if (++in_interval == plan->restart_interval) in_interval = 0;
-        }
+        if (in_segment == 0) predictors[0] = predictors[1] = predictors[2] = 0;
+        if (++in_segment == plan->segment_mcus) in_segment = 0;
         for (int s = 0; s < plan->slot_count; s++) {
             const nk_eighth_slot *slot = &plan->slots[s];
-            const nk_eighth_plane *plane = &plan->planes[slot->component];
             int64_t *predictor = &predictors[slot->component];
             if (nk_predict(predictor, differences[s]) != 0) return 1;
-            /* libjpeg keeps coefficients as 16 bits and dequantizes with 16-bit multipliers. */
+            if (!write) continue;
+            const nk_eighth_plane *plane = &plan->planes[slot->component];
             uint8_t *out = plane->samples + y * plane->mcu_row_step + x * plane->mcu_step + slot->offset;
             if (!slot->inverse_2x2) { /* jpeg_idct_1x1, in C in libjpeg-turbo: int arithmetic, a 10-bit wrap */
                 long dc = (long)(int16_t)*predictor * plane->quant[0];
@@ -83,4 +72,14 @@ int nk_eighth_write_samples(const nk_eighth_plan *plan, const nk_eighth_records 
         }
     }
     return 0;
+}
+
+int nk_eighth_write_samples(const nk_eighth_plan *plan, const nk_eighth_records *records, size_t from, size_t count,
+                            size_t first_mcu, int64_t predictors[3]) {
+    return nk_apply_predictors(plan, records, from, count, first_mcu, predictors, 1);
+}
+
+int nk_eighth_sum_predictors(const nk_eighth_plan *plan, const nk_eighth_records *records, size_t from, size_t count,
+                             size_t first_mcu, int64_t predictors[3]) {
+    return nk_apply_predictors(plan, records, from, count, first_mcu, predictors, 0);
 }

@@ -4,13 +4,6 @@
 
 #define DCT_COEFFICIENTS 64
 
-/* How a skipped AC symbol moves the coefficient index: run + 1, 16 for ZRL, 0 to end the block. */
-static unsigned nk_ac_advance(int symbol) {
-    int run = symbol >> 4, magnitude = symbol & 15;
-    if (magnitude != 0) return (unsigned)run + 1;
-    return run == 15 ? 16 : 0; /* like libjpeg, any other zero-magnitude symbol ends the block */
-}
-
 /* Fills `skip`: the AC symbols wholly inside each NK_HUFF_SKIP_BITS-bit pattern, up to an EOB. */
 static void nk_huffman_build_skip(nk_huffman_table *table) {
     for (unsigned pattern = 0; pattern < (1u << NK_HUFF_SKIP_BITS); pattern++) {
@@ -22,7 +15,7 @@ static void nk_huffman_build_skip(nk_huffman_table *table) {
             unsigned length = entry >> 8, symbol = entry & 0xFF;
             if (entry == 0 || length + (symbol & 15) > rest) break;
             used += length + (symbol & 15);
-            unsigned step = nk_ac_advance((int)symbol);
+            unsigned step = nk_huffman_ac_advance((int)symbol);
             if (step == 0) {
                 ended = 1;
                 break;

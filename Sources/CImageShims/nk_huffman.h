@@ -108,6 +108,16 @@ NK_INLINE int nk_huffman_decode(const nk_huffman_table *table, uint64_t bits, in
     return nk_huffman_decode_long(table, bits, length);
 }
 
+/*
+ * How an AC symbol moves the coefficient index: run + 1 past a coefficient, 16 for ZRL,
+ * 0 when the block ends (like libjpeg, at any other zero-magnitude symbol).
+ */
+NK_INLINE unsigned nk_huffman_ac_advance(int symbol) {
+    int run = symbol >> 4, magnitude = symbol & 15;
+    if (magnitude != 0) return (unsigned)run + 1;
+    return run == 15 ? 16 : 0;
+}
+
 /* JPEG's EXTEND: the signed value of `magnitude` bits `raw` (F.2.2.1). */
 NK_INLINE int nk_huffman_extend(uint32_t raw, int magnitude) {
     return raw < (1u << (magnitude - 1)) ? (int)raw - (int)(1u << magnitude) + 1 : (int)raw;

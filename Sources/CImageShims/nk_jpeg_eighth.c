@@ -26,8 +26,6 @@ int nk_jpeg_decode_eighth(nk_jpeg_decoder *decoder, uint8_t *pixels, size_t byte
     if (plan == NULL) return 0;
     int used = 0;
     if (nk_eighth_plan_make(cinfo, plan) == 0) {
-        if (threads < 1) threads = 1;
-        if (threads > NK_MAX_THREADS) threads = NK_MAX_THREADS;
         nk_eighth_stream stream;
         if (nk_eighth_stream_make(plan, cinfo->src->next_input_byte, cinfo->src->bytes_in_buffer, &stream) == 0) {
             used = nk_eighth_decode_scan(plan, &stream, threads);

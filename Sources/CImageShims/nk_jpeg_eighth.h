@@ -41,7 +41,7 @@ typedef struct {
     int part_slot_count;      /* 2x2 blocks per MCU */
     size_t mcus_per_row;
     size_t mcu_count;
-    size_t restart_interval;  /* MCUs per restart interval, 0 without restart markers */
+    size_t segment_mcus;      /* MCUs per restart interval; without restart markers, all of them */
     J_COLOR_SPACE color_space;
     size_t width;             /* output size: the image size / 8, rounded up */
     size_t height;
