@@ -28,4 +28,19 @@ struct Lifecycle<Output: Sendable> {
     var resultObservers: [@Sendable (Result<Output, NetworkError>) -> Void] = []
     var downloadThrottle = ProgressThrottle()
     var uploadThrottle = ProgressThrottle()
+
+    /// A progress value and who to tell about it, on which queue.
+    typealias ProgressReport = (progress: TransferProgress, handlers: [Request<Output>.ProgressHandler], queue: DispatchQueue)
+
+    /// What to report about the value `progress` makes of this lifecycle, when there are progress
+    /// handlers, the request has somewhere to land, and `throttle` lets the value through. Call it
+    /// under the lock.
+    mutating func progressReport(
+        throttle: WritableKeyPath<Self, ProgressThrottle>, _ progress: (Self) -> TransferProgress
+    ) -> ProgressReport? {
+        guard !progressHandlers.isEmpty, let landing else { return nil }
+        let value = progress(self)
+        guard self[keyPath: throttle].shouldReport(value) else { return nil }
+        return (value, progressHandlers, landing.callbackQueue)
+    }
 }

@@ -42,27 +42,25 @@ extension Request: TransportClient {
     }
 
     func transportDidReceive(data: Data) {
-        let report = life.withLock { life -> (TransferProgress, [ProgressHandler], DispatchQueue)? in
+        let report = life.withLock { life -> Lifecycle<Output>.ProgressReport? in
             guard life.result == nil else { return nil }
             life.body.append(data)
-            guard !life.progressHandlers.isEmpty, let landing = life.landing else { return nil }
-            let progress = TransferProgress(direction: .download, completedBytes: Int64(life.body.count),
-                                            totalBytes: Self.expectedLength(of: life.response))
-            guard life.downloadThrottle.shouldReport(progress) else { return nil }
-            return (progress, life.progressHandlers, landing.callbackQueue)
+            return life.progressReport(throttle: \.downloadThrottle) {
+                TransferProgress(direction: .download, completedBytes: Int64($0.body.count),
+                                 totalBytes: Self.expectedLength(of: $0.response))
+            }
         }
-        if let (progress, handlers, queue) = report { deliver(progress, to: handlers, on: queue) }
+        if let report { deliver(report) }
     }
 
     func transportDidSend(totalBytes: Int64, expected: Int64) {
-        let report = life.withLock { life -> (TransferProgress, [ProgressHandler], DispatchQueue)? in
-            guard life.result == nil, !life.progressHandlers.isEmpty, let landing = life.landing else { return nil }
-            let progress = TransferProgress(direction: .upload, completedBytes: totalBytes,
-                                            totalBytes: expected > 0 ? expected : nil)
-            guard life.uploadThrottle.shouldReport(progress) else { return nil }
-            return (progress, life.progressHandlers, landing.callbackQueue)
+        let report = life.withLock { life -> Lifecycle<Output>.ProgressReport? in
+            guard life.result == nil else { return nil }
+            return life.progressReport(throttle: \.uploadThrottle) { _ in
+                TransferProgress(direction: .upload, completedBytes: totalBytes, totalBytes: expected > 0 ? expected : nil)
+            }
         }
-        if let (progress, handlers, queue) = report { deliver(progress, to: handlers, on: queue) }
+        if let report { deliver(report) }
     }
 
     func transportDidComplete(error: (any Error)?) {
@@ -111,19 +109,18 @@ extension Request: TransportClient {
 
     /// Makes sure a download progress handler sees 100% before completion.
     private func reportFinalProgress(bodyCount: Int) {
-        let progress = TransferProgress(direction: .download, completedBytes: Int64(bodyCount),
-                                        totalBytes: Int64(bodyCount))
-        let report = life.withLock { life -> ([ProgressHandler], DispatchQueue)? in
-            guard !life.progressHandlers.isEmpty, let landing = life.landing,
-                  life.downloadThrottle.shouldReport(progress) else { return nil }
-            return (life.progressHandlers, landing.callbackQueue)
+        let report = life.withLock { life in
+            life.progressReport(throttle: \.downloadThrottle) { _ in
+                TransferProgress(direction: .download, completedBytes: Int64(bodyCount), totalBytes: Int64(bodyCount))
+            }
         }
-        if let (handlers, queue) = report { deliver(progress, to: handlers, on: queue) }
+        if let report { deliver(report) }
     }
 
-    private func deliver(_ progress: TransferProgress, to handlers: [ProgressHandler], on queue: DispatchQueue) {
+    private func deliver(_ report: Lifecycle<Output>.ProgressReport) {
         // The callback queue runs this before the landing block queued later, so progress
         // never follows completion.
+        let (progress, handlers, queue) = report
         queue.async { for handler in handlers { handler(self, progress) } }
     }
 
