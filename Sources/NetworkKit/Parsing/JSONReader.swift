@@ -79,51 +79,51 @@ struct JSONReader {
     }
 
     private mutating func readObject() throws -> JSON {
-        try enter()
-        defer { depth -= 1 }
-        index += 1
         var members: [String: JSON] = [:]
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
+        try readElements(closing: UInt8(ascii: "}")) { reader in
+            guard reader.current == UInt8(ascii: "\"") else { throw reader.error("expected a string key") }
+            let key = try reader.readString()
+            reader.skipWhitespace()
+            guard reader.current == UInt8(ascii: ":") else { throw reader.error("expected \":\"") }
+            reader.index += 1
+            reader.skipWhitespace()
+            members[key] = try reader.readValue()
         }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try readString()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected \":\"") }
-            index += 1
-            skipWhitespace()
-            members[key] = try readValue()
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
-            default: throw error("expected \",\" or \"}\"")
-            }
-        }
+        return .object(members)
     }
 
     private mutating func readArray() throws -> JSON {
+        var elements: [JSON] = []
+        try readElements(closing: UInt8(ascii: "]")) { reader in
+            elements.append(try reader.readValue())
+        }
+        return .array(elements)
+    }
+
+    /// The part objects and arrays share: the opening bracket at `index`, the nesting limit,
+    /// the empty case, and the commas between elements up to `closing`. `element` reads one
+    /// element (a key and its value, in an object) from its first byte.
+    @inline(__always)
+    private mutating func readElements(closing: UInt8, _ element: (inout JSONReader) throws -> Void) throws {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var elements: [JSON] = []
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
+        if current == closing {
             index += 1
-            return .array(elements)
+            return
         }
         while true {
             skipWhitespace()
-            elements.append(try readValue())
+            try element(&self)
             skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
-            default: throw error("expected \",\" or \"]\"")
+            if current == UInt8(ascii: ",") {
+                index += 1
+            } else if current == closing {
+                index += 1
+                return
+            } else {
+                throw error("expected \",\" or \"\(Unicode.Scalar(closing))\"")
             }
         }
     }
