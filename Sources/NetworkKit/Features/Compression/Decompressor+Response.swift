@@ -33,8 +33,7 @@ extension Decompressor {
         var decoded = response
         decoded.data = inflated
         decoded.headers = response.headers.filter { name, _ in
-            let lowered = name.lowercased()
-            return lowered != "content-encoding" && lowered != "content-length"
+            !Response.sameFieldName(name, "Content-Encoding") && !Response.sameFieldName(name, "Content-Length")
         }
         return decoded
     }
