@@ -28,7 +28,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
-        // setjmp/longjmp error handling for libjpeg, which Swift cannot call.
+        // setjmp/longjmp error handling for libjpeg, which Swift cannot call, and the 1/8-scale JPEG decoder.
         .target(name: "CImageShims", dependencies: ["CJPEG"]),
 
         // The core stays lean: Foundation + zlib only.

@@ -5,19 +5,19 @@ import NetworkKit
 ///
 /// Registered by default: `image/png` (PNG), `image/jpeg`, `image/jpg`, `image/pjpeg` (JPEG),
 /// `image/webp` (WebP). Add formats with `register(_:forMIMETypes:)`.
-///
-/// `@unchecked Sendable`: `lock` guards every read and write of `codecsByMIMEType` and
-/// `codecsInOrder`, the only mutable state.
-public final class ImageCodecRegistry: @unchecked Sendable {
+public final class ImageCodecRegistry: Sendable {
     /// The registry `ImageParser` uses unless given another.
     public static let shared = ImageCodecRegistry()
 
     /// MIME types that say nothing about the format: the bytes decide.
     static let genericMIMETypes: Set<String> = ["", "application/octet-stream", "binary/octet-stream"]
 
-    private let lock = NSLock()
-    private var codecsByMIMEType: [String: any ImageCodec] = [:]
-    private var codecsInOrder: [any ImageCodec] = []
+    private struct Codecs {
+        var byMIMEType: [String: any ImageCodec] = [:]
+        var inOrder: [any ImageCodec] = []
+    }
+
+    private let codecs = Protected(Codecs())
 
     /// A registry with the built-in PNG, JPEG and WebP codecs, or an empty one.
     public init(includingDefaults: Bool = true) {
@@ -30,26 +30,22 @@ public final class ImageCodecRegistry: @unchecked Sendable {
     /// Makes `codec` the one for `mimeTypes` (case-insensitive) and a candidate for sniffing.
     /// A later registration for the same MIME type replaces the earlier one.
     public func register(_ codec: any ImageCodec, forMIMETypes mimeTypes: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for mimeType in mimeTypes { codecsByMIMEType[mimeType.lowercased()] = codec }
-        codecsInOrder.removeAll { $0.format == codec.format }
-        codecsInOrder.append(codec)
+        codecs.withLock { codecs in
+            for mimeType in mimeTypes { codecs.byMIMEType[mimeType.lowercased()] = codec }
+            codecs.inOrder.removeAll { $0.format == codec.format }
+            codecs.inOrder.append(codec)
+        }
     }
 
     /// The codec registered for `mimeType` (parameters such as `; charset` ignored).
     public func codec(forMIMEType mimeType: String) -> (any ImageCodec)? {
         let key = Self.normalized(mimeType)
-        lock.lock()
-        defer { lock.unlock() }
-        return codecsByMIMEType[key]
+        return codecs.withLock { $0.byMIMEType[key] }
     }
 
     /// The first registered codec whose signature matches `data`.
     public func codec(sniffing data: Data) -> (any ImageCodec)? {
-        lock.lock()
-        let candidates = codecsInOrder
-        lock.unlock()
+        let candidates = codecs.withLock { $0.inOrder }
         return candidates.first { $0.canDecode(data) }
     }
 

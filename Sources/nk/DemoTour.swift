@@ -68,11 +68,11 @@ struct DemoTour {
             ("Completion handlers run in the order added, each once, on the callback queue", {
                 let request = Request(path: "/json/small", parser: JSONParser(contentKeyPath: "content/name"))
                 let order = await withCheckedContinuation { continuation in
-                    let seen = Box<[Int]>([])
+                    let seen = Protected<[Int]>([])
                     for index in 1...3 {
                         request.addCompletionHandler { _, _ in
-                            seen.value.append(index)
-                            if index == 3 { continuation.resume(returning: seen.value) }
+                            let order = seen.withLock { $0.append(index); return $0 }
+                            if index == 3 { continuation.resume(returning: order) }
                         }
                     }
                     service.start(request)
@@ -104,11 +104,11 @@ struct DemoTour {
             }),
             ("Download progress, coalesced (4 MB)", {
                 let request = Request(path: "/bytes?count=\(4 << 20)")
-                let calls = Box(0)
-                request.addProgressHandler { _, _ in calls.value += 1 }
+                let calls = Protected(0)
+                request.addProgressHandler { _, _ in calls.withLock { $0 += 1 } }
                 let data = try await service.send(request)
                 try await Task.sleep(for: .milliseconds(20))
-                return "\(data.count) bytes, \(calls.value) progress calls"
+                return "\(data.count) bytes, \(calls.snapshot) progress calls"
             }),
             ("200 requests, 16 in flight; the service lets go of each when it lands", {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -158,19 +158,6 @@ struct DemoEntrance: Decodable, Sendable {
 
 enum DemoError: Error {
     case unexpected(String)
-}
-
-/// A mutable cell for handler bookkeeping; handlers of one request run on one serial queue.
-///
-/// `@unchecked Sendable`: `lock` guards `stored`.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }
 
 extension Duration {
