@@ -4,9 +4,7 @@ import Foundation
 /// status, or -1 when it cannot start. For tests and benchmarks.
 @discardableResult
 public func runTool(_ arguments: [String]) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
+    let process = toolProcess(arguments)
     do {
         try process.run()
     } catch {
@@ -14,4 +12,46 @@ public func runTool(_ arguments: [String]) -> Int32 {
     }
     process.waitUntilExit()
     return process.terminationStatus
+}
+
+/// Runs a tool found on PATH and returns what it wrote to standard output.
+/// - Throws: when the tool cannot start, or `ToolFailure` when it exits non-zero.
+@discardableResult
+public func toolOutput(_ arguments: [String]) throws -> String {
+    let process = toolProcess(arguments)
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw ToolFailure(tool: arguments.first ?? "", status: process.terminationStatus)
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A tool that exited with a status other than 0.
+public struct ToolFailure: Error, CustomStringConvertible {
+    /// The tool's name.
+    public let tool: String
+    /// Its exit status.
+    public let status: Int32
+
+    /// "`tool` exited with `status`".
+    public var description: String { "\(tool) exited with \(status)" }
+}
+
+/// `arguments` run through `/usr/bin/env`, so the tool is looked up on PATH.
+private func toolProcess(_ arguments: [String]) -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    return process
+}
+
+extension Duration {
+    /// The duration in milliseconds, for reports of the tests, the demo and the benchmarks.
+    public var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
 }

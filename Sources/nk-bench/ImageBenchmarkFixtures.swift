@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 
 /// The benchmark's large images, generated once by python3 + Pillow into a cache directory.
@@ -47,22 +48,5 @@ struct ImageBenchmarkFixtures {
 /// Runs a Python program (`python3 -c`) and returns its standard output.
 @discardableResult
 func runPython(_ program: String, arguments: [String] = []) throws -> String {
-    try runTool(["python3", "-c", program] + arguments)
-}
-
-/// Runs a tool found on PATH, failing when it exits non-zero.
-@discardableResult
-func runTool(_ arguments: [String]) throws -> String {
-    let process = Process()
-    let output = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments[0]) exited with \(process.terminationStatus)"])
-    }
-    return String(decoding: data, as: UTF8.self)
+    try toolOutput(["python3", "-c", program] + arguments)
 }

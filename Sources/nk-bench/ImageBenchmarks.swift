@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import NetworkKit
 import NetworkKitImage
@@ -13,7 +14,7 @@ func runImageBenchmarks() throws {
     print("image decoding (median of several runs; ratio = NetworkKit / reference, lower is better)")
 
     let (jpegNK, jpegRaw) = try measurePair(iterations: 11) { try decode(jpeg) } and: { ImageReferenceDecoders.libjpegRGBA(jpeg) }
-    let djpeg = try measure(iterations: 5) { try runTool(["djpeg", "-pnm", "-outfile", "/dev/null", fixtures.jpeg.path]) }
+    let djpeg = try measure(iterations: 5) { try toolOutput(["djpeg", "-pnm", "-outfile", "/dev/null", fixtures.jpeg.path]) }
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "libjpeg-turbo C API", jpegRaw)
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "djpeg CLI (process wall time, RGB)", djpeg)
     report("jpeg 12 MP", megapixels: 12, jpegNK, against: "Pillow convert(RGBA)", try pillow(fixtures.jpeg))
@@ -23,7 +24,7 @@ func runImageBenchmarks() throws {
     report("png 4 MP", megapixels: 4, pngNK, against: "Pillow convert(RGBA)", try pillow(fixtures.png))
 
     let (webpNK, webpRaw) = try measurePair(iterations: 11) { try decode(webp) } and: { ImageReferenceDecoders.libwebpRGBA(webp) }
-    let dwebp = try measure(iterations: 5) { try runTool(["dwebp", "-quiet", "-pam", fixtures.webp.path, "-o", "/dev/null"]) }
+    let dwebp = try measure(iterations: 5) { try toolOutput(["dwebp", "-quiet", "-pam", fixtures.webp.path, "-o", "/dev/null"]) }
     report("webp 4 MP", megapixels: 4, webpNK, against: "libwebp WebPDecodeRGBAInto", webpRaw)
     report("webp 4 MP", megapixels: 4, webpNK, against: "dwebp CLI (process wall time)", dwebp)
     report("webp 4 MP", megapixels: 4, webpNK, against: "Pillow convert(RGBA)", try pillow(fixtures.webp))
@@ -96,8 +97,7 @@ private func measurePair<A, B>(
 private func milliseconds<T>(_ body: () throws -> T) throws -> Double {
     let start = ContinuousClock.now
     _ = try body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    return (ContinuousClock.now - start).milliseconds
 }
 
 /// Pillow's median time, measured inside Python with `time.perf_counter` (decoding from memory).

@@ -111,8 +111,7 @@ func timed(count: Int, inFlight: Int, _ operation: @escaping @Sendable () async 
         }
         try await group.waitForAll()
     }
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return (ContinuousClock.now - start).milliseconds / 1000
 }
 
 enum BenchError: Error {

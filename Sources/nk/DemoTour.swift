@@ -159,9 +159,3 @@ struct DemoEntrance: Decodable, Sendable {
 enum DemoError: Error {
     case unexpected(String)
 }
-
-extension Duration {
-    var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-    }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FixtureServer
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -54,7 +55,6 @@ struct ImageCommand: AsyncParsableCommand {
 
     /// One line per fact: format, size, source size, frames, orientation, decode time.
     static func describe(_ image: DecodedImage, decodeTime: Duration) -> String {
-        let milliseconds = Double(decodeTime.components.seconds) * 1000 + Double(decodeTime.components.attoseconds) / 1e15
         var lines = [
             "format:      \(image.format)",
             "size:        \(image.width)×\(image.height) px" + (image.scale == 1 ? "" : " @\(image.scale)x"),
@@ -62,7 +62,7 @@ struct ImageCommand: AsyncParsableCommand {
         if image.isDownsampled { lines.append("source size: \(image.sourceWidth)×\(image.sourceHeight) px") }
         lines.append("frames:      \(image.frameCount)")
         lines.append("orientation: \(image.orientation.rawValue) (\(image.orientation), reported, not applied)")
-        lines.append(String(format: "decode time: %.1f ms", milliseconds))
+        lines.append(String(format: "decode time: %.1f ms", decodeTime.milliseconds))
         return lines.joined(separator: "\n")
     }
 }
