@@ -12,14 +12,7 @@ struct EighthScaleFixture: Decodable, Sendable, CustomStringConvertible {
 
     var description: String { file }
 
-    static let all: [EighthScaleFixture] = {
-        let manifest = Fixtures.directory.appendingPathComponent("eighth.json")
-        guard let data = try? Data(contentsOf: manifest),
-              let fixtures = try? JSONDecoder().decode([EighthScaleFixture].self, from: data) else {
-            preconditionFailure("cannot read \(manifest.path)")
-        }
-        return fixtures
-    }()
+    static let all: [EighthScaleFixture] = Fixtures.manifest("eighth.json")
 }
 
 /// What one 1/8-scale decode through the C layer gave.

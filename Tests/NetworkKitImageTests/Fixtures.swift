@@ -34,14 +34,17 @@ enum Fixtures {
         return directory
     }()
 
-    static let all: [Fixture] = {
-        let manifest = directory.appendingPathComponent("manifest.json")
+    static let all: [Fixture] = manifest("manifest.json")
+
+    /// The list `make_fixtures.py` wrote to `file`.
+    static func manifest<Entry: Decodable>(_ file: String) -> [Entry] {
+        let manifest = directory.appendingPathComponent(file)
         guard let data = try? Data(contentsOf: manifest),
-              let fixtures = try? JSONDecoder().decode([Fixture].self, from: data) else {
+              let entries = try? JSONDecoder().decode([Entry].self, from: data) else {
             preconditionFailure("cannot read \(manifest.path)")
         }
-        return fixtures
-    }()
+        return entries
+    }
 
     static func named(_ name: String) -> Fixture? {
         all.first { $0.name == name }

@@ -13,9 +13,14 @@ struct ImageRequestTests {
         let fixture = try #require(Fixtures.named(name))
         let server = try await FixtureServer.start()
         server.publish(try Fixtures.data(fixture.file), as: name, contentType: fixture.mime)
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
-                                                                  callbackQueue: DispatchQueue(label: "images")))
-        return (server, service, fixture)
+        return (server, service(for: server), fixture)
+    }
+
+    /// A service on `server` whose handlers run on a private queue.
+    private func service(for server: FixtureServer, maxDecompressedBytes: Int? = nil) -> Service {
+        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "images"))
+        if let maxDecompressedBytes { configuration.maxDecompressedBytes = maxDecompressedBytes }
+        return Service(configuration: configuration)
     }
 
     @Test(arguments: cases)
@@ -36,8 +41,7 @@ struct ImageRequestTests {
         let server = try await FixtureServer.start()
         defer { server.stop() }
         server.publish(Data("<html>nope</html>".utf8), as: "page", contentType: "text/html")
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
-                                                                  callbackQueue: DispatchQueue(label: "images")))
+        let service = service(for: server)
         let result = await service.result(of: Request(path: "/blob/page", parser: ImageParser()))
         guard case .failure(.parse(let error)) = result else { Issue.record("got \(result)"); return }
         #expect(error.parser == "image")
@@ -69,8 +73,7 @@ struct ImageRequestTests {
         // libcurl removes one layer of Content-Encoding; a proxy that compressed twice leaves another.
         let twice = try Decompressor.compress(Decompressor.compress(json, coding: .gzip), coding: .gzip)
         server.publish(twice, as: "twice", contentType: "application/json")
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
-                                                                  callbackQueue: DispatchQueue(label: "gzip")))
+        let service = service(for: server)
         let request = Request(path: "/blob/twice?encoding=gzip", parser: JSONParser(contentKeyPath: "content"))
         #expect(try await service.send(request) == "inflated")
     }
@@ -80,9 +83,7 @@ struct ImageRequestTests {
         defer { server.stop() }
         let bomb = try Decompressor.compress(Decompressor.compress(Data(count: 64 << 20), coding: .gzip), coding: .gzip)
         server.publish(bomb, as: "bomb", contentType: "application/json")
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
-                                                                  callbackQueue: DispatchQueue(label: "gzip"),
-                                                                  maxDecompressedBytes: 1 << 20))
+        let service = service(for: server, maxDecompressedBytes: 1 << 20)
         let result = await service.result(of: Request(path: "/blob/bomb?encoding=gzip", parser: JSONParser()))
         guard case .failure(.parse(let error)) = result else { Issue.record("got \(result)"); return }
         #expect(error.reason.contains("exceeds limit"))
@@ -91,8 +92,7 @@ struct ImageRequestTests {
     @Test func requestBodyGzippedOnDemand() async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
-                                                                  callbackQueue: DispatchQueue(label: "gzip")))
+        let service = service(for: server)
         let request = Request(path: "/echo", method: .post, parser: JSONParser())
         let plain = Data(String(repeating: "NetworkKit ", count: 1000).utf8)
         request.setBody(plain, contentType: "text/plain")
