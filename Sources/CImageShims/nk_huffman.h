@@ -3,7 +3,7 @@
 
 /*
  * JPEG Huffman decoding over an unstuffed entropy-coded segment (0xFF00 already turned
- * into 0xFF), for the 1/8-scale decoder in nk_jpeg_eighth.c. Codes up to NK_HUFF_LOOKAHEAD
+ * into 0xFF), for the 1/8-scale decoder (nk_eighth_decode.c). Codes up to NK_HUFF_LOOKAHEAD
  * bits are found with one table lookup; longer ones by the canonical code ranges.
  */
 

@@ -3,7 +3,8 @@
 
 /*
  * The plan of a 1/8-scale decode of a baseline JPEG, taken from libjpeg's parsed header,
- * and the steps that carry it out (nk_jpeg_eighth.c). Internal to CImageShims.
+ * and the steps that carry it out, each in the nk_eighth_*.c file named at its declaration;
+ * nk_jpeg_eighth.c runs them. Internal to CImageShims.
  */
 
 #include "nk_huffman.h"
@@ -59,14 +60,14 @@ typedef struct {
 
 /*
  * Fills the plan from libjpeg's state after jpeg_read_header and a 1/8 scale, allocating the
- * planes. 0; 1 when this decoder does not apply; -1 when out of memory.
+ * planes. 0; 1 when this decoder does not apply; -1 when out of memory. (nk_eighth_plan.c)
  */
 int nk_eighth_plan_make(const struct jpeg_decompress_struct *cinfo, nk_eighth_plan *plan);
 void nk_eighth_plan_free(nk_eighth_plan *plan);
 
 /*
  * Unstuffs the scan at `data`. 0; 1 when the restart markers are not as the plan expects;
- * -1 when out of memory.
+ * -1 when out of memory. (nk_eighth_plan.c)
  */
 int nk_eighth_stream_make(const nk_eighth_plan *plan, const uint8_t *data, size_t size, nk_eighth_stream *stream);
 void nk_eighth_stream_free(nk_eighth_stream *stream);
