@@ -28,8 +28,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
-        // setjmp/longjmp error handling for libjpeg, which Swift cannot call, and the 1/8-scale JPEG decoder.
-        .target(name: "CImageShims", dependencies: ["CJPEG"]),
+        // setjmp/longjmp error handling for libjpeg and libpng's classic API, which Swift cannot call,
+        // and the 1/8-scale JPEG decoder.
+        .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
 
         // The core stays lean: Foundation + zlib only.
         .target(name: "NetworkKit", dependencies: ["CZlib"], swiftSettings: strict),
@@ -68,8 +69,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkKitImageTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "CImageShims", "FixtureServer"],
-            exclude: ["make_fixtures.py"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "CImageShims", "CZlib", "FixtureServer"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
     ]

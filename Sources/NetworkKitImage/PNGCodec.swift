@@ -1,11 +1,20 @@
+import CImageShims
 import CPNG
 import Foundation
 import NetworkKit
 
-/// PNG through libpng's simplified API, which handles 1–16-bit gray, gray + alpha, RGB,
-/// RGBA, palettes with tRNS and Adam7 interlacing, and converts them all to RGBA8.
-/// Reports errors as return values (libpng's longjmp stays inside libpng).
-/// A thumbnail (`maxPixelSize`) is box-filtered after the full decode.
+/// PNG through libpng, which handles 1–16-bit gray, gray + alpha, RGB, RGBA, palettes with
+/// tRNS and Adam7 interlacing, and converts them all to RGBA8, non-premultiplied.
+///
+/// Colour: a `gAMA` chunk is applied, so samples come out sRGB-encoded as browsers show them
+/// (Pillow returns the stored samples instead); a file with an `sRGB` chunk or without `gAMA` is
+/// returned as stored, 16-bit samples scaled to 8 bits. `iCCP` and `cHRM` are not applied.
+///
+/// Files go through libpng's simplified API, except Adam7-interlaced 16-bit files: libpng
+/// 1.6.39's simplified API returns wrong samples on every other row of those (with or without a
+/// `gAMA` chunk; errors up to 255 levels in the tests), so they take libpng's classic API (through a small C shim that keeps its
+/// `setjmp`), set up to give the same result. A thumbnail (`maxPixelSize`) is box-filtered
+/// after the full decode.
 public struct PNGCodec: ImageCodec {
     /// Creates the codec.
     public init() {}
@@ -34,13 +43,18 @@ public struct PNGCodec: ImageCodec {
             guard let rowStride = Int32(exactly: layout.bytesPerRow) else {
                 throw ParseError.image("PNG rows of \(layout.bytesPerRow) bytes are too long")
             }
-            png.pointer.pointee.format = PNG.formatRGBA
-            // Without gAMA/sRGB chunks libpng takes 16-bit samples as linear and would gamma-encode
-            // them; browsers and other decoders treat them as sRGB, so do we.
-            png.pointer.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-            let pixels = try PixelBuffer.make(count: layout.count) { buffer in
-                guard png_image_finish_read(png.pointer, nil, buffer.baseAddress, rowStride, nil) != 0 else {
-                    throw ParseError.image("invalid PNG: \(png.message)")
+            let pixels: [UInt8]
+            if PNGChunks.isInterlaced16Bit(bytes) {
+                pixels = try Self.decodeWithClassicAPI(bytes, width: width, height: height, layout: layout)
+            } else {
+                png.pointer.pointee.format = PNG.formatRGBA
+                // Without gAMA/sRGB chunks libpng takes 16-bit samples as linear and would gamma-encode
+                // them; browsers and other decoders treat them as sRGB, so do we.
+                png.pointer.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+                pixels = try PixelBuffer.make(count: layout.count) { buffer in
+                    guard png_image_finish_read(png.pointer, nil, buffer.baseAddress, rowStride, nil) != 0 else {
+                        throw ParseError.image("invalid PNG: \(png.message)")
+                    }
                 }
             }
             return try DecodedImage(
@@ -49,5 +63,25 @@ public struct PNGCodec: ImageCodec {
             )
         }
         return try image.downsampled(for: options)
+    }
+
+    /// Decodes through libpng's classic API (`nk_png_decode_rgba`), for the files the simplified
+    /// API gets wrong.
+    private static func decodeWithClassicAPI(
+        _ bytes: UnsafeRawBufferPointer, width: Int, height: Int, layout: (bytesPerRow: Int, count: Int)
+    ) throws -> [UInt8] {
+        guard let base = bytes.bindMemory(to: UInt8.self).baseAddress,
+              let width32 = UInt32(exactly: width), let height32 = UInt32(exactly: height) else {
+            throw ParseError.image("invalid PNG: image too large")
+        }
+        return try PixelBuffer.make(count: layout.count) { buffer in
+            var message = [CChar](repeating: 0, count: 256)
+            let status = nk_png_decode_rgba(base, bytes.count, buffer.baseAddress, layout.bytesPerRow,
+                                            width32, height32, &message, message.count)
+            guard status == 0 else {
+                let reason = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                throw ParseError.image("invalid PNG: \(String(decoding: reason, as: UTF8.self))")
+            }
+        }
     }
 }
