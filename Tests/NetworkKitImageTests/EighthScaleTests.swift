@@ -5,14 +5,19 @@ import Foundation
 import NetworkKit
 import Testing
 
-/// One file of `eighth.json`: a JPEG layout, and whether the 1/8-scale path must take it.
-struct EighthScaleFixture: Decodable, Sendable, CustomStringConvertible {
+/// One JPEG layout of `Fixtures.eighthLayouts` at one size, and whether the 1/8-scale path must take it.
+struct EighthScaleFixture: Sendable, CustomStringConvertible {
     let file: String
     let fast: Bool
 
     var description: String { file }
 
-    static let all: [EighthScaleFixture] = Fixtures.manifest("eighth.json")
+    static let all: [EighthScaleFixture] = Fixtures.eighthSizes.flatMap { width, height in
+        Fixtures.eighthLayouts.map { layout in
+            EighthScaleFixture(file: "eighth_\(layout.name)_\(width)x\(height).jpg",
+                               fast: layout.name != "progressive" && layout.name != "arithmetic")
+        }
+    }
 }
 
 /// What one 1/8-scale decode through the C layer gave.

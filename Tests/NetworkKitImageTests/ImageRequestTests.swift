@@ -10,7 +10,7 @@ struct ImageRequestTests {
     static let cases = ["png_rgba8", "jpeg_progressive", "webp_alpha"]
 
     private func serve(_ name: String) async throws -> (FixtureServer, Service, Fixture) {
-        let fixture = try #require(Fixtures.named(name))
+        let fixture = try #require(try Fixtures.named(name))
         let server = try await FixtureServer.start()
         server.publish(try Fixtures.data(fixture.file), as: name, contentType: fixture.mime)
         return (server, service(for: server), fixture)
@@ -32,7 +32,7 @@ struct ImageRequestTests {
                       name.hasPrefix("png") ? "?type=image/jpeg" : "?type=image/png"] {
             let image = try await service.send(Request(path: "/blob/\(name)\(query)", parser: ImageParser()))
             #expect(image.width == fixture.width && image.height == fixture.height, "\(query)")
-            let reference = try Data(contentsOf: Fixtures.directory.appendingPathComponent(try #require(fixture.reference)))
+            let reference = try Fixtures.data(try #require(fixture.reference))
             #expect(maxDifference(image.pixels, [UInt8](reference)).map { $0 <= fixture.tolerance } == true, "\(query)")
         }
     }

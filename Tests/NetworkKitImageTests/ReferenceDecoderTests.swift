@@ -6,8 +6,8 @@ import Testing
 /// Every fixture decoded through `ImageParser` and compared with its reference decoder.
 @Suite struct ReferenceDecoderTests {
     @Test func everyFixtureMatchesItsReference() throws {
-        #expect(Fixtures.all.count >= 20)
-        for fixture in Fixtures.all {
+        #expect(try Fixtures.all.count >= 20)
+        for fixture in try Fixtures.all {
             let data = try Fixtures.data(fixture.file)
             let response = Response(
                 url: URL(string: "https://example.com/\(fixture.file)"), statusCode: 200,
@@ -31,7 +31,7 @@ import Testing
 
     @Test func formatsAreReported() throws {
         for (name, format) in [("png_rgb8", ImageFormat.png), ("jpeg_baseline", .jpeg), ("webp_lossy", .webp)] {
-            let fixture = try #require(Fixtures.named(name))
+            let fixture = try #require(try Fixtures.named(name))
             let image = try ImageParser().parse(Response(url: nil, statusCode: 200, data: try Fixtures.data(fixture.file)))
             #expect(image.format == format)
         }
