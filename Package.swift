@@ -17,10 +17,11 @@ let package = Package(
         .executable(name: "nk-bench", targets: ["nk-bench"]),
     ],
     dependencies: [
+        // The core logs through swift-log (a small package with no dependencies of its own).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         // Test, demo and benchmark only: the library products depend on none of these.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -32,8 +33,12 @@ let package = Package(
         // and the 1/8-scale JPEG decoder.
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
 
-        // The core stays lean: Foundation + zlib only.
-        .target(name: "NetworkKit", dependencies: ["CZlib"], swiftSettings: strict),
+        // The core stays lean: Foundation, zlib and swift-log only.
+        .target(
+            name: "NetworkKit",
+            dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(
             name: "NetworkKitImage",
             dependencies: ["NetworkKit", "CPNG", "CJPEG", "CWebP", "CImageShims"],
@@ -64,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkKitTests",
-            dependencies: ["NetworkKit", "FixtureServer"],
+            dependencies: ["NetworkKit", "FixtureServer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -4,10 +4,12 @@ import NIOCore
 
 extension FixtureRoutes {
     static func addTransfers(to router: Router<BasicRequestContext>, blobs: BlobStore) {
-        // ?count=N bytes, in 64 KB writes; ?chunked=1 leaves out Content-Length.
+        // ?count=N bytes, in 64 KB writes; ?chunked=1 leaves out Content-Length; ?pauseMs=N waits
+        // that long after the first write.
         router.get("bytes") { request, _ in
             let count = max(0, Int(query(request, "count") ?? "") ?? 1024)
             let length = query(request, "chunked") == "1" ? nil : count
+            let pause = Int(query(request, "pauseMs") ?? "") ?? 0
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/octet-stream"],
@@ -16,6 +18,7 @@ extension FixtureRoutes {
                     while left > 0 {
                         let size = min(left, 64 * 1024)
                         try await writer.write(ByteBuffer(repeating: 0x61, count: size))
+                        if left == count, pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
                         left -= size
                     }
                     try await writer.finish(nil)

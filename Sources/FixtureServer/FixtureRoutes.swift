@@ -4,10 +4,11 @@ import NIOCore
 
 /// The routes every test and demo talks to. Each group lives in its own file.
 enum FixtureRoutes {
-    static func add(to router: Router<BasicRequestContext>, blobs: BlobStore) {
+    static func add(to router: Router<BasicRequestContext>, blobs: BlobStore, hits: HitCounter) {
         addJSON(to: router)
         addFaults(to: router)
         addTransfers(to: router, blobs: blobs)
+        addCounting(to: router, hits: hits)
     }
 
     static func respond(

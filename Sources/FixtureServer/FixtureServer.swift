@@ -17,11 +17,14 @@ public final class FixtureServer: Sendable {
     /// `http://127.0.0.1:PORT`.
     public let baseURL: URL
     let blobs: BlobStore
+    /// Hits per key of the counting routes (`/count/KEY`, `/flaky/KEY`).
+    public let hits: HitCounter
     private let task: Task<Void, any Error>
 
-    private init(port: Int, blobs: BlobStore, task: Task<Void, any Error>) {
+    private init(port: Int, blobs: BlobStore, hits: HitCounter, task: Task<Void, any Error>) {
         self.port = port
         self.blobs = blobs
+        self.hits = hits
         self.task = task
         baseURL = URL(string: "http://127.0.0.1:\(port)")!  // a literal loopback URL with a number: always valid
     }
@@ -29,8 +32,9 @@ public final class FixtureServer: Sendable {
     /// Starts a server on a free loopback port and returns once it accepts connections.
     public static func start() async throws -> FixtureServer {
         let blobs = BlobStore()
+        let hits = HitCounter()
         let router = Router()
-        FixtureRoutes.add(to: router, blobs: blobs)
+        FixtureRoutes.add(to: router, blobs: blobs, hits: hits)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "FixtureServer")
         logger.logLevel = .critical
@@ -50,7 +54,7 @@ public final class FixtureServer: Sendable {
             task.cancel()
             throw FixtureServerError.couldNotBind
         }
-        return FixtureServer(port: port, blobs: blobs, task: task)
+        return FixtureServer(port: port, blobs: blobs, hits: hits, task: task)
     }
 
     /// Stops the server.

@@ -2,7 +2,8 @@ import FixtureServer
 import Foundation
 
 /// `nk-bench`: every benchmark of the kit, each printed as a ratio against a baseline run
-/// in the same process (lower is better). Build in release: `swift run -c release nk-bench`.
+/// in the same process (lower is better). Build in release: `swift run -c release nk-bench`;
+/// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half.
 @main
 enum Bench {
     static func main() async throws {
@@ -13,7 +14,12 @@ enum Bench {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
         }
-        try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
-        try runImageBenchmarks()
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images
+        if only != "images" {
+            try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
+        }
+        if only != "network" {
+            try runImageBenchmarks()
+        }
     }
 }

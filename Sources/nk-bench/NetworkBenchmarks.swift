@@ -19,52 +19,77 @@ struct NetworkBenchmarks {
         _ = try await serviceBatch(service, url: url, count: 200, inFlight: 16)
         _ = try await raw.batch(url: url, count: 200, inFlight: 16)
         for inFlight in [1, 16] {
-            var rounds: [(service: Double, raw: Double)] = []
-            for _ in 0..<self.rounds {
-                rounds.append(try await interleavedRound(service, raw, url: url, inFlight: inFlight))
-            }
-            // The round with the median ratio stands for the run.
-            let median = rounds.sorted { $0.service / $0.raw < $1.service / $1.raw }[rounds.count / 2]
+            let median = try await medianRound(inFlight: inFlight,
+                                               { try await serviceBatch(service, url: url, count: $0, inFlight: $1) },
+                                               { try await raw.batch(url: url, count: $0, inFlight: $1) })
             let label = inFlight == 1 ? "sequential" : "\(inFlight) in flight"
             print(String(format: "json GET x%d %@: Service %.1f ms (%.0f req/s), raw URLSession %.1f ms (%.0f req/s), ratio %.2f",
-                         count, label, median.service * 1000, Double(count) / median.service,
-                         median.raw * 1000, Double(count) / median.raw, median.service / median.raw))
+                         count, label, median.0 * 1000, Double(count) / median.0,
+                         median.1 * 1000, Double(count) / median.1, median.0 / median.1))
         }
+
+        // The pipeline's hooks: three trivial interceptors and an event monitor against none.
+        var hooked = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.hooked"))
+        hooked.interceptors = [PassThrough(), PassThrough(), PassThrough()]
+        hooked.eventMonitors = [CountingMonitor()]
+        let hookedService = Service(configuration: hooked)
+        _ = try await serviceBatch(hookedService, url: url, count: 200, inFlight: 1)
+        let median = try await medianRound(inFlight: 1,
+                                           { try await serviceBatch(hookedService, url: url, count: $0, inFlight: $1) },
+                                           { try await serviceBatch(service, url: url, count: $0, inFlight: $1) })
+        print(String(format: "json GET x%d sequential, 3 interceptors + 1 monitor vs none: %.1f ms vs %.1f ms, ratio %.2f",
+                     count, median.0 * 1000, median.1 * 1000, median.0 / median.1))
     }
 
-    /// `count` requests each way, in blocks that alternate between Service and raw (and which
-    /// goes first), so both meet the same machine: a busy second hits both, not one.
+    /// `rounds` interleaved rounds of `subject` against `baseline`; the round with the median ratio.
+    private func medianRound(
+        inFlight: Int,
+        _ subject: @escaping (Int, Int) async throws -> Double,
+        _ baseline: @escaping (Int, Int) async throws -> Double
+    ) async throws -> (Double, Double) {
+        var results: [(Double, Double)] = []
+        for _ in 0..<rounds {
+            results.append(try await interleavedRound(inFlight: inFlight, subject, baseline))
+        }
+        return results.sorted { $0.0 / $0.1 < $1.0 / $1.1 }[results.count / 2]
+    }
+
+    /// `count` requests each way, in blocks that alternate between subject and baseline (and
+    /// which goes first), so both meet the same machine: a busy second hits both, not one.
     private func interleavedRound(
-        _ service: Service, _ raw: RawClient, url: String, inFlight: Int
-    ) async throws -> (service: Double, raw: Double) {
+        inFlight: Int,
+        _ subject: (Int, Int) async throws -> Double,
+        _ baseline: (Int, Int) async throws -> Double
+    ) async throws -> (Double, Double) {
         let blocks = 10
         let perBlock = count / blocks
-        var serviceTotal = 0.0
-        var rawTotal = 0.0
+        var subjectTotal = 0.0
+        var baselineTotal = 0.0
         for block in 0..<blocks {
             if block.isMultiple(of: 2) {
-                serviceTotal += try await serviceBatch(service, url: url, count: perBlock, inFlight: inFlight)
-                rawTotal += try await raw.batch(url: url, count: perBlock, inFlight: inFlight)
+                subjectTotal += try await subject(perBlock, inFlight)
+                baselineTotal += try await baseline(perBlock, inFlight)
             } else {
-                rawTotal += try await raw.batch(url: url, count: perBlock, inFlight: inFlight)
-                serviceTotal += try await serviceBatch(service, url: url, count: perBlock, inFlight: inFlight)
+                baselineTotal += try await baseline(perBlock, inFlight)
+                subjectTotal += try await subject(perBlock, inFlight)
             }
         }
-        return (serviceTotal, rawTotal)
+        return (subjectTotal, baselineTotal)
     }
 
     /// Sequential requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw`.
     func profile(_ mode: String) async throws {
         let url = server.url("/json/small")
+        let count = Int(ProcessInfo.processInfo.environment["NK_BENCH_COUNT"] ?? "") ?? 6_000
         let seconds: Double
         if mode == "raw" {
-            seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: 6_000, inFlight: 1)
+            seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: count, inFlight: 1)
         } else {
             let timeout = Double(ProcessInfo.processInfo.environment["NK_BENCH_TIMEOUT"] ?? "") ?? 15
             let service = Service(configuration: ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "bench.callbacks")))
-            seconds = try await serviceBatch(service, url: url, count: 6_000, inFlight: 1)
+            seconds = try await serviceBatch(service, url: url, count: count, inFlight: 1)
         }
-        print(String(format: "%@: 6000 sequential GETs in %.1f ms", mode, seconds * 1000))
+        print(String(format: "%@: %d sequential GETs in %.1f ms", mode, count, seconds * 1000))
     }
 
     private func serviceBatch(_ service: Service, url: String, count: Int, inFlight: Int) async throws -> Double {
@@ -73,6 +98,15 @@ struct NetworkBenchmarks {
             guard json["code"] == 0 else { throw BenchError.wrongAnswer }
         }
     }
+}
+
+/// An interceptor that changes nothing, for the cost of the hooks themselves.
+struct PassThrough: RequestInterceptor {}
+
+/// A monitor that counts finished requests.
+final class CountingMonitor: EventMonitor {
+    private let finished = Protected(0)
+    func requestDidFinish(_ metrics: RequestMetrics) { finished.withLock { $0 += 1 } }
 }
 
 /// The baseline: a completion-handler data task and `JSONSerialization`, nothing else.

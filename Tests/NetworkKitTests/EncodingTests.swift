@@ -32,7 +32,7 @@ struct EncodingTests {
         let request = Request(path: "/echo", method: .head)
         let data = try await fixture.service.send(request)
         #expect(data.isEmpty)
-        #expect(request.httpResponse?.statusCode == 200)
+        #expect(request.responseHead?.statusCode == 200)
     }
 
     @Test func postParametersAreAFormBody() async throws {

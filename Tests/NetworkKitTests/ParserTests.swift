@@ -162,7 +162,10 @@ struct ParserTests {
         #expect(onCallbackQueue.all == [true], "handler did not run on the callback queue")
     }
 
-    @Test func lightAndHeavyParsersBothRunOnTheParsingQueue() async throws {
+    /// With handlers (`start`), the pipeline runs on the service's pipeline queue, which targets
+    /// the parsing queue. Awaited (`send`), it runs in the awaiting task, and only heavy parsers
+    /// (and big bodies) move to the parsing queue.
+    @Test func parsersRunOnTheParsingQueueOrInTheAwaitingTask() async throws {
         struct LightProbe: ResponseParser {
             let key: DispatchSpecificKey<String>
             var isLightweight: Bool { true }
@@ -171,11 +174,13 @@ struct ParserTests {
         let key = DispatchSpecificKey<String>()
         ParsingQueue.shared.setSpecific(key: key, value: "parsing")
         let fixture = try await Fixture.start()
+        let started = await fixture.land(Request(path: "/json/small", parser: LightProbe(key: key)))
         let light = try await fixture.service.send(Request(path: "/json/small", parser: LightProbe(key: key)))
         let heavy = try await fixture.service.send(Request(path: "/json/small",
                                                            parser: ClosureParser { _ in DispatchQueue.getSpecific(key: key) }))
         let big = try await fixture.service.send(Request(path: "/bytes?count=200000", parser: LightProbe(key: key)))
-        #expect(light == "parsing")
+        #expect(try started.get() == "parsing")
+        #expect(light == nil)
         #expect(heavy == "parsing")
         #expect(big == "parsing")
         #expect(JSONParser().isLightweight && !ClosureParser { _ in 0 }.isLightweight)

@@ -11,4 +11,9 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
     var encodesParametersInQuery: Bool {
         self == .get || self == .head || self == .delete
     }
+
+    /// True for methods that may be sent twice without harm (RFC 9110 §9.2.2): all but POST and PATCH.
+    public var isIdempotent: Bool {
+        self != .post && self != .patch
+    }
 }

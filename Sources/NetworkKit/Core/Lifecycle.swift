@@ -1,26 +1,28 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// What a started request needs from its service to land.
-struct Landing: Sendable {
+/// Where a started request's results go: the callback queue, and how to leave its service.
+struct Delivery: Sendable {
     let callbackQueue: DispatchQueue
-    let maxDecompressedBytes: Int
-    let acceptableStatusCodes: Range<Int>
-    /// Drops the request from the service's task map.
-    let forget: @Sendable () -> Void
+    /// Drops the request from the service's map of running requests.
+    let unregister: @Sendable () -> Void
 }
 
-/// A request's mutable life, guarded by the request's `life` lock.
+/// A request's mutable state, guarded by the request's `lifecycle` lock.
 struct Lifecycle<Output: Sendable> {
     var state: RequestState = .ready
     var cancelRequested = false
-    var landing: Landing?
-    var task: URLSessionTask?
-    var response: HTTPURLResponse?
-    var body = Data()
+    var delivery: Delivery?
+    /// What `cancel()` stops: the pipeline's own task (when `start` made one), the transfer of
+    /// the current attempt, the wait before a retry.
+    var pipelineTask: Task<Void, Never>?
+    var transportTask: (any TransportTask)?
+    var backoffTask: Task<Void, any Error>?
+    var head: ResponseHead?
+    /// The body length the head announced, when it can be trusted for progress.
+    var expectedBytes: Int64?
+    var attempts = 0
     var result: Result<Output, NetworkError>?
+    var metrics: RequestMetrics?
     var completionHandlers: [Request<Output>.CompletionHandler] = []
     var progressHandlers: [Request<Output>.ProgressHandler] = []
     var stateHandlers: [Request<Output>.StateHandler] = []
@@ -33,14 +35,14 @@ struct Lifecycle<Output: Sendable> {
     typealias ProgressReport = (progress: TransferProgress, handlers: [Request<Output>.ProgressHandler], queue: DispatchQueue)
 
     /// What to report about the value `progress` makes of this lifecycle, when there are progress
-    /// handlers, the request has somewhere to land, and `throttle` lets the value through. Call it
-    /// under the lock.
+    /// handlers, the request has somewhere to deliver, and `throttle` lets the value through.
+    /// Call it under the lock.
     mutating func progressReport(
         throttle: WritableKeyPath<Self, ProgressThrottle>, _ progress: (Self) -> TransferProgress
     ) -> ProgressReport? {
-        guard !progressHandlers.isEmpty, let landing else { return nil }
+        guard !progressHandlers.isEmpty, let delivery, result == nil else { return nil }
         let value = progress(self)
         guard self[keyPath: throttle].shouldReport(value) else { return nil }
-        return (value, progressHandlers, landing.callbackQueue)
+        return (value, progressHandlers, delivery.callbackQueue)
     }
 }

@@ -19,6 +19,14 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case businessCode(code: JSON, message: String?)
     /// The request was cancelled (by `cancel()`, the service, or the awaiting `Task`).
     case cancelled
+    /// An interceptor's `adapt` threw this error, so nothing was sent.
+    case adaptationFailed(any Error)
+
+    /// True when the request was cancelled.
+    public var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
 
     /// True when the failure was a timeout.
     public var isTimeout: Bool {
@@ -44,6 +52,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "business code \(code)" + (message.map { ": \($0)" } ?? "")
         case .cancelled:
             return "cancelled"
+        case .adaptationFailed(let error):
+            return "request adaptation failed: \(error)"
         }
     }
 

@@ -7,12 +7,12 @@ extension Request {
     /// Adds a handler called once, on the service's callback queue, when the request lands.
     /// Handlers run in the order added. One added after landing is called with the stored result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
-        let landed = life.withLock { life -> (Result<Output, NetworkError>, DispatchQueue)? in
-            guard let result = life.result, let landing = life.landing else {
-                life.completionHandlers.append(handler)
+        let landed = lifecycle.withLock { lifecycle -> (Result<Output, NetworkError>, DispatchQueue)? in
+            guard let result = lifecycle.result, let delivery = lifecycle.delivery else {
+                lifecycle.completionHandlers.append(handler)
                 return nil
             }
-            return (result, landing.callbackQueue)
+            return (result, delivery.callbackQueue)
         }
         if let (result, queue) = landed {
             queue.async { handler(self, result) }
@@ -21,35 +21,36 @@ extension Request {
 
     /// Adds a handler called on the callback queue as the body uploads or downloads
     /// (coalesced to about one call per percent), never after the completion handlers.
-    /// Add it before the request starts: a request started without progress handlers gets a
-    /// completion-handler task that reports nothing along the way.
+    /// One added while the request runs reports from then on.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
-        life.withLock { $0.progressHandlers.append(handler) }
+        lifecycle.withLock { $0.progressHandlers.append(handler) }
     }
 
     /// Adds a handler called on the callback queue when the request starts running and when it lands.
     public func addStateHandler(_ handler: @escaping StateHandler) {
-        life.withLock { $0.stateHandlers.append(handler) }
+        lifecycle.withLock { $0.stateHandlers.append(handler) }
     }
 
     /// Cancels the request. Running: the transfer stops and the handlers get `NetworkError.cancelled`.
     /// Not started yet: it lands cancelled as soon as it is started. Landed already: nothing happens.
     public func cancel() {
-        let task = life.withLock { life -> URLSessionTask? in
-            guard !life.state.isTerminal else { return nil }
-            life.cancelRequested = true
-            if life.landing == nil { life.state = .cancelled }
-            return life.task
+        let running = lifecycle.withLock { lifecycle -> (Task<Void, Never>?, (any TransportTask)?, Task<Void, any Error>?) in
+            guard !lifecycle.state.isTerminal else { return (nil, nil, nil) }
+            lifecycle.cancelRequested = true
+            if lifecycle.delivery == nil { lifecycle.state = .cancelled }
+            return (lifecycle.pipelineTask, lifecycle.transportTask, lifecycle.backoffTask)
         }
-        task?.cancel()
+        running.1?.cancel()
+        running.2?.cancel()
+        running.0?.cancel()
         finish(.failure(.cancelled))
     }
 
     /// Calls `observer` with the result as soon as it exists (right away if it already does).
     func observeResult(_ observer: @escaping @Sendable (Result<Output, NetworkError>) -> Void) {
-        let result = life.withLock { life -> Result<Output, NetworkError>? in
-            if life.result == nil { life.resultObservers.append(observer) }
-            return life.result
+        let result = lifecycle.withLock { lifecycle -> Result<Output, NetworkError>? in
+            if lifecycle.result == nil { lifecycle.resultObservers.append(observer) }
+            return lifecycle.result
         }
         if let result { observer(result) }
     }
@@ -59,31 +60,32 @@ extension Request {
     func finish(_ result: Result<Output, NetworkError>) {
         let state: RequestState
         if case .failure(.cancelled) = result { state = .cancelled } else { state = .finished }
-        let landed = life.withLock { life -> (Callbacks, Landing)? in
-            guard life.result == nil, let landing = life.landing else { return nil }
-            life.result = result
-            life.state = state
-            let callbacks = Callbacks(observers: life.resultObservers, completion: life.completionHandlers,
-                                      state: life.stateHandlers)
-            life.completionHandlers = []
-            life.progressHandlers = []
-            life.stateHandlers = []
-            life.resultObservers = []
-            life.task = nil
-            life.body = Data()
-            return (callbacks, landing)
+        let landed = lifecycle.withLock { lifecycle -> (Callbacks, Delivery)? in
+            guard lifecycle.result == nil, let delivery = lifecycle.delivery else { return nil }
+            lifecycle.result = result
+            lifecycle.state = state
+            let callbacks = Callbacks(observers: lifecycle.resultObservers, completion: lifecycle.completionHandlers,
+                                      state: lifecycle.stateHandlers)
+            lifecycle.completionHandlers = []
+            lifecycle.progressHandlers = []
+            lifecycle.stateHandlers = []
+            lifecycle.resultObservers = []
+            lifecycle.pipelineTask = nil
+            lifecycle.transportTask = nil
+            lifecycle.backoffTask = nil
+            return (callbacks, delivery)
         }
-        guard let (callbacks, landing) = landed else { return }
+        guard let (callbacks, delivery) = landed else { return }
         for observer in callbacks.observers { observer(result) }
         let handlers = callbacks.completion
         let stateHandlers = callbacks.state
         guard !handlers.isEmpty || !stateHandlers.isEmpty else {
             // Nobody to call back (an awaited `send`): let go without a trip to the callback queue.
-            landing.forget()
+            delivery.unregister()
             return
         }
-        landing.callbackQueue.async {
-            landing.forget()
+        delivery.callbackQueue.async {
+            delivery.unregister()
             for handler in stateHandlers { handler(self, state) }
             for handler in handlers { handler(self, result) }
         }

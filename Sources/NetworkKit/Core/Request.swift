@@ -28,8 +28,8 @@ public final class Request<Output: Sendable>: Sendable {
     /// Turns the response into `Output` on the parsing queue.
     public let parser: any ResponseParser<Output>
 
-    let spec: Protected<RequestSpec>
-    let life = Protected(Lifecycle<Output>())
+    let options: Protected<RequestOptions>
+    let lifecycle = Protected(Lifecycle<Output>())
 
     /// Creates a request for an absolute URL, or a path resolved on the service's base URL
     /// (or CDN URL when `useCDN` is set).
@@ -41,7 +41,7 @@ public final class Request<Output: Sendable>: Sendable {
         parser: some ResponseParser<Output>
     ) {
         self.parser = parser
-        spec = Protected(RequestSpec(target: url, method: method, parameters: parameters, headers: headers))
+        options = Protected(RequestOptions(target: url, method: method, parameters: parameters, headers: headers))
     }
 
     /// Creates a request for a path on the service's base URL (or CDN URL with `useCDN`).
@@ -55,14 +55,24 @@ public final class Request<Output: Sendable>: Sendable {
         self.init(url: path, method: method, parameters: parameters, headers: headers, parser: parser)
     }
 
-    /// Where the request is in its life.
+    /// Where the request is in its lifecycle.
     public var state: RequestState {
-        life.withLock { $0.state }
+        lifecycle.withLock { $0.state }
     }
 
-    /// The HTTP response head, once it has arrived.
-    public var httpResponse: HTTPURLResponse? {
-        life.withLock { $0.response }
+    /// The response head of the latest attempt, once it has arrived.
+    public var responseHead: ResponseHead? {
+        lifecycle.withLock { $0.head }
+    }
+
+    /// How many times the request has been sent so far (retries included).
+    public var attemptCount: Int {
+        lifecycle.withLock { $0.attempts }
+    }
+
+    /// What was measured about the request, once it has landed: duration, attempts, bytes, status.
+    public var metrics: RequestMetrics? {
+        lifecycle.withLock { $0.metrics }
     }
 }
 

@@ -58,13 +58,8 @@ public struct Response: Sendable {
 }
 
 extension Response {
-    init(_ http: HTTPURLResponse, data: Data) {
-        var headers: [String: String] = [:]
-        let fields = http.allHeaderFields
-        headers.reserveCapacity(fields.count)
-        for (key, value) in fields {
-            if let key = key.base as? String, let value = value as? String { headers[key] = value }
-        }
-        self.init(url: http.url, statusCode: http.statusCode, headers: headers, data: data)
+    /// A response from its head and body.
+    init(_ head: ResponseHead, data: Data) {
+        self.init(url: head.url, statusCode: head.statusCode, headers: head.headers, data: data)
     }
 }

@@ -3,42 +3,48 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends requests. A service owns exactly one `URLSession`, maps each of its tasks to the
-/// `Request` it serves, and holds every request from `start` until its handlers have run.
+/// Sends requests. A service owns exactly one transport (a `URLSession` by default), keeps
+/// every request from `start` until its handlers have run, and sends each through the
+/// `RequestPipeline`: build, adapt, transport, validate, decode, parse, retry, finish.
 ///
 /// Use `Service.shared`, or make one per backend with its own configuration.
 public final class Service: Sendable {
     /// The service most apps need: default session, no base URL, callbacks on the main queue.
     public static let shared = Service()
 
-    /// The one URLSession behind this service.
-    public let session: URLSession
-    let registry: TaskRegistry
-    /// Runs the session's delegate callbacks; it targets the parsing queue, so the hop from a
-    /// finished transfer to its parser is cheap. Held here: `OperationQueue` keeps it unowned.
-    private let delegateDispatchQueue: DispatchQueue
+    /// The one transport behind this service.
+    public let transport: any Transport
+    let requests = RequestRegistry()
     private let settings: Protected<ServiceConfiguration>
+    private let executor: PipelineExecutor
 
-    /// Creates a service. `sessionConfiguration` is copied into the service's own URLSession.
-    public init(
+    /// Creates a service that sends through `transport`.
+    public convenience init(configuration: ServiceConfiguration = ServiceConfiguration(), transport: any Transport) {
+        self.init(configuration: configuration, transport: transport, pipelineQueue: Self.makePipelineQueue())
+    }
+
+    /// Creates a service with its own `URLSession`; `sessionConfiguration` is copied into it.
+    public convenience init(
         configuration: ServiceConfiguration = ServiceConfiguration(),
         sessionConfiguration: URLSessionConfiguration = .default
     ) {
-        let registry = TaskRegistry()
-        let delegateQueue = OperationQueue()
-        delegateQueue.name = "NetworkKit.session-delegate"
-        delegateQueue.maxConcurrentOperationCount = 1
-        delegateDispatchQueue = DispatchQueue(label: "NetworkKit.session-delegate", target: ParsingQueue.shared)
-        delegateQueue.underlyingQueue = delegateDispatchQueue
-        self.registry = registry
+        let queue = Self.makePipelineQueue()
+        let transport = URLSessionTransport(configuration: sessionConfiguration, delegateQueue: queue)
+        self.init(configuration: configuration, transport: transport, pipelineQueue: queue)
+    }
+
+    private init(configuration: ServiceConfiguration, transport: any Transport, pipelineQueue: DispatchQueue) {
+        self.transport = transport
         settings = Protected(configuration)
-        session = URLSession(configuration: sessionConfiguration,
-                             delegate: SessionDelegate(registry: registry),
-                             delegateQueue: delegateQueue)
+        executor = PipelineExecutor(queue: pipelineQueue)
+    }
+
+    private static func makePipelineQueue() -> DispatchQueue {
+        DispatchQueue(label: "NetworkKit.pipeline", target: ParsingQueue.shared)
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        transport.finishAndInvalidate()
     }
 
     /// The configuration new requests are sent with; set it to switch servers at runtime.
@@ -52,65 +58,60 @@ public final class Service: Sendable {
         settings.withLock(change)
     }
 
-    /// Sends `request`. Its handlers run on the callback queue when it lands. Starting a request
+    /// Sends `request` through the pipeline, on the service's pipeline queue (never the
+    /// caller's thread). Its handlers run on the callback queue when it lands. Starting a request
     /// that was started before does nothing; one cancelled before start lands cancelled.
     public func start<Output>(_ request: Request<Output>) {
+        guard let pipeline = pipeline(for: request) else { return }
+        request.attach(pipeline: executor.task { await pipeline.run() })
+    }
+
+    /// Moves `request` to running and returns the pipeline that will send it; nil when it was
+    /// started before, or was cancelled before start (it has landed cancelled then).
+    func pipeline<Output>(for request: Request<Output>) -> RequestPipeline<Output>? {
         let configuration = settings.snapshot
-        let spec = request.spec.snapshot
-        let registry = self.registry
+        let requests = self.requests
         let id = request.id
-        let landing = Landing(
-            callbackQueue: configuration.callbackQueue,
-            maxDecompressedBytes: configuration.maxDecompressedBytes,
-            acceptableStatusCodes: spec.acceptableStatusCodes,
-            forget: { registry.remove(id) }
-        )
-        switch request.begin(landing) {
+        let delivery = Delivery(callbackQueue: configuration.callbackQueue, unregister: { requests.remove(id) })
+        switch request.begin(delivery) {
         case .alreadyStarted:
-            return
+            return nil
         case .cancelledBeforeStart:
             request.finish(.failure(.cancelled))
-            return
+            return nil
         case .started:
-            break
+            requests.insert(request)
+            return RequestPipeline(request: request, options: request.options.snapshot,
+                                   configuration: configuration, service: self)
         }
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try URLRequestBuilder.build(spec, configuration: configuration)
-        } catch {
-            request.finish(.failure(NetworkError.wrap(error)))
-            return
-        }
-        let task: URLSessionDataTask
-        if request.wantsTransferEvents {
-            task = session.dataTask(with: urlRequest)
-        } else {
-            task = session.dataTask(with: urlRequest) { body, response, error in
-                request.transportDidComplete(response: response, body: body ?? Data(), error: error)
-            }
-        }
-        if request.attach(task, register: { registry.insert(request, taskID: task.taskIdentifier) }) {
-            task.resume()
-        } else {
-            task.cancel()
-        }
+    }
+
+    /// A `curl` command that sends `request` as this service would send its first attempt: built
+    /// with the current configuration and adapted by the interceptors (signatures included), but
+    /// not sent. Secrets are hidden as `redaction` says (the configuration's by default; `.none`
+    /// for a command that runs with the real credentials).
+    public func curlCommand<Output>(for request: Request<Output>, redaction: Redaction? = nil) async throws(NetworkError) -> String {
+        let configuration = settings.snapshot
+        let pipeline = RequestPipeline(request: request, options: request.options.snapshot,
+                                       configuration: configuration, service: self)
+        return try await pipeline.firstAttempt().curlCommand(redaction: redaction ?? configuration.redaction)
     }
 
     /// Cancels the running request with this identity; returns false when there is none.
     @discardableResult
     public func cancel(id: RequestID) -> Bool {
-        guard let client = registry.client(for: id) else { return false }
-        client.cancel()
+        guard let request = requests.request(for: id) else { return false }
+        request.cancel()
         return true
     }
 
     /// Cancels every running request of this service.
     public func cancelAll() {
-        for client in registry.all { client.cancel() }
+        for request in requests.all { request.cancel() }
     }
 
     /// How many requests are between start and landing.
     public var activeRequestCount: Int {
-        registry.count
+        requests.count
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// What a `Service` applies to every request it sends. It can be changed at runtime
 /// (e.g. a tester switching servers); requests already running keep what they started with.
@@ -14,6 +15,17 @@ public struct ServiceConfiguration: Sendable {
     public var callbackQueue: DispatchQueue
     /// The most bytes a compressed response may inflate to before it is refused.
     public var maxDecompressedBytes: Int
+    /// Interceptors every request runs through, in order, before its own (see `RequestInterceptor`).
+    public var interceptors: [any RequestInterceptor] = []
+    /// Monitors told about every request's events, in order (see `EventMonitor`).
+    public var eventMonitors: [any EventMonitor] = []
+    /// The clock retry delays are waited on; tests put in one that does not really wait.
+    public var clock: any Clock<Duration> = ContinuousClock()
+    /// Where the service logs its requests (swift-log): one line per request at `info`, headers
+    /// at `debug`. Nil (the default) logs nothing. NetworkKit never bootstraps logging.
+    public var logger: Logger?
+    /// Which secrets logs and cURL commands hide.
+    public var redaction: Redaction = .standard
 
     /// Creates a configuration; every argument has the default a new app wants.
     public init(

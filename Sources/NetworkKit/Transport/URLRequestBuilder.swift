@@ -5,33 +5,33 @@ import FoundationNetworking
 
 /// Turns a request's description plus the service's configuration into a `URLRequest`.
 enum URLRequestBuilder {
-    static func build(_ spec: RequestSpec, configuration: ServiceConfiguration) throws -> URLRequest {
-        var url = try resolve(spec.target, useCDN: spec.useCDN, configuration: configuration)
-        let method = spec.method
-        let encoding = spec.parameterEncoding == .automatic
+    static func build(_ options: RequestOptions, configuration: ServiceConfiguration) throws -> URLRequest {
+        var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
+        let method = options.method
+        let encoding = options.parameterEncoding == .automatic
             ? (method.encodesParametersInQuery ? .query : .form)
-            : spec.parameterEncoding
-        var body = spec.body
-        var contentType = spec.body == nil ? nil : spec.bodyContentType
-        if !spec.parameters.isEmpty {
+            : options.parameterEncoding
+        var body = options.body
+        var contentType = options.body == nil ? nil : options.bodyContentType
+        if !options.parameters.isEmpty {
             switch encoding {
             case .query, .automatic:
-                url = try appendQuery(FormEncoder.encode(spec.parameters), to: url)
+                url = try appendQuery(FormEncoder.encode(options.parameters), to: url)
             case .form:
                 guard body == nil else { throw NetworkError.invalidRequest("both a body and form parameters were set") }
-                body = Data(FormEncoder.encode(spec.parameters).utf8)
+                body = Data(FormEncoder.encode(options.parameters).utf8)
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .json:
                 guard body == nil else { throw NetworkError.invalidRequest("both a body and JSON parameters were set") }
                 do {
-                    body = try JSON.object(spec.parameters).serialized()
+                    body = try JSON.object(options.parameters).serialized()
                 } catch {
                     throw NetworkError.invalidRequest("parameters cannot be written as JSON: \(error)")
                 }
                 contentType = "application/json"
             }
         }
-        if let coding = spec.bodyEncoding, let plain = body {
+        if let coding = options.bodyEncoding, let plain = body {
             do {
                 body = try Decompressor.compress(plain, coding: coding)
             } catch {
@@ -42,14 +42,14 @@ enum URLRequestBuilder {
         // that would set the default anyway. (The timeout must be set through the property:
         // FoundationNetworking ignores the one given to the initializer.)
         var request = URLRequest(url: url)
-        request.timeoutInterval = effectiveTimeout(spec.timeout ?? configuration.timeout)
+        request.timeoutInterval = effectiveTimeout(options.timeout ?? configuration.timeout)
         if method != .get { request.httpMethod = method.rawValue }
         if let body { request.httpBody = body }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let coding = spec.bodyEncoding, body != nil {
+        if let coding = options.bodyEncoding, body != nil {
             request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
         }
-        for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in options.headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
     }
 

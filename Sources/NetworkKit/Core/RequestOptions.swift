@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a request asks for; read by the service when the request is sent.
-struct RequestSpec: Sendable {
+/// What a request asks for; the pipeline reads a snapshot of it when the request starts.
+struct RequestOptions: Sendable {
     var target: String
     var method: HTTPMethod
     var parameters: [String: JSON]
@@ -13,4 +13,7 @@ struct RequestSpec: Sendable {
     var useCDN = false
     var bodyEncoding: ContentCoding?
     var acceptableStatusCodes: Range<Int> = 200..<300
+    var interceptors: [any RequestInterceptor] = []
+    var usesServiceInterceptors = true
+    var isIdempotent: Bool?
 }

@@ -1,0 +1,134 @@
+import Foundation
+
+/// How `start` found the request.
+enum StartOutcome {
+    case started
+    case cancelledBeforeStart
+    case alreadyStarted
+}
+
+/// What the pipeline tells a request as it runs: state, transfers, progress.
+extension Request {
+    /// Moves ready → running and records where to deliver. Only the first start counts.
+    func begin(_ delivery: Delivery) -> StartOutcome {
+        let outcome = lifecycle.withLock { lifecycle -> StartOutcome in
+            guard lifecycle.delivery == nil else { return .alreadyStarted }
+            lifecycle.delivery = delivery
+            if lifecycle.cancelRequested { return .cancelledBeforeStart }
+            lifecycle.state = .running
+            return .started
+        }
+        if outcome == .started { notifyState(.running) }
+        return outcome
+    }
+
+    /// Keeps the pipeline's task so `cancel()` can stop it; cancels it at once when the request
+    /// was cancelled meanwhile.
+    func attach(pipeline task: Task<Void, Never>) {
+        let cancelled = lifecycle.withLock { lifecycle -> Bool in
+            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
+            lifecycle.pipelineTask = task
+            return false
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// Keeps the wait before a retry so `cancel()` can stop it; cancels it at once when the
+    /// request was cancelled meanwhile.
+    func attach(backoff task: Task<Void, any Error>) {
+        let cancelled = lifecycle.withLock { lifecycle -> Bool in
+            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
+            lifecycle.backoffTask = task
+            return false
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// True once `cancel()` was called.
+    var isCancelRequested: Bool {
+        lifecycle.withLock { $0.cancelRequested }
+    }
+
+    /// A new attempt is about to be sent: count it, forget the last one's response and progress.
+    func beginAttempt() -> Int {
+        lifecycle.withLock { lifecycle in
+            lifecycle.attempts += 1
+            lifecycle.head = nil
+            lifecycle.expectedBytes = nil
+            lifecycle.downloadThrottle = ProgressThrottle()
+            lifecycle.uploadThrottle = ProgressThrottle()
+            return lifecycle.attempts
+        }
+    }
+
+    /// Keeps the transfer of the current attempt so `cancel()` can stop it; cancels it at once
+    /// when the request was cancelled meanwhile.
+    func attach(transfer task: any TransportTask) {
+        let cancelled = lifecycle.withLock { lifecycle -> Bool in
+            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
+            lifecycle.transportTask = task
+            return false
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func didReceive(head: ResponseHead) {
+        let expected = Self.expectedLength(of: head)
+        lifecycle.withLock {
+            $0.head = head
+            $0.expectedBytes = expected
+        }
+    }
+
+    /// Download progress: `bytes` of the body have arrived.
+    func didReceive(bodyBytes bytes: Int) {
+        report(throttle: \.downloadThrottle) { lifecycle in
+            TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: lifecycle.expectedBytes)
+        }
+    }
+
+    /// Upload progress.
+    func didSend(bytes: Int64, of total: Int64?) {
+        report(throttle: \.uploadThrottle) { _ in
+            TransferProgress(direction: .upload, completedBytes: bytes, totalBytes: total)
+        }
+    }
+
+    /// Makes sure a download progress handler sees 100% before completion.
+    func didReceiveWholeBody(bytes: Int) {
+        report(throttle: \.downloadThrottle) { _ in
+            TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: Int64(bytes))
+        }
+    }
+
+    /// Keeps what was measured, for `metrics`.
+    func record(_ metrics: RequestMetrics) {
+        lifecycle.withLock { $0.metrics = metrics }
+    }
+
+    private func report(
+        throttle: WritableKeyPath<Lifecycle<Output>, ProgressThrottle>,
+        _ progress: (Lifecycle<Output>) -> TransferProgress
+    ) {
+        guard let (value, handlers, queue) = lifecycle.withLock({ $0.progressReport(throttle: throttle, progress) }) else {
+            return
+        }
+        // The callback queue runs this before the delivery of the result queued later, so
+        // progress never follows completion.
+        queue.async { for handler in handlers { handler(self, value) } }
+    }
+
+    private func notifyState(_ state: RequestState) {
+        let (handlers, queue) = lifecycle.withLock { ($0.stateHandlers, $0.delivery?.callbackQueue) }
+        guard !handlers.isEmpty, let queue else { return }
+        queue.async { for handler in handlers { handler(self, state) } }
+    }
+
+    /// The announced body length, unless the body is content-encoded: libcurl inflates it on the
+    /// way in, so `Content-Length` counts bytes that are never delivered as such.
+    private static func expectedLength(of head: ResponseHead) -> Int64? {
+        guard let length = head.header("Content-Length").flatMap({ Int64($0) }), length > 0,
+              head.header("Content-Encoding") == nil else { return nil }
+        return length
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Watches what happens to every request of a service: logging, metrics, tracing. Every method
+/// has a default that does nothing, so a monitor implements only what it needs. A service can
+/// have several (`ServiceConfiguration/eventMonitors`); they are called in order, on the
+/// request's pipeline (never the callback queue), so they should be quick.
+public protocol EventMonitor: Sendable {
+    /// The service took the request on (`Service/start(_:)`).
+    func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod)
+    /// Interceptors adapted the request for `attempt`; this is what will be sent.
+    func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int)
+    /// The transport started sending attempt `attempt`.
+    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int)
+    /// The response head arrived.
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int)
+    /// Attempt `attempt` failed with `error` and will be tried again after `delay`.
+    func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError)
+    /// The parser chain ran on the body, in `duration`.
+    func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool)
+    /// The request landed: everything measured about it.
+    func requestDidFinish(_ metrics: RequestMetrics)
+}
+
+extension EventMonitor {
+    /// Does nothing.
+    public func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) {}
+    /// Does nothing.
+    public func requestDidFinish(_ metrics: RequestMetrics) {}
+}
+
+/// What was measured about one request, from start to landing. FoundationNetworking never
+/// reports URLSession's own metrics, so the kit measures these itself.
+public struct RequestMetrics: Sendable {
+    /// The request's identity.
+    public var id: RequestID
+    /// The last URL sent, after interceptors; nil when nothing was sent.
+    public var url: URL?
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The status of the last response, if one arrived.
+    public var statusCode: Int?
+    /// How many times it was sent (1 without retries; 0 when it failed before sending).
+    public var attempts: Int
+    /// From `start` to the result.
+    public var duration: Duration
+    /// Request body bytes sent, over all attempts.
+    public var bytesSent: Int64
+    /// Response body bytes received, over all attempts (after any decoding by the transport).
+    public var bytesReceived: Int64
+    /// The failure, or nil when the request succeeded.
+    public var error: NetworkError?
+}

@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one path every request takes, from `Service.start` to its handlers, in its own task:
+///
+///     build → adapt → [cache lookup] → transport → validate → decode content → parse → retry? → finish
+///
+/// 1. **build** the `URLRequest` from the request and the service configuration (off the caller's thread);
+/// 2. **adapt** it through the interceptors (service's, then the request's): sign, add tokens…;
+/// 3. the response cache will answer here (reserved for the cache);
+/// 4. **transport**: send it, streaming the head, body chunks and progress;
+/// 5. **validate** the status against the request's acceptable codes;
+/// 6. **decode** a body that is still content-encoded, within the size limit;
+/// 7. **parse** it with the request's parser chain (never on the callback queue);
+/// 8. on failure ask the interceptors whether to **retry**, and after which delay;
+/// 9. **finish**: event monitors, then the handlers on the callback queue.
+struct RequestPipeline<Output: Sendable>: Sendable {
+    let request: Request<Output>
+    let options: RequestOptions
+    let configuration: ServiceConfiguration
+    /// Held so the service and its transport live until the request lands.
+    let service: Service
+    private let monitors: [any EventMonitor]
+    private let interceptors: [any RequestInterceptor]
+
+    init(request: Request<Output>, options: RequestOptions, configuration: ServiceConfiguration, service: Service) {
+        self.request = request
+        self.options = options
+        self.configuration = configuration
+        self.service = service
+        var monitors = configuration.eventMonitors
+        if let logger = configuration.logger {
+            monitors.append(LoggingMonitor(logger: logger, redaction: configuration.redaction))
+        }
+        self.monitors = monitors
+        interceptors = options.usesServiceInterceptors ? configuration.interceptors + options.interceptors : options.interceptors
+    }
+
+    func run() async {
+        let started = ContinuousClock.now
+        for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
+        var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
+                                     duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
+        let result = await attempts(recording: &metrics)
+        metrics.duration = started.duration(to: .now)
+        if case .failure(let error) = result { metrics.error = error }
+        request.record(metrics)
+        request.finish(result)
+        for monitor in monitors { monitor.requestDidFinish(metrics) }
+    }
+
+    /// Steps 1 and 2 alone: the request as its first attempt would send it (for cURL commands).
+    func firstAttempt() async throws(NetworkError) -> URLRequest {
+        try await adapt(build(), context: InterceptorContext(requestID: request.id, attempt: 1,
+                                                                   isIdempotent: isIdempotent, response: nil))
+    }
+
+    private var isIdempotent: Bool {
+        options.isIdempotent ?? options.method.isIdempotent
+    }
+
+    /// Step 1: the `URLRequest` from the request's options and the service configuration.
+    private func build() throws(NetworkError) -> URLRequest {
+        do {
+            return try URLRequestBuilder.build(options, configuration: configuration)
+        } catch {
+            throw NetworkError.wrap(error)
+        }
+    }
+
+    private func attempts(recording metrics: inout RequestMetrics) async -> Result<Output, NetworkError> {
+        let prepared: URLRequest
+        do {
+            prepared = try build()                                                                    // 1. build
+        } catch {
+            return .failure(error)
+        }
+        let isIdempotent = self.isIdempotent
+        var attempt = 0
+        while true {
+            attempt += 1
+            let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
+            let adapted: URLRequest
+            do {
+                adapted = try await adapt(prepared, context: context)                                 // 2. adapt
+            } catch {
+                return .failure(error)
+            }
+            for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
+            // 3. cache lookup: the response cache answers here.
+            guard !isCancelled else { return .failure(.cancelled) }
+            metrics.attempts = request.beginAttempt()
+            metrics.url = adapted.url
+            for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
+            let outcome = await transfer(adapted, attempt: attempt)                                   // 4. transport
+            metrics.bytesSent += outcome.bytesSent
+            metrics.bytesReceived += Int64(outcome.body.count)
+            metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
+            let result = await respond(to: outcome)                                                   // 5–7.
+            guard case .failure(let error) = result, !error.isCancellation, !isCancelled else { return result }
+            let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
+                                            response: outcome.head)
+            guard case .retry(let delay) = await retryDecision(adapted, error: error, context: failed) else {
+                return result                                                                         // 8. retry?
+            }
+            for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
+            do {
+                try await backOff(delay)
+            } catch {
+                return .failure(.cancelled)
+            }
+        }
+    }
+
+    /// Step 2: every interceptor in order; a thrown error fails the request before anything is sent.
+    private func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
+        var adapted = request
+        for interceptor in interceptors {
+            do {
+                adapted = try await interceptor.adapt(adapted, context: context)
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw .adaptationFailed(error)
+            }
+        }
+        return adapted
+    }
+
+    /// Step 4: hands the request to the transport and waits for the transfer to end.
+    private func transfer(_ urlRequest: URLRequest, attempt: Int) async -> Exchange<Output>.Outcome {
+        await withCheckedContinuation { continuation in
+            let exchange = Exchange(request: request, attempt: attempt, monitors: monitors, continuation: continuation)
+            request.attach(transfer: service.transport.start(urlRequest, events: exchange))
+        }
+    }
+
+    /// Steps 5 to 7: a transfer's outcome as the request's result.
+    private func respond(to outcome: Exchange<Output>.Outcome) async -> Result<Output, NetworkError> {
+        if let error = outcome.error { return .failure(NetworkError.wrap(error)) }
+        guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
+        request.didReceiveWholeBody(bytes: outcome.body.count)
+        guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
+            return .failure(.httpStatus(code: head.statusCode, body: outcome.body))
+        }
+        return await parse(Response(head, data: outcome.body))
+    }
+
+    /// Steps 6 and 7, on the pipeline's task for light parsers of small bodies, otherwise on
+    /// `ParsingQueue.shared`: never on the callback queue.
+    private func parse(_ response: Response) async -> Result<Output, NetworkError> {
+        let parser = request.parser
+        let limit = configuration.maxDecompressedBytes
+        let work: @Sendable () -> Result<Output, NetworkError> = {
+            do {
+                let decoded = try Decompressor.decodeIfStillEncoded(response, limit: limit)         // 6. decode
+                return .success(try parser.parse(decoded))                                          // 7. parse
+            } catch {
+                return .failure(NetworkError.wrap(error, parser: String(describing: type(of: parser))))
+            }
+        }
+        let started = ContinuousClock.now
+        let result: Result<Output, NetworkError>
+        if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit {
+            result = work()
+        } else {
+            result = await withCheckedContinuation { continuation in
+                ParsingQueue.shared.async { continuation.resume(returning: work()) }
+            }
+        }
+        let duration = started.duration(to: .now)
+        var succeeded = false
+        if case .success = result { succeeded = true }
+        for monitor in monitors { monitor.request(request.id, didParseIn: duration, succeeded: succeeded) }
+        return result
+    }
+
+    /// Step 8: the first interceptor that wants a retry decides.
+    private func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+        for interceptor in interceptors {
+            let decision = await interceptor.retry(request, dueTo: error, context: context)
+            if decision != .doNotRetry { return decision }
+        }
+        return .doNotRetry
+    }
+
+    /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry
+    /// runs in a task of its own that `Request.cancel()` can cancel.
+    private func backOff(_ delay: Duration) async throws {
+        let clock = configuration.clock
+        let wait = Task { try await Self.sleep(on: clock, for: delay) }
+        request.attach(backoff: wait)
+        try await withTaskCancellationHandler { try await wait.value } onCancel: { wait.cancel() }
+    }
+
+    private var isCancelled: Bool {
+        Task.isCancelled || request.isCancelRequested
+    }
+
+    private static func sleep<C: Clock>(on clock: C, for delay: Duration) async throws where C.Duration == Duration {
+        guard delay > .zero else { return try Task.checkCancellation() }
+        try await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The seam between the request pipeline and the network: sends one prepared request and
+/// streams back what happens to it. A `Service` owns exactly one transport (its "session");
+/// `URLSessionTransport` is the default, and nothing above this protocol assumes URLSession.
+public protocol Transport: Sendable {
+    /// Starts sending `request` and returns at once. `events` hears, in this order: upload
+    /// progress, the response head once, body chunks as they arrive, then exactly one completion
+    /// (also after `cancel()`, with a cancellation error).
+    func start(_ request: URLRequest, events: any TransportEvents) -> any TransportTask
+
+    /// Lets running transfers finish and releases the transport's resources. The service calls
+    /// this when it is freed.
+    func finishAndInvalidate()
+}
+
+/// One transfer under way, as a transport hands it back.
+public protocol TransportTask: Sendable {
+    /// Stops the transfer; its events end with a completion carrying a cancellation error.
+    func cancel()
+}
+
+/// Receives what happens to one transfer, on the transport's own serial context: calls for one
+/// transfer never overlap and arrive in order.
+public protocol TransportEvents: AnyObject, Sendable {
+    /// Request body bytes sent so far, and how many there are in all when known.
+    func transportDidSend(bytes: Int64, of total: Int64?)
+    /// The response head: status, headers, and the URL that answered (after redirects).
+    func transportDidReceive(head: ResponseHead)
+    /// The next part of the response body, as delivered (after any content decoding the
+    /// transport does itself).
+    func transportDidReceive(chunk: Data)
+    /// The end: nil when the whole response arrived, otherwise why not.
+    func transportDidComplete(error: (any Error)?)
+}
+
+/// The head of an HTTP response: everything but the body.
+public struct ResponseHead: Sendable {
+    /// The URL that answered (after redirects).
+    public var url: URL?
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// Header fields, with names as the server sent them.
+    public var headers: [String: String]
+
+    /// Creates a head from its parts.
+    public init(url: URL?, statusCode: Int, headers: [String: String]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+    }
+
+    /// The value of a header, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        if let exact = headers[name] { return exact }
+        return headers.first { Response.sameFieldName($0.key, name) }?.value
+    }
+}

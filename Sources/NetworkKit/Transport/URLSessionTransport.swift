@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default transport: one `URLSession` (FoundationNetworking on Linux) with a delegate, so
+/// every transfer streams its head, body chunks and upload progress as they happen, whatever
+/// handlers the request has.
+public final class URLSessionTransport: Transport {
+    /// The one session behind this transport.
+    public let session: URLSession
+    private let transfers: URLSessionTransfers
+    /// Runs the session's delegate callbacks in order. Held here: `OperationQueue` keeps its
+    /// underlying queue unowned.
+    private let delegateDispatchQueue: DispatchQueue
+
+    /// Creates the transport; `configuration` is copied into its own session.
+    public convenience init(configuration: URLSessionConfiguration = .default) {
+        self.init(configuration: configuration,
+                  delegateQueue: DispatchQueue(label: "NetworkKit.urlsession-delegate", qos: .userInitiated))
+    }
+
+    /// A transport whose session calls its delegate on `delegateQueue`, a serial queue. A service
+    /// passes its pipeline queue, so a finished transfer resumes its pipeline without a thread hop.
+    init(configuration: URLSessionConfiguration, delegateQueue delegateDispatchQueue: DispatchQueue) {
+        self.delegateDispatchQueue = delegateDispatchQueue
+        let transfers = URLSessionTransfers()
+        let delegateQueue = OperationQueue()
+        delegateQueue.name = "NetworkKit.urlsession-delegate"
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = delegateDispatchQueue
+        self.transfers = transfers
+        session = URLSession(configuration: configuration, delegate: URLSessionEventForwarder(transfers: transfers),
+                             delegateQueue: delegateQueue)
+    }
+
+    /// Starts a data task whose events go to `events`.
+    public func start(_ request: URLRequest, events: any TransportEvents) -> any TransportTask {
+        let task = session.dataTask(with: request)
+        transfers.insert(events, for: task.taskIdentifier)
+        task.resume()
+        return URLSessionTransportTask(task: task)
+    }
+
+    /// Lets running tasks finish, then releases the session.
+    public func finishAndInvalidate() {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// How many transfers are under way.
+    var activeTransferCount: Int {
+        transfers.count
+    }
+}
+
+/// A running data task.
+struct URLSessionTransportTask: TransportTask {
+    let task: URLSessionTask
+
+    func cancel() {
+        task.cancel()
+    }
+}
+
+/// The session's map from task identifiers to whoever hears that task's events.
+final class URLSessionTransfers: Sendable {
+    private let map = Protected<[Int: any TransportEvents]>([:])
+
+    func insert(_ events: any TransportEvents, for taskID: Int) {
+        map.withLock { $0[taskID] = events }
+    }
+
+    func events(for taskID: Int) -> (any TransportEvents)? {
+        map.withLock { $0[taskID] }
+    }
+
+    func remove(_ taskID: Int) -> (any TransportEvents)? {
+        map.withLock { $0.removeValue(forKey: taskID) }
+    }
+
+    var count: Int {
+        map.withLock { $0.count }
+    }
+}
+
+/// Receives the session's callbacks on its serial delegate queue and forwards each to the
+/// transfer its task belongs to.
+final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable {
+    let transfers: URLSessionTransfers
+
+    init(transfers: URLSessionTransfers) {
+        self.transfers = transfers
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let http = response as? HTTPURLResponse {
+            transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: ResponseHead(http))
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(chunk: data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+        transfers.events(for: task.taskIdentifier)?
+            .transportDidSend(bytes: totalBytesSent, of: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let events = transfers.remove(task.taskIdentifier) else { return }
+        if error == nil, !(task.response is HTTPURLResponse) {
+            events.transportDidComplete(error: URLError(.badServerResponse))
+        } else {
+            events.transportDidComplete(error: error)
+        }
+    }
+}
+
+extension ResponseHead {
+    /// The head of a URLSession response.
+    init(_ http: HTTPURLResponse) {
+        var headers: [String: String] = [:]
+        let fields = http.allHeaderFields
+        headers.reserveCapacity(fields.count)
+        for (key, value) in fields {
+            if let key = key.base as? String, let value = value as? String { headers[key] = value }
+        }
+        self.init(url: http.url, statusCode: http.statusCode, headers: headers)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A clock that does not wait: it records each delay asked for and returns at once.
+final class RecordingClock: Clock, Sendable {
+    typealias Instant = ContinuousClock.Instant
+    private let sleeps = Protected<[Duration]>([])
+
+    var now: Instant { .now }
+    var minimumResolution: Duration { .zero }
+    var delays: [Duration] { sleeps.snapshot }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        sleeps.withLock { $0.append(Instant.now.duration(to: deadline)) }
+        try Task.checkCancellation()
+    }
+}
+
+/// Adds a header, or fails, in `adapt`.
+struct HeaderInterceptor: RequestInterceptor {
+    var name: String
+    var value: String
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        var request = request
+        request.setValue(value, forHTTPHeaderField: name)
+        return request
+    }
+}
+
+struct FailingAdapter: RequestInterceptor {
+    struct Refused: Error, Equatable {}
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest { throw Refused() }
+}
+
+/// Records every event a monitor hears, as short strings.
+final class EventLog: EventMonitor {
+    private let events = Protected<[String]>([])
+    private let finished = Protected<[RequestMetrics]>([])
+    var all: [String] { events.snapshot }
+    var metrics: [RequestMetrics] { finished.snapshot }
+
+    func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { record("start") }
+    func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) { record("adapt \(attempt)") }
+    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) { record("send \(attempt)") }
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { record("head \(head.statusCode)") }
+    func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) { record("retry \(attempt)") }
+    func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { record("parse \(succeeded)") }
+    func requestDidFinish(_ metrics: RequestMetrics) {
+        finished.withLock { $0.append(metrics) }
+        record("finish")
+    }
+
+    private func record(_ event: String) { events.withLock { $0.append(event) } }
+}
+
+@Suite("Request pipeline: interceptors, retries, monitors")
+struct PipelineTests {
+    let server: FixtureServer
+    let clock = RecordingClock()
+    let log = EventLog()
+
+    init() async throws {
+        server = try await FixtureServer.start()
+    }
+
+    func service(_ interceptors: [any RequestInterceptor] = []) -> Service {
+        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "pipeline"))
+        configuration.interceptors = interceptors
+        configuration.eventMonitors = [log]
+        configuration.clock = clock
+        return Service(configuration: configuration)
+    }
+
+    static let noWait = RetryPolicy(maxRetries: 2, backoff: Backoff(initial: .zero, jitter: 0))
+
+    @Test func anAdapterThatThrowsSendsNothing() async throws {
+        defer { server.stop() }
+        let request = Request(path: "/count/refused", parser: JSONParser())
+        let result = await service([FailingAdapter()]).result(of: request)
+        guard case .failure(.adaptationFailed(let error)) = result else { Issue.record("got \(result)"); return }
+        #expect(error as? FailingAdapter.Refused == FailingAdapter.Refused())
+        #expect(server.hits.count("refused") == 0)
+        #expect(request.attemptCount == 0 && request.metrics?.attempts == 0)
+        #expect(log.all == ["start", "finish"])
+    }
+
+    @Test func serviceInterceptorsRunBeforeTheRequestsOwnAndCanBeLeftOut() async throws {
+        defer { server.stop() }
+        let service = service([HeaderInterceptor(name: "X-Order", value: "service"), HeaderInterceptor(name: "X-Service", value: "1")])
+        let request = Request(path: "/echo", parser: JSONParser())
+        request.interceptors = [HeaderInterceptor(name: "X-Order", value: "request")]
+        let echo = try await service.send(request)
+        #expect(echo["headers"]?["X-Order"] == "request")
+        #expect(echo["headers"]?["X-Service"] == "1")
+
+        let alone = Request(path: "/echo", parser: JSONParser())
+        alone.interceptors = [HeaderInterceptor(name: "X-Order", value: "request")]
+        alone.usesServiceInterceptors = false
+        let echoed = try await service.send(alone)
+        #expect(echoed["headers"]?["X-Service"] == nil)
+    }
+
+    @Test func retriesUntilSuccessAndHandlersRunOnce() async throws {
+        defer { server.stop() }
+        let request = Request(path: "/flaky/ok?failures=2", parser: JSONParser())
+        request.interceptors = [Self.noWait]
+        let calls = Recorder<Int>()
+        let result = await withCheckedContinuation { continuation in
+            request.addCompletionHandler { _, result in
+                calls.append(1)
+                continuation.resume(returning: result)
+            }
+            service().start(request)
+        }
+        #expect(result.success?["hit"] == 3)
+        #expect(request.attemptCount == 3 && server.hits.count("ok") == 3)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(calls.all.count == 1)
+        #expect(log.all.filter { $0.hasPrefix("retry") } == ["retry 1", "retry 2"])
+    }
+
+    @Test func exhaustedRetriesReportTheirAttempts() async throws {
+        defer { server.stop() }
+        let request = Request(path: "/flaky/down?failures=10&status=502", parser: JSONParser())
+        request.interceptors = [Self.noWait]
+        let result = await service().result(of: request)
+        guard case .failure(.httpStatus(let code, _)) = result else { Issue.record("got \(result)"); return }
+        #expect(code == 502)
+        #expect(request.attemptCount == 3 && request.metrics?.attempts == 3 && server.hits.count("down") == 3)
+        #expect(log.metrics.first?.statusCode == 502)
+    }
+
+    @Test func postIsRetriedOnlyWhenTheRequestSaysItIsIdempotent() async throws {
+        defer { server.stop() }
+        let post = Request(path: "/flaky/post?failures=1", method: .post, parser: JSONParser())
+        post.interceptors = [Self.noWait]
+        _ = await service().result(of: post)
+        #expect(server.hits.count("post") == 1)
+
+        let idempotent = Request(path: "/flaky/post2?failures=1", method: .post, parser: JSONParser())
+        idempotent.interceptors = [Self.noWait]
+        idempotent.isIdempotent = true
+        let json = try await service().send(idempotent)
+        #expect(json["hit"] == 2)
+    }
+
+    @Test func droppedConnectionsAreRetried() async throws {
+        defer { server.stop() }
+        let request = Request(path: "/flaky/dropped?failures=1&drop=1", parser: JSONParser())
+        request.interceptors = [Self.noWait]
+        #expect(try await service().send(request)["hit"] == 2)
+    }
+
+    @Test func retryAfterInSecondsAndAsADateIsHonoured() async throws {
+        defer { server.stop() }
+        let seconds = Request(path: "/flaky/later?failures=1&status=429&retryAfter=7", parser: JSONParser())
+        seconds.interceptors = [RetryPolicy(maxRetries: 1)]
+        #expect(try await service().send(seconds)["hit"] == 2)
+
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let thirtySecondsBefore = Date(timeIntervalSince1970: 784_111_777 - 30)
+        let dated = Request(path: "/flaky/dated?failures=1&status=503&retryAfter=\(date.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+                            parser: JSONParser())
+        dated.interceptors = [RetryPolicy(maxRetries: 1, now: { thirtySecondsBefore })]
+        #expect(try await service().send(dated)["hit"] == 2)
+
+        let delays = clock.delays.map { $0.inSeconds.rounded() }
+        #expect(delays == [7, 30])
+    }
+
+    @Test func aRetryAfterBeyondTheLimitIsNotWaitedFor() async throws {
+        defer { server.stop() }
+        let request = Request(path: "/flaky/never?failures=1&status=503&retryAfter=3600", parser: JSONParser())
+        request.interceptors = [RetryPolicy(maxRetries: 3)]
+        let result = await service().result(of: request)
+        #expect(result.failure != nil && server.hits.count("never") == 1 && clock.delays.isEmpty)
+    }
+
+    @Test func cancellingDuringTheBackoffCancels() async throws {
+        defer { server.stop() }
+        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "pipeline"))
+        configuration.eventMonitors = [log]   // the real clock: the backoff really waits
+        let service = Service(configuration: configuration)
+        let request = Request(path: "/flaky/wait?failures=5", parser: JSONParser())
+        request.interceptors = [RetryPolicy(maxRetries: 3, backoff: Backoff(initial: .seconds(30), jitter: 0))]
+        let started = ContinuousClock.now
+        service.start(request)
+        while !log.all.contains("retry 1") { try await Task.sleep(for: .milliseconds(5)) }
+        request.cancel()
+        let result = await service.result(of: request)
+        #expect(result.failure?.isCancellation == true)
+        #expect(started.duration(to: .now) < .seconds(10))
+        while !log.all.contains("finish") { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.hits.count("wait") == 1)
+        #expect(service.activeRequestCount == 0)
+    }
+
+    @Test func monitorsSeeEveryStepInOrder() async throws {
+        defer { server.stop() }
+        let request = Request(path: "/json/small", parser: JSONParser())
+        _ = try await service().send(request)
+        while !log.all.contains("finish") { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(log.all == ["start", "adapt 1", "send 1", "head 200", "parse true", "finish"])
+        let metrics = try #require(log.metrics.first)
+        #expect(metrics.statusCode == 200 && metrics.attempts == 1 && metrics.bytesReceived > 0 && metrics.error == nil)
+        #expect(metrics.url?.path == "/json/small" && metrics.duration > .zero)
+        #expect(request.metrics?.id == request.id)
+    }
+
+    @Test func aProgressHandlerAddedAfterStartReportsFromThenOn() async throws {
+        defer { server.stop() }
+        let size = 2 * 1024 * 1024
+        let request = Request(path: "/bytes?count=\(size)&pauseMs=300")
+        let service = service()
+        service.start(request)
+        while request.responseHead == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let seen = Recorder<TransferProgress>()
+        request.addProgressHandler { _, progress in seen.append(progress) }
+        let data = try await service.send(request)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(data.count == size)
+        #expect(seen.all.count >= 2)
+        #expect(seen.all.last?.completedBytes == Int64(size) && seen.all.last?.fractionCompleted == 1)
+    }
+}
+
+/// Backoff and `Retry-After` as pure functions.
+@Suite struct RetryPolicyTests {
+    @Test func backoffGrowsToItsCapWithJitterInBounds() {
+        let backoff = Backoff(initial: .milliseconds(100), multiplier: 2, maximum: .seconds(1), jitter: 0)
+        #expect((1...6).map { backoff.delay(beforeRetry: $0) } == [.milliseconds(100), .milliseconds(200), .milliseconds(400),
+                                                                   .milliseconds(800), .seconds(1), .seconds(1)])
+        let jittered = Backoff(initial: .seconds(1), jitter: 0.25)
+        var random = SeededGenerator(seed: 3)
+        let delays = (0..<200).map { _ in jittered.delay(beforeRetry: 1, using: &random) }
+        #expect(delays.allSatisfy { $0 >= .milliseconds(750) && $0 <= .milliseconds(1250) })
+        #expect(Set(delays).count > 50)
+    }
+
+    @Test func retryAfterTakesSecondsAndAllThreeDateForms() {
+        let now = Date(timeIntervalSince1970: 784_111_777 - 10)  // 10 s before Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120))
+        #expect(RetryPolicy.retryAfter(" 0 ", now: now) == .zero)
+        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(10))
+        #expect(RetryPolicy.retryAfter("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(10))
+        #expect(RetryPolicy.retryAfter("Sun Nov  6 08:49:37 1994", now: now) == .seconds(10))
+        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:49:00 GMT", now: now) == .zero)
+        #expect(RetryPolicy.retryAfter("-5", now: now) == nil)
+        #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
+    }
+}
