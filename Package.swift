@@ -22,6 +22,7 @@ let package = Package(
         // Test, demo and benchmark only: the library products depend on none of these.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -69,7 +70,11 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkKitTests",
-            dependencies: ["NetworkKit", "FixtureServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "NetworkKit", "FixtureServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

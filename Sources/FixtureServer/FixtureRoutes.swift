@@ -4,11 +4,12 @@ import NIOCore
 
 /// The routes every test and demo talks to. Each group lives in its own file.
 enum FixtureRoutes {
-    static func add(to router: Router<BasicRequestContext>, blobs: BlobStore, hits: HitCounter) {
+    static func add(to router: Router<BasicRequestContext>, blobs: BlobStore, hits: HitCounter, verifier: SignatureVerifier?) {
         addJSON(to: router)
         addFaults(to: router)
         addTransfers(to: router, blobs: blobs)
         addCounting(to: router, hits: hits)
+        addAuth(to: router, verifier: verifier)
     }
 
     static func respond(

@@ -30,11 +30,12 @@ public final class FixtureServer: Sendable {
     }
 
     /// Starts a server on a free loopback port and returns once it accepts connections.
-    public static func start() async throws -> FixtureServer {
+    /// `signatureVerifier` checks the signatures `/signed` receives.
+    public static func start(signatureVerifier: SignatureVerifier? = nil) async throws -> FixtureServer {
         let blobs = BlobStore()
         let hits = HitCounter()
         let router = Router()
-        FixtureRoutes.add(to: router, blobs: blobs, hits: hits)
+        FixtureRoutes.add(to: router, blobs: blobs, hits: hits, verifier: signatureVerifier)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "FixtureServer")
         logger.logLevel = .critical

@@ -9,6 +9,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case invalidURL(String)
     /// The request could not be built, e.g. parameters that cannot be encoded.
     case invalidRequest(String)
+    /// A parameter broke one of the request's `ParameterRule`s, so nothing was sent.
+    case invalidParameter(name: String, reason: String)
     /// The transport failed: no connection, dropped connection, timeout, TLS…
     case transport(URLError)
     /// The server answered with a status the request does not accept.
@@ -41,6 +43,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "invalid URL: \(url)"
         case .invalidRequest(let reason):
             return "invalid request: \(reason)"
+        case .invalidParameter(let name, let reason):
+            return "invalid parameter \(name): \(reason)"
         case .transport(let error):
             return "transport error: \(Self.describe(error))"
         case .httpStatus(let code, let body):

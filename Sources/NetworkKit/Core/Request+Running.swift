@@ -44,6 +44,11 @@ extension Request {
         if cancelled { task.cancel() }
     }
 
+    /// The result, once the request has landed.
+    var result: Result<Output, NetworkError>? {
+        lifecycle.withLock { $0.result }
+    }
+
     /// True once `cancel()` was called.
     var isCancelRequested: Bool {
         lifecycle.withLock { $0.cancelRequested }

@@ -16,4 +16,6 @@ struct RequestOptions: Sendable {
     var interceptors: [any RequestInterceptor] = []
     var usesServiceInterceptors = true
     var isIdempotent: Bool?
+    var parameterRules: [ParameterRule] = []
+    var redirectPolicy: RedirectPolicy?
 }

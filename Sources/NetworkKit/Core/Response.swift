@@ -13,6 +13,8 @@ public struct Response: Sendable {
     public var headers: [String: String]
     /// The body bytes, as the transport delivered them.
     public var data: Data
+    /// The service's envelope keys, which JSON and model parsers apply (see `ResponseEnvelope`).
+    public var envelope: ResponseEnvelope?
 
     /// Creates a response from its parts; parsers and tests build these directly.
     public init(url: URL?, statusCode: Int, headers: [String: String] = [:], data: Data) {

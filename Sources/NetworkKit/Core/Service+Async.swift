@@ -15,7 +15,10 @@ extension Service {
             if let pipeline = pipeline(for: request) {
                 await pipeline.run()
             }
-            // Landed by now, unless it was started elsewhere: then wait for it.
+            if let result = request.result {
+                return result
+            }
+            // Started elsewhere and still running: wait for it.
             return await withCheckedContinuation { continuation in
                 request.observeResult { continuation.resume(returning: $0) }
             }

@@ -26,6 +26,25 @@ public struct ServiceConfiguration: Sendable {
     public var logger: Logger?
     /// Which secrets logs and cURL commands hide.
     public var redaction: Redaction = .standard
+    /// Where this service's JSON answers keep their code, message and content; JSON and model
+    /// parsers of its requests use it unless they say otherwise.
+    public var envelope: ResponseEnvelope?
+    /// Signs every request last, after all interceptors (see `RequestSigning`).
+    public var signer: (any RequestSigning)?
+    /// What requests do with redirects, unless a request says otherwise (see `RedirectPolicy`).
+    public var redirectPolicy: RedirectPolicy = .follow
+    /// The environments `Service.useEnvironment(named:)` can switch to.
+    public var environments: [ServiceEnvironment] = []
+    /// The name of the environment in use (see `environment`), if one was chosen.
+    public var environmentName: String?
+    /// Filters every request URL passes through, in order (see `URLFilter`).
+    public var urlFilters: [any URLFilter] = []
+    /// Headers sent with every request, read when each request is built (so a token read here is
+    /// always the current one). A request's own headers win.
+    public var commonHeaders: @Sendable () -> [String: String] = { [:] }
+    /// Parameters sent with every request, encoded with the request's own and read when each
+    /// request is built. A request's own parameters win.
+    public var commonParameters: @Sendable () -> [String: JSON] = { [:] }
 
     /// Creates a configuration; every argument has the default a new app wants.
     public init(
@@ -33,12 +52,17 @@ public struct ServiceConfiguration: Sendable {
         cdnURL: URL? = nil,
         timeout: TimeInterval = 15,
         callbackQueue: DispatchQueue = .main,
-        maxDecompressedBytes: Int = 256 * 1024 * 1024
+        maxDecompressedBytes: Int = 256 * 1024 * 1024,
+        environments: [ServiceEnvironment] = []
     ) {
         self.baseURL = baseURL
         self.cdnURL = cdnURL
         self.timeout = timeout
         self.callbackQueue = callbackQueue
         self.maxDecompressedBytes = maxDecompressedBytes
+        self.environments = environments
+        if baseURL == nil, cdnURL == nil, let first = environments.first {
+            environment = first
+        }
     }
 }

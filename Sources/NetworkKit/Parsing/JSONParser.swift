@@ -21,6 +21,10 @@ public struct JSONParser: ResponseParser {
     public var contentKeyPath: JSONKeyPath?
     /// Media types accepted (`application/json`, or a suffix such as `+json`); nil accepts any.
     public var acceptableContentTypes: Set<String>?
+    /// The shape the content must have, checked before it is returned; nil checks nothing.
+    public var shape: JSONShape?
+    /// Whether key paths left unset come from the service's `ResponseEnvelope` (true by default).
+    public var usesServiceEnvelope = true
 
     /// Creates a JSON parser; with no arguments it parses the whole body and checks nothing.
     public init(
@@ -28,21 +32,24 @@ public struct JSONParser: ResponseParser {
         okValue: JSON = 0,
         messageKeyPath: JSONKeyPath? = nil,
         contentKeyPath: JSONKeyPath? = nil,
-        acceptableContentTypes: Set<String>? = nil
+        acceptableContentTypes: Set<String>? = nil,
+        shape: JSONShape? = nil
     ) {
         self.checkKeyPath = checkKeyPath
         self.okValue = okValue
         self.messageKeyPath = messageKeyPath
         self.contentKeyPath = contentKeyPath
         self.acceptableContentTypes = acceptableContentTypes
+        self.shape = shape
     }
 
     /// Light: a small body parses in microseconds.
     public var isLightweight: Bool { true }
 
-    /// The checked content.
+    /// The checked content (with the service's envelope applied, see `applying(_:)`).
     public func parse(_ response: Response) throws -> JSON {
-        try content(of: document(of: response))
+        let parser = applying(response.envelope)
+        return try parser.content(of: parser.document(of: response))
     }
 
     /// The whole document, parsed and with its business code checked.
@@ -60,10 +67,11 @@ public struct JSONParser: ResponseParser {
         return json
     }
 
-    /// The value at `contentKeyPath` (the document itself when nil).
+    /// The value at `contentKeyPath` (the document itself when nil), checked against `shape`.
     public func content(of document: JSON) throws -> JSON {
-        guard let contentKeyPath else { return document }
-        return try document.value(at: contentKeyPath)
+        let content = try contentKeyPath.map { try document.value(at: $0) } ?? document
+        try shape?.validate(content)
+        return content
     }
 
     /// Throws `NetworkError.businessCode` when the code at `checkKeyPath` is not `okValue`.

@@ -26,7 +26,8 @@ public struct ModelParser<Model: Sendable>: ResponseParser {
 
     /// The model.
     public func parse(_ response: Response) throws -> Model {
-        if modelName == nil, json.checkKeyPath == nil, json.contentKeyPath == nil,
+        let json = self.json.applying(response.envelope)
+        if modelName == nil, json.checkKeyPath == nil, json.contentKeyPath == nil, json.shape == nil,
            !registry.hasConverter(for: Model.self),
            let codable = registry.defaultConverter as? CodableConverter {
             // Nothing to check or extract: decode the body directly, skipping the JSON value.

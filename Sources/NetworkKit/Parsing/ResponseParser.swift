@@ -54,3 +54,28 @@ extension ResponseParser {
         ClosureParser { response in try transform(self.parse(response)) }
     }
 }
+
+/// Turns a parsed value into what a screen needs (AIFNetworking's reformers): one object per
+/// kind of screen, reused across requests, run on the parsing queue.
+///
+/// ```swift
+/// struct FeedRowsReformer: Reformer {
+///     func reform(_ feed: [Entrance]) -> [String] { feed.map(\.name) }
+/// }
+/// Request(path: "/feed", parser: ModelParser([Entrance].self).reformed(by: FeedRowsReformer()))
+/// ```
+public protocol Reformer<Input, Output>: Sendable {
+    /// What the parser produced.
+    associatedtype Input: Sendable
+    /// What the screen gets.
+    associatedtype Output: Sendable
+    /// Reforms `input`; throwing fails the request with a parse error.
+    func reform(_ input: Input) throws -> Output
+}
+
+extension ResponseParser {
+    /// A parser that runs this one, then `reformer` on its output.
+    public func reformed<R: Reformer>(by reformer: R) -> ClosureParser<R.Output> where R.Input == Output {
+        map { try reformer.reform($0) }
+    }
+}

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// One attempt's transfer: hears the transport's events for it, keeps the response head and
 /// body, reports progress to the request and the head to the monitors, and hands the outcome to
@@ -20,14 +23,23 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private let request: Request<Output>
     private let attempt: Int
     private let monitors: [any EventMonitor]
+    private let redirects: RedirectPolicy
+    /// Where the attempt was sent, to tell redirects to another origin.
+    private let origin: URL?
     private let state: Protected<State>
 
-    init(request: Request<Output>, attempt: Int, monitors: [any EventMonitor],
+    init(request: Request<Output>, attempt: Int, monitors: [any EventMonitor], redirects: RedirectPolicy, origin: URL?,
          continuation: CheckedContinuation<Outcome, Never>) {
         self.request = request
         self.attempt = attempt
         self.monitors = monitors
+        self.redirects = redirects
+        self.origin = origin
         state = Protected(State(continuation: continuation))
+    }
+
+    func transportWillRedirect(to proposed: URLRequest, response: ResponseHead) -> URLRequest? {
+        redirects.next(proposed, after: response, original: origin)
     }
 
     func transportDidSend(bytes: Int64, of total: Int64?) {

@@ -114,17 +114,21 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
     }
 
-    /// Step 2: every interceptor in order; a thrown error fails the request before anything is sent.
+    /// Step 2: every interceptor in order, then the signer; a thrown error fails the request
+    /// before anything is sent.
     private func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
         var adapted = request
-        for interceptor in interceptors {
-            do {
+        do {
+            for interceptor in interceptors {
                 adapted = try await interceptor.adapt(adapted, context: context)
-            } catch let error as NetworkError {
-                throw error
-            } catch {
-                throw .adaptationFailed(error)
             }
+            if let signer = configuration.signer {
+                adapted = try signer.sign(adapted)
+            }
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw .adaptationFailed(error)
         }
         return adapted
     }
@@ -132,7 +136,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     /// Step 4: hands the request to the transport and waits for the transfer to end.
     private func transfer(_ urlRequest: URLRequest, attempt: Int) async -> Exchange<Output>.Outcome {
         await withCheckedContinuation { continuation in
-            let exchange = Exchange(request: request, attempt: attempt, monitors: monitors, continuation: continuation)
+            let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
+                                    redirects: options.redirectPolicy ?? configuration.redirectPolicy,
+                                    origin: urlRequest.url, continuation: continuation)
             request.attach(transfer: service.transport.start(urlRequest, events: exchange))
         }
     }
@@ -145,7 +151,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
             return .failure(.httpStatus(code: head.statusCode, body: outcome.body))
         }
-        return await parse(Response(head, data: outcome.body))
+        var response = Response(head, data: outcome.body)
+        response.envelope = configuration.envelope
+        return await parse(response)
     }
 
     /// Steps 6 and 7, on the pipeline's task for light parsers of small bodies, otherwise on
@@ -161,7 +169,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                 return .failure(NetworkError.wrap(error, parser: String(describing: type(of: parser))))
             }
         }
-        let started = ContinuousClock.now
+        let started = monitors.isEmpty ? nil : ContinuousClock.now
         let result: Result<Output, NetworkError>
         if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit {
             result = work()
@@ -170,10 +178,12 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                 ParsingQueue.shared.async { continuation.resume(returning: work()) }
             }
         }
-        let duration = started.duration(to: .now)
-        var succeeded = false
-        if case .success = result { succeeded = true }
-        for monitor in monitors { monitor.request(request.id, didParseIn: duration, succeeded: succeeded) }
+        if let started {
+            let duration = started.duration(to: .now)
+            var succeeded = false
+            if case .success = result { succeeded = true }
+            for monitor in monitors { monitor.request(request.id, didParseIn: duration, succeeded: succeeded) }
+        }
         return result
     }
 

@@ -28,6 +28,9 @@ public protocol TransportTask: Sendable {
 public protocol TransportEvents: AnyObject, Sendable {
     /// Request body bytes sent so far, and how many there are in all when known.
     func transportDidSend(bytes: Int64, of total: Int64?)
+    /// The server redirected to `proposed` with the head `response`: return the request to
+    /// follow with (`proposed` or a changed copy), or nil to make the redirect the response.
+    func transportWillRedirect(to proposed: URLRequest, response: ResponseHead) -> URLRequest?
     /// The response head: status, headers, and the URL that answered (after redirects).
     func transportDidReceive(head: ResponseHead)
     /// The next part of the response body, as delivered (after any content decoding the

@@ -8,27 +8,39 @@ enum URLRequestBuilder {
     static func build(_ options: RequestOptions, configuration: ServiceConfiguration) throws -> URLRequest {
         var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
         let method = options.method
+        let common = configuration.commonParameters()
+        let parameters = common.isEmpty ? options.parameters : common.merging(options.parameters) { _, own in own }
+        for rule in options.parameterRules {
+            if let reason = rule.violation(in: parameters) { throw NetworkError.invalidParameter(name: rule.name, reason: reason) }
+        }
         let encoding = options.parameterEncoding == .automatic
             ? (method.encodesParametersInQuery ? .query : .form)
             : options.parameterEncoding
         var body = options.body
         var contentType = options.body == nil ? nil : options.bodyContentType
-        if !options.parameters.isEmpty {
+        if !parameters.isEmpty {
             switch encoding {
             case .query, .automatic:
-                url = try appendQuery(FormEncoder.encode(options.parameters), to: url)
+                url = try appendingQuery(parameters, to: url, keepingExisting: false)
             case .form:
                 guard body == nil else { throw NetworkError.invalidRequest("both a body and form parameters were set") }
-                body = Data(FormEncoder.encode(options.parameters).utf8)
+                body = Data(FormEncoder.encode(parameters).utf8)
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .json:
                 guard body == nil else { throw NetworkError.invalidRequest("both a body and JSON parameters were set") }
                 do {
-                    body = try JSON.object(options.parameters).serialized()
+                    body = try JSON.object(parameters).serialized()
                 } catch {
                     throw NetworkError.invalidRequest("parameters cannot be written as JSON: \(error)")
                 }
                 contentType = "application/json"
+            }
+        }
+        for filter in configuration.urlFilters {
+            do {
+                url = try filter.filter(url, method: method)
+            } catch {
+                throw NetworkError.invalidRequest("URL filter \(type(of: filter)) failed: \(error)")
             }
         }
         if let coding = options.bodyEncoding, let plain = body {
@@ -48,6 +60,9 @@ enum URLRequestBuilder {
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let coding = options.bodyEncoding, body != nil {
             request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
+        }
+        for (name, value) in configuration.commonHeaders() where options.headers[name] == nil {
+            request.setValue(value, forHTTPHeaderField: name)
         }
         for (name, value) in options.headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
@@ -82,12 +97,26 @@ enum URLRequestBuilder {
         return url
     }
 
-    private static func appendQuery(_ query: String, to url: URL) throws -> URL {
+    private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))
+
+    /// `url` with `parameters` form-encoded after its query (if any) and before its fragment.
+    /// With `keepingExisting`, a parameter whose name the query has already is left out.
+    static func appendingQuery(_ parameters: [String: JSON], to url: URL, keepingExisting: Bool) throws -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw NetworkError.invalidURL(url.absoluteString)
         }
+        var parameters = parameters
+        if keepingExisting, let existing = components.queryItems {
+            for item in existing { parameters[item.name] = nil }
+        }
+        guard !parameters.isEmpty else { return url }
         let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing + query
+        let query = existing + FormEncoder.encode(parameters)
+        // URLComponents traps on a query with characters a query cannot hold: refuse it instead.
+        guard query.unicodeScalars.allSatisfy({ queryAllowed.contains($0) }) else {
+            throw NetworkError.invalidURL(url.absoluteString)
+        }
+        components.percentEncodedQuery = query
         guard let result = components.url else { throw NetworkError.invalidURL(url.absoluteString) }
         return result
     }

@@ -102,6 +102,14 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         completionHandler(.allow)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let events = transfers.events(for: task.taskIdentifier) else { return completionHandler(request) }
+        completionHandler(events.transportWillRedirect(to: request, response: ResponseHead(response)))
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(chunk: data)
     }

@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a request does when the server answers with a redirect.
+///
+/// Whatever the policy, credentials do not travel to another origin: when a redirect leaves the
+/// scheme, host and port the request was sent to, its `Authorization`, `Proxy-Authorization` and
+/// `Cookie` headers are dropped (the session still sends that origin's own cookies).
+public enum RedirectPolicy: Sendable {
+    /// Follow redirects (the default).
+    case follow
+    /// Do not follow: the 3xx answer is the response, and fails unless its status is acceptable.
+    case refuse
+    /// Decide each redirect: return the request to send next (`proposed` or a changed copy),
+    /// or nil to stop at the 3xx answer. `response` is the redirect's own head.
+    case custom(@Sendable (_ proposed: URLRequest, _ response: ResponseHead) -> URLRequest?)
+
+    /// The request to send for a redirect to `proposed`, or nil to stop, for a request first
+    /// sent to `original`.
+    func next(_ proposed: URLRequest, after response: ResponseHead, original: URL?) -> URLRequest? {
+        let chosen: URLRequest?
+        switch self {
+        case .follow: chosen = proposed
+        case .refuse: chosen = nil
+        case .custom(let decide): chosen = decide(proposed, response)
+        }
+        guard var next = chosen else { return nil }
+        if !Self.sameOrigin(next.url, original) {
+            for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return next
+    }
+
+    static func sameOrigin(_ lhs: URL?, _ rhs: URL?) -> Bool {
+        guard let lhs, let rhs else { return false }
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && port(lhs) == port(rhs)
+    }
+}
+
+extension Request {
+    /// What this request does with redirects; nil uses the service's `redirectPolicy`.
+    public var redirectPolicy: RedirectPolicy? {
+        get { options.withLock { $0.redirectPolicy } }
+        set { options.withLock { $0.redirectPolicy = newValue } }
+    }
+}
