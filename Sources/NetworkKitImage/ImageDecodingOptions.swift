@@ -31,7 +31,7 @@ public struct ImageDecodingOptions: Sendable {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= pixelLimit else {
             throw ParseError.image(
-                "\(format) image is \(width)×\(height) pixels, over the pixel limit of \(pixelLimit)"
+                "\(format) image is \(width)×\(height) pixels, over the pixel limit of \(pixelLimit)", kind: .limit
             )
         }
     }

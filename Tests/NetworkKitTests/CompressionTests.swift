@@ -46,7 +46,7 @@ import Testing
         #expect {
             try Decompressor.inflate(bomb, coding: .gzip, limit: 1 << 20)
         } throws: { error in
-            (error as? ParseError) == ParseError(parser: "decompress", reason: "decompressed size exceeds limit of 1048576 bytes")
+            (error as? ParseError) == ParseError(parser: "decompress", reason: "decompressed size exceeds limit of 1048576 bytes", kind: .limit)
         }
         #expect(Date().timeIntervalSince(started) < 1)
         // Exactly at the limit is fine; one byte over is not.

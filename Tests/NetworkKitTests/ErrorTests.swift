@@ -34,12 +34,13 @@ struct ErrorTests {
     }
 
     @Test(arguments: [404, 500, 503])
-    func httpStatusCarriesCodeAndBody(code: Int) async throws {
+    func httpStatusCarriesCodeBodyAndHeaders(code: Int) async throws {
         let fixture = try await Fixture.start()
         let result = await fixture.land(Request(path: "/status/\(code)", parser: JSONParser()))
-        guard case .httpStatus(let status, let body) = result.failure else { Issue.record("got \(result)"); return }
+        guard case .httpStatus(let status, let body, let headers) = result.failure else { Issue.record("got \(result)"); return }
         #expect(status == code)
         #expect(String(decoding: body, as: UTF8.self).contains("status \(code)"))
+        #expect(Response(url: nil, statusCode: status, headers: headers, data: body).mimeType == "application/json")
         #expect(result.failure?.description.hasPrefix("HTTP \(code)") == true)
     }
 
@@ -96,7 +97,7 @@ struct ErrorTests {
 
     @Test func errorDescriptionsReadWell() {
         #expect(NetworkError.cancelled.description == "cancelled")
-        #expect(NetworkError.httpStatus(code: 404, body: Data("gone".utf8)).description == "HTTP 404 not found: gone")
+        #expect(NetworkError.httpStatus(code: 404, body: Data("gone".utf8), headers: [:]).description == "HTTP 404 not found: gone")
         #expect(NetworkError.parse(ParseError(parser: "json", reason: "no key \"x\"", keyPath: "a/x")).description
             == "parse error: json parser: no key \"x\" (at key path a/x)")
         #expect(NetworkError.businessCode(code: "E1", message: nil).description == "business code \"E1\"")

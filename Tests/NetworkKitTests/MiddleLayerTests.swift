@@ -104,7 +104,7 @@ struct MiddleLayerTests {
         var wrong = configuration
         wrong.signer = HMACSigner(key: SymmetricKey(data: Data("wrong".utf8)))
         let rejected = await Service(configuration: wrong).result(of: Request(path: "/signed", parser: JSONParser()))
-        guard case .failure(.httpStatus(401, _)) = rejected else { Issue.record("got \(rejected)"); return }
+        guard case .failure(.httpStatus(401, _, _)) = rejected else { Issue.record("got \(rejected)"); return }
     }
 
     @Test func aBrokenParameterRuleSendsNothingAndNamesTheParameter() async throws {
@@ -239,7 +239,7 @@ struct MiddleLayerTests {
         let refused = Request(path: "/redirect?to=\(elsewhere)", parser: DataParser())
         refused.redirectPolicy = .refuse
         let result = await service.result(of: refused)
-        guard case .failure(.httpStatus(302, _)) = result else { Issue.record("got \(result)"); return }
+        guard case .failure(.httpStatus(302, _, _)) = result else { Issue.record("got \(result)"); return }
 
         let rewritten = Request(path: "/redirect?to=\(elsewhere)", parser: JSONParser())
         rewritten.redirectPolicy = .custom { proposed, response in

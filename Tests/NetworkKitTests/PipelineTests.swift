@@ -129,7 +129,7 @@ struct PipelineTests {
         let request = Request(path: "/flaky/down?failures=10&status=502", parser: JSONParser())
         request.interceptors = [Self.noWait]
         let result = await service().result(of: request)
-        guard case .failure(.httpStatus(let code, _)) = result else { Issue.record("got \(result)"); return }
+        guard case .failure(.httpStatus(let code, _, _)) = result else { Issue.record("got \(result)"); return }
         #expect(code == 502)
         #expect(request.attemptCount == 3 && request.metrics?.attempts == 3 && server.hits.count("down") == 3)
         #expect(log.metrics.first?.statusCode == 502)
@@ -252,5 +252,50 @@ struct PipelineTests {
         #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:49:00 GMT", now: now) == .zero)
         #expect(RetryPolicy.retryAfter("-5", now: now) == nil)
         #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
+    }
+}
+
+/// What a failure or a success carries.
+@Suite struct ResultDetailTests {
+    @Test func parseErrorsKeepTheirKindAndACustomParsersOwnError() async throws {
+        struct Refusal: Error, Equatable { let why: String }
+        let fixture = try await Fixture.start()
+        let custom = await fixture.service.result(of: Request(path: "/json/small", parser: ClosureParser<Int> { _ in
+            throw Refusal(why: "no")
+        }))
+        guard case .failure(.parse(let error)) = custom else { Issue.record("got \(custom)"); return }
+        #expect(error.kind == .custom && error.underlying as? Refusal == Refusal(why: "no"))
+        let kinds: [(String, JSONParser, ParseError.Kind)] = [
+            ("/json/malformed", JSONParser(), .malformed),
+            ("/json/small", JSONParser(contentKeyPath: "no/such"), .keyPath),
+            ("/empty", JSONParser(), .emptyBody),
+            ("/json/small", JSONParser(acceptableContentTypes: ["text/csv"]), .contentType),
+            ("/json/small", JSONParser(shape: ["code": .string]), .shape),
+        ]
+        for (path, parser, kind) in kinds {
+            let result = await fixture.service.result(of: Request(path: path, parser: parser))
+            guard case .failure(.parse(let error)) = result else { Issue.record("\(path): got \(result)"); continue }
+            #expect(error.kind == kind, "\(path): \(error)")
+        }
+    }
+
+    @Test func aReplyCarriesStatusHeadersAndMetrics() async throws {
+        let fixture = try await Fixture.start()
+        let reply = try await fixture.service.reply(to: Request(path: "/json/small", parser: JSONParser()))
+        #expect(reply.value["code"] == 0 && reply.statusCode == 200)
+        #expect(reply.head.header("content-type")?.hasPrefix("application/json") == true)
+        #expect(reply.metrics.attempts == 1 && reply.metrics.bytesReceived > 0 && !reply.metrics.isFromCache)
+    }
+
+    @Test func completionHandlersSeeTheResponseAndMetrics() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/json/small", parser: JSONParser())
+        let seen = await withCheckedContinuation { continuation in
+            request.addCompletionHandler { request, _ in
+                continuation.resume(returning: (request.responseHead?.statusCode, request.metrics?.attempts))
+            }
+            fixture.service.start(request)
+        }
+        #expect(seen.0 == 200 && seen.1 == 1)
     }
 }

@@ -13,8 +13,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case invalidParameter(name: String, reason: String)
     /// The transport failed: no connection, dropped connection, timeout, TLS…
     case transport(URLError)
-    /// The server answered with a status the request does not accept.
-    case httpStatus(code: Int, body: Data)
+    /// The server answered with a status the request does not accept; the body and the
+    /// headers (`Retry-After`, `WWW-Authenticate`…) come with it.
+    case httpStatus(code: Int, body: Data, headers: [String: String])
     /// A parser rejected the body.
     case parse(ParseError)
     /// The business code at the parser's `checkKeyPath` was not the `okValue`.
@@ -47,7 +48,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "invalid parameter \(name): \(reason)"
         case .transport(let error):
             return "transport error: \(Self.describe(error))"
-        case .httpStatus(let code, let body):
+        case .httpStatus(let code, let body, _):
             let text = body.isEmpty ? "" : ": " + Self.preview(body)
             return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code).lowercased())\(text)"
         case .parse(let error):
@@ -91,7 +92,7 @@ extension NetworkError {
         case let error as ParseError: return .parse(error)
         case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(error)
         case is CancellationError: return .cancelled
-        default: return .parse(ParseError(parser: parser, reason: "\(error)"))
+        default: return .parse(ParseError(parser: parser, reason: "\(error)", kind: .custom, underlying: error))
         }
     }
 }

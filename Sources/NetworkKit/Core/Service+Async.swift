@@ -1,3 +1,8 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 extension Service {
     /// Sends `request` and returns its parsed value. Cancelling the calling `Task` cancels the request.
     ///
@@ -26,4 +31,27 @@ extension Service {
             request.cancel()
         }
     }
+
+    /// Sends `request` and returns its value with the response it came from: status, headers
+    /// and what was measured (duration, attempts, bytes). Cancelling the calling `Task` cancels it.
+    public func reply<Output>(to request: Request<Output>) async throws(NetworkError) -> Reply<Output> {
+        let value = try await send(request)
+        guard let head = request.responseHead, let metrics = request.metrics else {
+            throw .transport(URLError(.badServerResponse))
+        }
+        return Reply(value: value, head: head, metrics: metrics)
+    }
+}
+
+/// A request's value and the response it came from.
+public struct Reply<Output: Sendable>: Sendable {
+    /// The parsed value.
+    public let value: Output
+    /// The response head: status, headers, the URL that answered.
+    public let head: ResponseHead
+    /// What was measured: duration, attempts, bytes sent and received.
+    public let metrics: RequestMetrics
+
+    /// The HTTP status code.
+    public var statusCode: Int { head.statusCode }
 }

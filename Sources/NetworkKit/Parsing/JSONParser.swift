@@ -61,7 +61,8 @@ public struct JSONParser: ResponseParser {
         } catch let error as ParseError {
             let type = response.mimeType.map { ", Content-Type \($0)" } ?? ""
             throw ParseError(parser: "json",
-                             reason: "\(error.reason)\(type); body starts \"\(NetworkError.preview(response.data, limit: 60))\"")
+                             reason: "\(error.reason)\(type); body starts \"\(NetworkError.preview(response.data, limit: 60))\"",
+                             kind: error.kind)
         }
         try checkCode(in: json)
         return json
@@ -94,14 +95,15 @@ public struct JSONParser: ResponseParser {
     /// Throws when the body is empty or its `Content-Type` is not acceptable.
     public func validateBody(of response: Response) throws {
         guard !response.data.isEmpty else {
-            throw ParseError(parser: "json", reason: "empty body (status \(response.statusCode))")
+            throw ParseError(parser: "json", reason: "empty body (status \(response.statusCode))", kind: .emptyBody)
         }
         guard let acceptable = acceptableContentTypes else { return }
         let type = response.mimeType ?? ""
         let accepted = acceptable.contains(type) || acceptable.contains { $0.hasPrefix("+") && type.hasSuffix($0) }
         guard accepted else {
             throw ParseError(parser: "json",
-                             reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptable.sorted())")
+                             reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptable.sorted())",
+                             kind: .contentType)
         }
     }
 }

@@ -28,7 +28,7 @@ struct JSONReader {
     }
 
     func error(_ reason: String) -> ParseError {
-        ParseError(parser: "json", reason: "malformed JSON: \(reason) at byte \(index)")
+        ParseError(parser: "json", reason: "malformed JSON: \(reason) at byte \(index)", kind: .malformed)
     }
 
     var current: UInt8? {

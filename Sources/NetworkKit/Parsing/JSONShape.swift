@@ -40,7 +40,7 @@ public indirect enum JSONShape: Sendable, Equatable, ExpressibleByDictionaryLite
     /// Throws `ParseError` naming the first key path (`items/3/id`) whose value does not fit.
     public func validate(_ json: JSON) throws {
         if let mismatch = self.mismatch(json, at: []) {
-            throw ParseError(parser: "json", reason: "unexpected shape at \(mismatch)")
+            throw ParseError(parser: "json", reason: "unexpected shape at \(mismatch)", kind: .shape)
         }
     }
 

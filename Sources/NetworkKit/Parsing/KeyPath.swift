@@ -32,23 +32,23 @@ extension JSON {
             case .object(let members):
                 guard let next = members[component] else {
                     throw ParseError(parser: parser, reason: "no key \"\(component)\"",
-                                     keyPath: walked.joined(separator: "/"))
+                                     keyPath: walked.joined(separator: "/"), kind: .keyPath)
                 }
                 current = next
             case .array(let elements):
                 guard let index = Int(component) else {
                     throw ParseError(parser: parser, reason: "\"\(component)\" is not an array index",
-                                     keyPath: walked.joined(separator: "/"))
+                                     keyPath: walked.joined(separator: "/"), kind: .keyPath)
                 }
                 guard elements.indices.contains(index) else {
                     throw ParseError(parser: parser,
                                      reason: "index \(index) out of range (count \(elements.count))",
-                                     keyPath: walked.joined(separator: "/"))
+                                     keyPath: walked.joined(separator: "/"), kind: .keyPath)
                 }
                 current = elements[index]
             default:
                 throw ParseError(parser: parser, reason: "cannot look up \"\(component)\" in a \(current.kindName)",
-                                 keyPath: walked.joined(separator: "/"))
+                                 keyPath: walked.joined(separator: "/"), kind: .keyPath)
             }
         }
         return current

@@ -24,12 +24,12 @@ public struct StringParser: ResponseParser {
         }
         if encoding == .utf8 {
             guard let text = String.validatingUTF8(response.data) else {
-                throw ParseError(parser: "string", reason: "body is not valid utf-8")
+                throw ParseError(parser: "string", reason: "body is not valid utf-8", kind: .malformed)
             }
             return text
         }
         guard let text = String(data: response.data, encoding: encoding) else {
-            throw ParseError(parser: "string", reason: "body is not valid \(response.charset ?? "\(encoding)")")
+            throw ParseError(parser: "string", reason: "body is not valid \(response.charset ?? "\(encoding)")", kind: .malformed)
         }
         return text
     }

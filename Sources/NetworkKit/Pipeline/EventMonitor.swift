@@ -62,4 +62,7 @@ public struct RequestMetrics: Sendable {
     public var bytesReceived: Int64
     /// The failure, or nil when the request succeeded.
     public var error: NetworkError?
+    /// Whether the answer came from the response cache (the cache arrives with its own issue;
+    /// until then always false).
+    public var isFromCache = false
 }

@@ -149,7 +149,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
         request.didReceiveWholeBody(bytes: outcome.body.count)
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
-            return .failure(.httpStatus(code: head.statusCode, body: outcome.body))
+            return .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
         }
         var response = Response(head, data: outcome.body)
         response.envelope = configuration.envelope

@@ -29,7 +29,7 @@ public struct TokenRefresher: RequestInterceptor {
         token: String?,
         header: String = "Authorization",
         scheme: String = "Bearer ",
-        isExpired: @escaping @Sendable (NetworkError) -> Bool = { if case .httpStatus(401, _) = $0 { true } else { false } },
+        isExpired: @escaping @Sendable (NetworkError) -> Bool = { if case .httpStatus(401, _, _) = $0 { true } else { false } },
         refresh: @escaping @Sendable () async throws -> String
     ) {
         store = TokenStore(token: token, refresh: refresh)

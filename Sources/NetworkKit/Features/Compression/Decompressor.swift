@@ -109,9 +109,11 @@ public enum Decompressor {
     static func parseError(_ error: ZlibFailure, coding: ContentCoding) -> ParseError {
         let name = coding.rawValue
         let reason: String
+        var kind = ParseError.Kind.malformed
         switch error {
         case .limitExceeded(let limit):
             reason = "decompressed size exceeds limit of \(limit) bytes"
+            kind = .limit
         case .truncated:
             reason = "truncated \(name) stream: the data ended before the end of the compressed stream"
         case .corrupt(let message):
@@ -119,6 +121,6 @@ public enum Decompressor {
         case .inputTooLarge:
             reason = "\(name) input larger than 4 GiB"
         }
-        return ParseError(parser: "decompress", reason: reason)
+        return ParseError(parser: "decompress", reason: reason, kind: kind)
     }
 }

@@ -59,7 +59,7 @@ public struct RetryPolicy: RequestInterceptor {
         switch error {
         case .transport(let failure) where retryableErrorCodes.contains(failure.code):
             return .retry(after: backoff.delay(beforeRetry: context.attempt))
-        case .httpStatus(let code, _) where retryableStatusCodes.contains(code):
+        case .httpStatus(let code, _, _) where retryableStatusCodes.contains(code):
             guard let asked = context.response?.header("Retry-After") else {
                 return .retry(after: backoff.delay(beforeRetry: context.attempt))
             }
