@@ -26,7 +26,7 @@ extension DemoTour {
             }),
             ("gzip request body on demand; a body still gzipped after the transport is inflated", {
                 let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
-                request.setBody(Data(String(repeating: "NetworkKit ", count: 1000).utf8), contentType: "text/plain")
+                request.body = .data(Data(String(repeating: "NetworkKit ", count: 1000).utf8), contentType: "text/plain")
                 request.bodyEncoding = .gzip
                 let sent = try await service.send(request)
                 let json = Data(#"{"content": "inflated by NetworkKit"}"#.utf8)

@@ -99,7 +99,7 @@ struct DemoTour {
             ("PUT parameters as a JSON body", {
                 let request = Request(path: "/echo", method: .put, parameters: ["tags": ["a", "b"], "n": 1],
                                       parser: JSONParser(contentKeyPath: "body"))
-                request.parameterEncoding = .json
+                request.body = .json
                 return "server received body \(try await service.send(request))"
             }),
             ("Download progress, coalesced (4 MB)", {

@@ -95,7 +95,7 @@ struct ImageRequestTests {
         let service = service(for: server)
         let request = Request(path: "/echo", method: .post, parser: JSONParser())
         let plain = Data(String(repeating: "NetworkKit ", count: 1000).utf8)
-        request.setBody(plain, contentType: "text/plain")
+        request.body = .data(plain, contentType: "text/plain")
         request.bodyEncoding = .gzip
         let echo = try await service.send(request)
         #expect(echo["headers"]?["Content-Encoding"] == "gzip")

@@ -46,11 +46,39 @@ struct EncodingTests {
     @Test func jsonBody() async throws {
         let fixture = try await Fixture.start()
         let request = Request(path: "/echo", method: .put, parameters: ["a": [1, 2], "b": ["c": true]], parser: JSONParser())
-        request.parameterEncoding = .json
+        request.body = .json
         let echo = try await fixture.service.send(request)
         let sent = try JSON(data: Data((echo["body"]?.stringValue ?? "").utf8))
         #expect(sent == ["a": [1, 2], "b": ["c": true]])
         #expect(echo["headers"]?["Content-Type"] == "application/json")
+    }
+
+    /// One `RequestBody` decides where parameters go: a raw or file body puts them in the query.
+    @Test func rawAndFileBodiesPutParametersInTheQuery() async throws {
+        let fixture = try await Fixture.start()
+        let raw = Request(path: "/echo", method: .post, parameters: ["id": 7], parser: JSONParser())
+        raw.body = .data(Data("<x/>".utf8), contentType: "application/xml")
+        let echoed = try await fixture.service.send(raw)
+        #expect(echoed["query"] == "id=7" && echoed["body"] == "<x/>" && echoed["headers"]?["Content-Type"] == "application/xml")
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nk-body-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("from disk".utf8).write(to: file)
+        let upload = Request(path: "/echo", method: .put, parameters: ["name": "a b"], parser: JSONParser())
+        upload.body = .file(file, contentType: "text/plain")
+        let uploaded = try await fixture.service.send(upload)
+        #expect(uploaded["query"] == "name=a%20b" && uploaded["body"] == "from disk")
+
+        let missing = Request(path: "/echo", method: .put, parser: JSONParser())
+        missing.body = .file(file.appendingPathExtension("gone"), contentType: "text/plain")
+        guard case .failure(.invalidRequest) = await fixture.service.result(of: missing) else {
+            Issue.record("a missing body file must fail before sending"); return
+        }
+
+        let formOnGet = Request(path: "/echo", method: .delete, parameters: ["a": 1], parser: JSONParser())
+        formOnGet.body = .form
+        let deleted = try await fixture.service.send(formOnGet)
+        #expect(deleted["body"] == "a=1" && deleted["query"] == "")
     }
 
     @Test func headersAreSent() async throws {

@@ -51,7 +51,7 @@ struct LifecycleTests {
     @Test func uploadProgressIsReported() async throws {
         let fixture = try await Fixture.start()
         let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
-        request.setBody(Data(repeating: 7, count: 1_000_000), contentType: "application/octet-stream")
+        request.body = .data(Data(repeating: 7, count: 1_000_000), contentType: "application/octet-stream")
         let seen = Recorder<TransferProgress>()
         request.addProgressHandler { _, progress in seen.append(progress) }
         let length = try await withCheckedThrowingContinuation { continuation in

@@ -81,7 +81,7 @@ struct LoggingTests {
         let service = Service(configuration: configuration)
         let request = Request(path: "/echo?q=a%20b", method: .put, parameters: ["text": "don't panic", "n": 42],
                               headers: ["Authorization": "Bearer s3cret"], parser: JSONParser())
-        request.parameterEncoding = .json
+        request.body = .json
 
         let redacted = try await service.curlCommand(for: request)
         #expect(redacted.contains("Authorization: <redacted>") && !redacted.contains("s3cret"))

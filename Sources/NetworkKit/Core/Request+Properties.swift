@@ -13,16 +13,10 @@ extension Request {
         set { options.withLock { $0.method = newValue } }
     }
 
-    /// Parameters, written where `parameterEncoding` says.
+    /// Parameters: in the query, or as the body when `body` is `.form` or `.json`.
     public var parameters: [String: JSON] {
         get { options.withLock { $0.parameters } }
         set { options.withLock { $0.parameters = newValue } }
-    }
-
-    /// Query string, form body or JSON body; `.automatic` picks by method.
-    public var parameterEncoding: ParameterEncoding {
-        get { options.withLock { $0.parameterEncoding } }
-        set { options.withLock { $0.parameterEncoding = newValue } }
     }
 
     /// Header fields sent with this request; they win over the service's.
@@ -56,17 +50,10 @@ extension Request {
         set { options.withLock { $0.bodyEncoding = newValue } }
     }
 
-    /// Sets a raw body and its content type, for bodies that are not parameters.
-    public func setBody(_ data: Data, contentType: String) {
-        options.withLock {
-            $0.body = data
-            $0.bodyContentType = contentType
-        }
-    }
-
-    /// The raw body, if one was set with `setBody`.
-    public var body: Data? {
-        options.withLock { $0.body }
+    /// What the request sends as its body, and so where its parameters go (see `RequestBody`).
+    public var body: RequestBody {
+        get { options.withLock { $0.body } }
+        set { options.withLock { $0.body = newValue } }
     }
 }
 

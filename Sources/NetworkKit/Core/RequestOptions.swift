@@ -5,10 +5,8 @@ struct RequestOptions: Sendable {
     var target: String
     var method: HTTPMethod
     var parameters: [String: JSON]
-    var parameterEncoding: ParameterEncoding = .automatic
     var headers: [String: String]
-    var body: Data?
-    var bodyContentType: String = "application/octet-stream"
+    var body: RequestBody = .automatic
     var timeout: TimeInterval?
     var useCDN = false
     var bodyEncoding: ContentCoding?

@@ -13,27 +13,31 @@ enum URLRequestBuilder {
         for rule in options.parameterRules {
             if let reason = rule.violation(in: parameters) { throw NetworkError.invalidParameter(name: rule.name, reason: reason) }
         }
-        let encoding = options.parameterEncoding == .automatic
-            ? (method.encodesParametersInQuery ? .query : .form)
-            : options.parameterEncoding
-        var body = options.body
-        var contentType = options.body == nil ? nil : options.bodyContentType
-        if !parameters.isEmpty {
-            switch encoding {
-            case .query, .automatic:
-                url = try appendingQuery(parameters, to: url, keepingExisting: false)
-            case .form:
-                guard body == nil else { throw NetworkError.invalidRequest("both a body and form parameters were set") }
-                body = Data(FormEncoder.encode(parameters).utf8)
-                contentType = "application/x-www-form-urlencoded; charset=utf-8"
-            case .json:
-                guard body == nil else { throw NetworkError.invalidRequest("both a body and JSON parameters were set") }
+        var body: Data?
+        var contentType: String?
+        switch options.body.resolved(for: method) {
+        case .form where !parameters.isEmpty:
+            body = Data(FormEncoder.encode(parameters).utf8)
+            contentType = "application/x-www-form-urlencoded; charset=utf-8"
+        case .json where !parameters.isEmpty:
+            do {
+                body = try JSON.object(parameters).serialized()
+            } catch {
+                throw NetworkError.invalidRequest("parameters cannot be written as JSON: \(error)")
+            }
+            contentType = "application/json"
+        case .form, .json:
+            break
+        case .automatic, .none, .data, .file:
+            if !parameters.isEmpty { url = try appendingQuery(parameters, to: url, keepingExisting: false) }
+            if case .data(let data, let type) = options.body {
+                (body, contentType) = (data, type)
+            } else if case .file(let file, let type) = options.body {
                 do {
-                    body = try JSON.object(parameters).serialized()
+                    (body, contentType) = (try Data(contentsOf: file), type)
                 } catch {
-                    throw NetworkError.invalidRequest("parameters cannot be written as JSON: \(error)")
+                    throw NetworkError.invalidRequest("cannot read the body file \(file.path): \(error.localizedDescription)")
                 }
-                contentType = "application/json"
             }
         }
         for filter in configuration.urlFilters {

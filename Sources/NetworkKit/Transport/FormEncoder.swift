@@ -1,17 +1,5 @@
 import Foundation
 
-/// Where and how a request's parameters are written.
-public enum ParameterEncoding: Sendable, Equatable {
-    /// Query string for GET, HEAD and DELETE; a form body for the others.
-    case automatic
-    /// Always the query string.
-    case query
-    /// An `application/x-www-form-urlencoded` body.
-    case form
-    /// An `application/json` body holding the parameters as one object.
-    case json
-}
-
 /// Form and query encoding: RFC 3986 percent-escaping, keys sorted, nested values written
 /// the way Rails and PHP read them (`user[name]=Ann`, `tags[]=a&tags[]=b`).
 enum FormEncoder {

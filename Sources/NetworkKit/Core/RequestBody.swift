@@ -1,0 +1,31 @@
+import Foundation
+
+/// What a request sends as its body, and so where its parameters go. One value says it all, so
+/// no combination of settings can contradict itself.
+///
+/// ```swift
+/// request.body = .json                                   // parameters as a JSON object body
+/// request.body = .data(png, contentType: "image/png")    // raw bytes; parameters in the query
+/// ```
+/// Multipart bodies and bodies streamed from disk arrive with file transfers.
+public enum RequestBody: Sendable, Equatable {
+    /// By method: parameters in the query for GET, HEAD and DELETE, as a form body for the others.
+    case automatic
+    /// No body; parameters go in the query.
+    case none
+    /// The parameters as an `application/x-www-form-urlencoded` body.
+    case form
+    /// The parameters as an `application/json` object body.
+    case json
+    /// These bytes with their content type; parameters go in the query.
+    case data(Data, contentType: String)
+    /// A file's contents with their content type (read when the request is built); parameters go
+    /// in the query.
+    case file(URL, contentType: String)
+
+    /// The body for `method` once `.automatic` is decided.
+    func resolved(for method: HTTPMethod) -> RequestBody {
+        guard self == .automatic else { return self }
+        return method.encodesParametersInQuery ? .none : .form
+    }
+}
