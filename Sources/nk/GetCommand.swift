@@ -37,25 +37,47 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Timeout in seconds.")
     var timeout: Double = 15
 
+    @Option(help: "Retry up to N times after transport failures and 429/502/503/504 (idempotent methods only).")
+    var retry = 0
+
+    @Flag(help: "Print a curl command that sends the request as nk would (credentials included), and exit.")
+    var curl = false
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")],
+          help: "Log each attempt's request and response headers to stderr, as curl -v does (secrets hidden).")
+    var verbose = false
+
     func run() async throws {
         guard let method = HTTPMethod(rawValue: method.uppercased()) else {
             throw ValidationError("unknown method \(self.method)")
         }
         let headerFields = try parseHeaders()
         let parameters = Dictionary(params.map(Self.splitParameter), uniquingKeysWith: { _, last in last })
+        var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk"))
+        if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
+        if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
+        let service = Service(configuration: configuration)
+        if json || codeKey != nil || keyPath != nil {
+            let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
+                                    contentKeyPath: keyPath.map { JSONKeyPath($0) })
+            let request = Request(url: url, method: method, parameters: parameters, headers: headerFields, parser: parser)
+            try await send(request, on: service) { print(try render($0)) }
+        } else {
+            let request = Request(url: url, method: method, parameters: parameters, headers: headerFields)
+            try await send(request, on: service) { FileHandle.standardOutput.write($0) }
+        }
+    }
+
+    /// Sends `request` (or prints its curl command) and hands the value to `output`; a failure
+    /// goes to stderr with exit status 1.
+    private func send<Output>(_ request: Request<Output>, on service: Service, output: (Output) throws -> Void) async throws {
+        request.timeout = timeout
         do {
-            if json || codeKey != nil || keyPath != nil {
-                let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
-                                        contentKeyPath: keyPath.map { JSONKeyPath($0) })
-                let request = Request(url: url, method: method, parameters: parameters, headers: headerFields, parser: parser)
-                request.timeout = timeout
-                print(try render(await Service.shared.send(request)))
-            } else {
-                let request = Request(url: url, method: method, parameters: parameters, headers: headerFields)
-                request.timeout = timeout
-                let data = try await Service.shared.send(request)
-                FileHandle.standardOutput.write(data)
+            if curl {
+                print(try await service.curlCommand(for: request, redaction: Redaction.none))
+                return
             }
+            try output(try await service.send(request))
         } catch {
             FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
             throw ExitCode(1)

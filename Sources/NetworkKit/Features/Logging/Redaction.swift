@@ -30,12 +30,12 @@ public struct Redaction: Sendable {
     static let placeholder = "<redacted>"
 
     /// `value`, or the placeholder when header `name` is secret.
-    func header(_ name: String, _ value: String) -> String {
+    public func header(_ name: String, _ value: String) -> String {
         headers.contains(name.lowercased()) ? Self.placeholder : value
     }
 
     /// `url` with the values of secret query parameters replaced.
-    func url(_ url: URL?) -> String {
+    public func url(_ url: URL?) -> String {
         guard let url else { return "-" }
         let text = url.absoluteString
         guard !parameters.isEmpty, let mark = text.firstIndex(of: "?") else { return text }
@@ -45,7 +45,7 @@ public struct Redaction: Sendable {
     }
 
     /// A `name=value&…` string with the values of secret parameters replaced.
-    func form(_ encoded: String) -> String {
+    public func form(_ encoded: String) -> String {
         guard !parameters.isEmpty else { return encoded }
         return encoded.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -55,8 +55,8 @@ public struct Redaction: Sendable {
         }.joined(separator: "&")
     }
 
-    /// A request's headers as `Name: value` lines, secrets hidden, sorted by name.
-    func headerLines(_ fields: [String: String]) -> [String] {
+    /// Headers as `Name: value` lines, secrets hidden, sorted by name.
+    public func headerLines(_ fields: [String: String]) -> [String] {
         fields.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { "\($0.key): \(header($0.key, $0.value))" }
     }
 }

@@ -1,0 +1,97 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `nk demo`: the request pipeline's hooks — interceptors, retries, monitors, token refresh,
+/// environments, envelope keys, cURL commands.
+extension DemoTour {
+    var pipelineSteps: [Step] {
+        [
+            ("Interceptors: one adds a header, a retry policy retries an endpoint that fails twice", {
+                let request = Request(path: "/flaky/demo-\(UUID().uuidString)?failures=2&status=503", parser: JSONParser())
+                request.interceptors = [DemoHeader(), RetryPolicy(maxRetries: 3, backoff: Backoff(initial: .milliseconds(20)))]
+                let reply = try await service.reply(to: request)
+                return "503, 503, then \(reply.statusCode): answered on attempt \(reply.metrics.attempts) (hit \(reply.value["hit"] ?? nil))"
+            }),
+            ("An event monitor sees every step of a request", {
+                let events = DemoEventLog()
+                var configuration = service.configuration
+                configuration.eventMonitors = [events]
+                _ = try await Service(configuration: configuration).send(Request(path: "/json/small", parser: JSONParser()))
+                return events.lines.joined(separator: " → ")
+            }),
+            ("Token refresh: 5 concurrent requests with an expired token share one refresh", {
+                let refreshes = Protected(0)
+                let tokens = TokenRefresher(token: "expired") {
+                    refreshes.withLock { $0 += 1 }
+                    try await Task.sleep(for: .milliseconds(50))
+                    return FixtureServer.freshToken
+                }
+                var configuration = service.configuration
+                configuration.interceptors = [tokens]
+                let authorized = Service(configuration: configuration)
+                let users = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<5 {
+                        group.addTask { try await authorized.send(Request(path: "/protected", parser: JSONParser(contentKeyPath: "data/user"))).stringValue ?? "" }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                return "\(users.count) × 401 then 200 as \(users.first ?? "?"); refreshes: \(refreshes.snapshot)"
+            }),
+            ("Environments: switch servers at runtime", {
+                var configuration = service.configuration
+                configuration.environments = [
+                    ServiceEnvironment(name: "production", baseURL: server.baseURL),
+                    ServiceEnvironment(name: "staging", baseURL: URL(string: "http://localhost:\(server.port)")),
+                ]
+                configuration.environment = configuration.environments[0]
+                let switching = Service(configuration: configuration)
+                let before = try await switching.send(Request(path: "/echo", parser: JSONParser(contentKeyPath: "host")))
+                switching.useEnvironment(named: "staging")
+                let after = try await switching.send(Request(path: "/echo", parser: JSONParser(contentKeyPath: "host")))
+                return "production → \(before), staging → \(after)"
+            }),
+            ("Envelope keys set once for the service; a JSON shape checked", {
+                var configuration = service.configuration
+                configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, contentKeyPath: "content")
+                let enveloped = Service(configuration: configuration)
+                let shape: JSONShape = ["entrance": [["name": .string, "type": .integer]]]
+                let content = try await enveloped.send(Request(path: "/json/feed", parser: JSONParser(shape: shape)))
+                return "code checked, content/entrance has \(content["entrance"]?.arrayValue?.count ?? 0) entries of the right shape"
+            }),
+            ("The cURL command of a request as it will be sent, secrets hidden", {
+                let request = Request(path: "/echo", method: .post, parameters: ["name": "ann"],
+                                      headers: ["Authorization": "Bearer s3cret"], parser: JSONParser())
+                request.interceptors = [DemoHeader()]
+                return try await service.curlCommand(for: request)
+            }),
+        ]
+    }
+}
+
+/// Adds `X-Demo: nk` to every attempt.
+struct DemoHeader: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        var request = request
+        request.setValue("nk", forHTTPHeaderField: "X-Demo")
+        return request
+    }
+}
+
+/// Keeps the names of the events it hears.
+final class DemoEventLog: EventMonitor {
+    private let events = Protected<[String]>([])
+    var lines: [String] { events.snapshot }
+
+    func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { add("started \(method.rawValue) \(target)") }
+    func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) { add("adapted") }
+    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) { add("sent") }
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { add("head \(head.statusCode)") }
+    func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { add("parsed") }
+    func requestDidFinish(_ metrics: RequestMetrics) { add("finished (\(metrics.bytesReceived) B)") }
+
+    private func add(_ event: String) { events.withLock { $0.append(event) } }
+}

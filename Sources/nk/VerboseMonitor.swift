@@ -1,0 +1,41 @@
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `nk get --verbose`: what each attempt sends and receives, on stderr, the way `curl -v`
+/// shows it (`>` sent, `<` received, `*` notes), with secrets hidden.
+struct VerboseMonitor: EventMonitor {
+    let redaction = Redaction.standard
+
+    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) {
+        var lines = ["* attempt \(attempt)"]
+        let path = request.url.map { $0.path.isEmpty ? "/" : $0.path } ?? "/"
+        let query = request.url?.query.map { "?" + redaction.form($0) } ?? ""
+        lines.append("> \(request.httpMethod ?? "GET") \(path)\(query) HTTP/1.1")
+        if let host = request.url?.host { lines.append("> Host: \(host)\(request.url?.port.map { ":\($0)" } ?? "")") }
+        lines += redaction.headerLines(request.allHTTPHeaderFields ?? [:]).map { "> " + $0 }
+        if let body = request.httpBody { lines.append("* \(body.count) bytes of body") }
+        write(lines + [">"])
+    }
+
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
+        let reason = HTTPURLResponse.localizedString(forStatusCode: head.statusCode).capitalized
+        write(["< HTTP/1.1 \(head.statusCode) \(reason)"] + redaction.headerLines(head.headers).map { "< " + $0 } + ["<"])
+    }
+
+    func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) {
+        write(["* attempt \(attempt) failed: \(error); retrying in \(delay)"])
+    }
+
+    func requestDidFinish(_ metrics: RequestMetrics) {
+        let status = metrics.statusCode.map { "HTTP \($0)" } ?? "no response"
+        let attempts = metrics.attempts == 1 ? "1 attempt" : "\(metrics.attempts) attempts"
+        write(["* \(status) in \(String(format: "%.1f", metrics.duration.milliseconds)) ms, \(metrics.bytesReceived) bytes received, \(attempts)"])
+    }
+
+    private func write(_ lines: [String]) {
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
