@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -75,6 +77,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        // The DocC articles' code, compiled, and a test that the articles show it word for word.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["NetworkKit", "NetworkKitImage", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

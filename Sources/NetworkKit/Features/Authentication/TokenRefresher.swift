@@ -22,7 +22,8 @@ public struct TokenRefresher: RequestInterceptor {
     /// Creates the interceptor.
     /// - Parameters:
     ///   - token: the token to start with; nil refreshes before the first request.
-    ///   - header: where the token goes (`Authorization` by default), as `scheme` + token.
+    ///   - header: where the token goes (`Authorization` by default).
+    ///   - scheme: what precedes the token in the header (`Bearer ` by default).
     ///   - isExpired: which failures mean the token has expired (by default a 401).
     ///   - refresh: fetches a new token; a thrown error lets the failure stand.
     public init(

@@ -3,7 +3,10 @@ import Foundation
 
 extension Decompressor {
     /// Compresses a request body as gzip or (zlib-wrapped) deflate.
-    /// - Parameter level: 0 (store) … 9 (smallest); 6 is zlib's default trade-off.
+    /// - Parameters:
+    ///   - data: the bytes to compress.
+    ///   - coding: gzip, or deflate in its zlib wrapper.
+    ///   - level: 0 (store) … 9 (smallest); 6 is zlib's default trade-off.
     /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure.
     public static func compress(_ data: Data, coding: ContentCoding, level: Int = 6) throws -> Data {
         guard (0...9).contains(level) else {

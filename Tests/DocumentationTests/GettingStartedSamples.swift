@@ -1,0 +1,57 @@
+// The code of the DocC articles, compiled in CI. `ArticleSampleTests` checks that every
+// ```swift block of every article stands here word for word, so an article cannot show code
+// that does not build. The functions are compiled, never run: their URLs are examples.
+import Foundation
+import NetworkKit
+import NetworkKitImage
+
+// MARK: - Getting Started
+
+struct Entrance: Codable, Sendable {
+    var name: String
+    var type: Int
+}
+
+func gettingStartedService() -> Service {
+    let api = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")))
+    return api
+}
+
+func gettingStartedAsync(api: Service) async throws {
+    // {"code": 0, "message": "ok", "content": {"entrance": [...]}}
+    let request = Request(path: "/feed", parser: ModelParser([Entrance].self, json: JSONParser(
+        checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")))
+    let entrances = try await api.send(request)
+    print(entrances.count)
+}
+
+func gettingStartedHandlers(api: Service) {
+    let request = Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance"))
+    request.addCompletionHandler { request, result in
+        switch result {
+        case .success(let entrance): print(entrance)
+        case .failure(.businessCode(let code, let message)): print("server said \(code): \(message ?? "")")
+        case .failure(let error): print(error)
+        }
+    }
+    request.addProgressHandler { _, progress in print(progress.fractionCompleted ?? 0) }
+    api.start(request)          // the service holds the request until its handlers have run
+    api.cancel(id: request.id)  // or request.cancel(), api.cancelAll()
+}
+
+func gettingStartedParameters(api: Service) async throws {
+    let search = Request(path: "/search", parameters: ["q": "swift", "page": 2], parser: JSONParser())
+    let login = Request(path: "/login", method: .post, parameters: ["user": "ann", "password": "s3cret"],
+                        parser: JSONParser())
+    login.body = .json                                   // the parameters as a JSON body
+    _ = try await (api.send(search), api.send(login))
+}
+
+func gettingStartedAtStartup() {
+    // A converter for a model by type…
+    ModelRegistry.shared.register(Entrance.self) { json in
+        Entrance(name: json["title"]?.stringValue ?? "", type: Int(json["kind"]?.intValue ?? 0))
+    }
+    // …and an image codec for a MIME type (here the built-in JPEG codec on one thread per decode).
+    ImageCodecRegistry.shared.register(JPEGCodec(maxThreads: 1), forMIMETypes: ["image/jpeg"])
+}

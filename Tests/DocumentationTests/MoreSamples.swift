@@ -1,0 +1,53 @@
+import Foundation
+import NetworkKit
+import NetworkKitImage
+
+// MARK: - Compression
+
+func compressionUpload(api: Service) async throws {
+    let upload = Request(path: "/logs", method: .post, parser: JSONParser())
+    upload.body = .data(Data(repeating: 65, count: 100_000), contentType: "text/plain")
+    upload.bodyEncoding = .gzip             // sent with Content-Encoding: gzip
+    api.configure { $0.maxDecompressedBytes = 32 << 20 }
+    _ = try await api.send(upload)
+}
+
+// MARK: - Errors
+
+func errorsSwitch(api: Service) async {
+    switch await api.result(of: Request(path: "/me", parser: JSONParser(checkKeyPath: "code"))) {
+    case .success(let profile):
+        print(profile)
+    case .failure(.businessCode(let code, let message)):
+        print("the server refused: \(code) \(message ?? "")")
+    case .failure(.httpStatus(let status, _, let headers)):
+        print("HTTP \(status), retry after \(headers["Retry-After"] ?? "-")")
+    case .failure(.transport(let error)) where error.code == .notConnectedToInternet:
+        print("offline")
+    case .failure(.parse(let error)) where error.kind == .keyPath:
+        print("the answer changed shape: \(error)")
+    case .failure(.cancelled):
+        break
+    case .failure(let error):
+        print(error)
+    }
+}
+
+// MARK: - Images
+
+func imagesRequest(api: Service) async throws {
+    let image = try await api.send(Request(path: "/avatar.jpg", parser: ImageParser(maxPixelSize: 256)))
+    print(image.width, image.height, image.sourceWidth, image.orientation, image.isDownsampled)
+}
+
+struct GIFCodec: ImageCodec {
+    var format: ImageFormat { "gif" }
+    func canDecode(_ data: Data) -> Bool { data.starts(with: Array("GIF8".utf8)) }
+    func decode(_ data: Data, options: ImageDecodingOptions) throws -> DecodedImage {
+        throw ParseError(parser: "image", reason: "GIF decoding is left to you", kind: .image)
+    }
+}
+
+func imagesRegister() {
+    ImageCodecRegistry.shared.register(GIFCodec(), forMIMETypes: ["image/gif"])
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// MARK: - The request pipeline
+
+struct AppVersionHeader: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        var request = request
+        request.setValue("2.1", forHTTPHeaderField: "X-App-Version")
+        return request
+    }
+}
+
+final class SlowRequestReporter: EventMonitor {
+    func requestDidFinish(_ metrics: RequestMetrics) {
+        if metrics.duration > .seconds(1) { print("slow: \(metrics.url?.absoluteString ?? "-")") }
+    }
+}
+
+func pipelineConfiguration(tokenStore: @escaping @Sendable () -> String) -> Service {
+    var configuration = ServiceConfiguration(environments: [
+        ServiceEnvironment(name: "production", baseURL: URL(string: "https://api.example.com")),
+        ServiceEnvironment(name: "staging", baseURL: URL(string: "https://staging.example.com")),
+    ])
+    configuration.interceptors = [AppVersionHeader(), RetryPolicy(maxRetries: 2)]
+    configuration.eventMonitors = [SlowRequestReporter()]
+    configuration.urlFilters = [QueryArgumentsFilter(["platform": "ios", "v": "2.1"])]
+    configuration.commonHeaders = { ["X-Token": tokenStore()] }   // read for every request
+    configuration.commonParameters = { ["lang": "en"] }
+    configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, messageKeyPath: "message",
+                                              contentKeyPath: "data")
+    configuration.logger = Logger(label: "api")
+    let api = Service(configuration: configuration)
+    api.useEnvironment(named: "staging")   // requests in flight finish where they went
+    return api
+}
+
+func pipelinePerRequest() {
+    let upload = Request(path: "/orders", method: .post, parameters: ["sku": "A-1"], parser: JSONParser())
+    upload.interceptors = [RetryPolicy(maxRetries: 3)]
+    upload.isIdempotent = true             // the server dedupes orders: a retried POST is safe
+    upload.usesServiceInterceptors = true  // false would leave the service's out
+    upload.parameterRules = [.required("sku"), .matches("sku", #"^[A-Z]-[0-9]+$"#)]
+    upload.redirectPolicy = .refuse
+}
+
+func pipelineTokens(refreshToken: @escaping @Sendable () async throws -> String) -> Service {
+    let tokens = TokenRefresher(token: nil) { try await refreshToken() }
+    var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
+    configuration.interceptors = [tokens]
+    return Service(configuration: configuration)
+}
+
+struct HeaderSigner: RequestSigning {
+    let sign: @Sendable (Data) -> String
+    func sign(_ request: URLRequest) throws -> URLRequest {
+        var signed = request
+        signed.setValue(sign(request.signingContent), forHTTPHeaderField: "X-Signature")
+        return signed
+    }
+}
+
+func pipelineCurl(api: Service) async throws {
+    let request = Request(path: "/feed", parser: JSONParser())
+    print(try await api.curlCommand(for: request))                       // secrets hidden
+    print(try await api.curlCommand(for: request, redaction: .none))     // runnable as is
+    let reply = try await api.reply(to: request)
+    print(reply.statusCode, reply.metrics.attempts, reply.metrics.duration)
+}
