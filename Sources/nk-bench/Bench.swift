@@ -17,6 +17,7 @@ enum Bench {
         let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images
         if only != "images" {
             try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
+            try ModelBenchmarks.run()
         }
         if only != "network" {
             try runImageBenchmarks()

@@ -16,23 +16,32 @@ public struct CodableConverter: ModelConverter {
         self.makeDecoder = makeDecoder
     }
 
-    /// Decodes `json` when `Model` is `Decodable`; a clear `ParseError` otherwise.
+    /// Decodes `json` when `Model` is `Decodable`, straight from the value (no second parse of
+    /// text), honouring the decoder's strategies; a clear `ParseError` otherwise.
     public func convert<Model>(_ json: JSON, to type: Model.Type, name: String?) throws -> Model {
-        try decode(json.serialized(), to: type)
+        try decoding(type) { decodable in try JSONValueDecoder(makeDecoder()).decode(decodable, from: json) }
     }
 
     /// Decodes JSON text straight into `Model`, skipping the `JSON` step.
     public func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
+        try decoding(type) { decodable in try makeDecoder().decode(decodable, from: data) }
+    }
+
+    /// Runs `decode` for `type` when it is `Decodable`, turning its failures into `ParseError`s
+    /// of kind `.model` that keep the `DecodingError`.
+    private func decoding<Model>(_ type: Model.Type, _ decode: (any Decodable.Type) throws -> any Decodable) throws -> Model {
         guard let decodable = type as? any Decodable.Type else {
-            throw ParseError(parser: "model", reason: "\(type) is not Decodable and no converter is registered for it")
+            throw ParseError(parser: "model", reason: "\(type) is not Decodable and no converter is registered for it",
+                             kind: .model)
         }
         do {
-            guard let model = try makeDecoder().decode(decodable, from: data) as? Model else {
-                throw ParseError(parser: "model", reason: "decoded value is not a \(type)")
+            guard let model = try decode(decodable) as? Model else {
+                throw ParseError(parser: "model", reason: "decoded value is not a \(type)", kind: .model)
             }
             return model
         } catch let error as DecodingError {
-            throw ParseError(parser: "model", reason: "cannot decode \(type): \(Self.describe(error))")
+            throw ParseError(parser: "model", reason: "cannot decode \(type): \(Self.describe(error))", kind: .model,
+                             underlying: error)
         }
     }
 
