@@ -44,9 +44,10 @@ struct MiddleLayerTests {
                            ServiceEnvironment(name: "staging", baseURL: staging.baseURL)]))
         #expect(service.configuration.environment.name == "production")
         let slow = Request(path: "/echo?slow", parser: JSONParser())
-        slow.interceptors = [DelayingInterceptor(delay: .milliseconds(200))]
+        let adapting = DelayingInterceptor(delay: .milliseconds(200))
+        slow.interceptors = [adapting]
         async let inFlight = service.send(slow)
-        try await Task.sleep(for: .milliseconds(50))
+        await adapting.started()   // built for production, now being adapted
         #expect(service.useEnvironment(named: "staging"))
         #expect(!service.useEnvironment(named: "nowhere"))
         let next = try await service.send(Request(path: "/echo", parser: JSONParser()))
@@ -251,10 +252,21 @@ struct MiddleLayerTests {
     }
 }
 
-/// Waits before letting a request go, to keep it in flight.
-struct DelayingInterceptor: RequestInterceptor {
+/// Waits before letting a request go, to keep it in flight; `started()` returns once it waits.
+final class DelayingInterceptor: RequestInterceptor {
     let delay: Duration
+    private let (waiting, waitingContinuation) = AsyncStream<Void>.makeStream()
+
+    init(delay: Duration) {
+        self.delay = delay
+    }
+
+    func started() async {
+        for await _ in waiting { return }
+    }
+
     func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        waitingContinuation.yield()
         try await Task.sleep(for: delay)
         return request
     }

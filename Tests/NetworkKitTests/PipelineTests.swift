@@ -37,12 +37,25 @@ struct FailingAdapter: RequestInterceptor {
     func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest { throw Refused() }
 }
 
-/// Records every event a monitor hears, as short strings.
+/// Records every event a monitor hears, as short strings, and wakes whoever waits for one.
 final class EventLog: EventMonitor {
     private let events = Protected<[String]>([])
     private let finished = Protected<[RequestMetrics]>([])
+    private let waiters = Protected<[(String, CheckedContinuation<Void, Never>)]>([])
     var all: [String] { events.snapshot }
     var metrics: [RequestMetrics] { finished.snapshot }
+
+    /// Returns once `event` has been heard (at once if it was already).
+    func wait(for event: String) async {
+        await withCheckedContinuation { continuation in
+            let heard = events.withLock { events in
+                if events.contains(event) { return true }
+                waiters.withLock { $0.append((event, continuation)) }
+                return false
+            }
+            if heard { continuation.resume() }
+        }
+    }
 
     func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { record("start") }
     func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) { record("adapt \(attempt)") }
@@ -55,7 +68,17 @@ final class EventLog: EventMonitor {
         record("finish")
     }
 
-    private func record(_ event: String) { events.withLock { $0.append(event) } }
+    private func record(_ event: String) {
+        let woken = events.withLock { events -> [CheckedContinuation<Void, Never>] in
+            events.append(event)
+            return waiters.withLock { waiters in
+                let matching = waiters.filter { $0.0 == event }.map(\.1)
+                waiters.removeAll { $0.0 == event }
+                return matching
+            }
+        }
+        for continuation in woken { continuation.resume() }
+    }
 }
 
 @Suite("Request pipeline: interceptors, retries, monitors")
@@ -190,12 +213,12 @@ struct PipelineTests {
         request.interceptors = [RetryPolicy(maxRetries: 3, backoff: Backoff(initial: .seconds(30), jitter: 0))]
         let started = ContinuousClock.now
         service.start(request)
-        while !log.all.contains("retry 1") { try await Task.sleep(for: .milliseconds(5)) }
+        await log.wait(for: "retry 1")
         request.cancel()
         let result = await service.result(of: request)
         #expect(result.failure?.isCancellation == true)
         #expect(started.duration(to: .now) < .seconds(10))
-        while !log.all.contains("finish") { try await Task.sleep(for: .milliseconds(5)) }
+        await log.wait(for: "finish")
         #expect(server.hits.count("wait") == 1)
         #expect(service.activeRequestCount == 0)
     }
@@ -204,7 +227,7 @@ struct PipelineTests {
         defer { server.stop() }
         let request = Request(path: "/json/small", parser: JSONParser())
         _ = try await service().send(request)
-        while !log.all.contains("finish") { try await Task.sleep(for: .milliseconds(5)) }
+        await log.wait(for: "finish")
         #expect(log.all == ["start", "adapt 1", "send 1", "head 200", "parse true", "finish"])
         let metrics = try #require(log.metrics.first)
         #expect(metrics.statusCode == 200 && metrics.attempts == 1 && metrics.bytesReceived > 0 && metrics.error == nil)
@@ -218,11 +241,13 @@ struct PipelineTests {
         let request = Request(path: "/bytes?count=\(size)&pauseMs=300")
         let service = service()
         service.start(request)
-        while request.responseHead == nil { try await Task.sleep(for: .milliseconds(5)) }
+        await log.wait(for: "head 200")
         let seen = Recorder<TransferProgress>()
         request.addProgressHandler { _, progress in seen.append(progress) }
-        let data = try await service.send(request)
-        try await Task.sleep(for: .milliseconds(50))
+        // Completion handlers run on the callback queue after every progress call queued before.
+        let data = try await withCheckedThrowingContinuation { continuation in
+            request.addCompletionHandler { _, result in continuation.resume(with: result) }
+        }
         #expect(data.count == size)
         #expect(seen.all.count >= 2)
         #expect(seen.all.last?.completedBytes == Int64(size) && seen.all.last?.fractionCompleted == 1)

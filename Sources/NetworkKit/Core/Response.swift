@@ -26,8 +26,13 @@ public struct Response: Sendable {
 
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
+        Self.field(name, in: headers)
+    }
+
+    /// The value of header `name` in `headers`, looked up without regard to case.
+    static func field(_ name: String, in headers: [String: String]) -> String? {
         if let exact = headers[name] { return exact }
-        return headers.first { Self.sameFieldName($0.key, name) }?.value
+        return headers.first { sameFieldName($0.key, name) }?.value
     }
 
     /// ASCII case-insensitive equality, as header names are compared (no locale, no allocation).

@@ -58,7 +58,6 @@ public struct ResponseHead: Sendable {
 
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
-        if let exact = headers[name] { return exact }
-        return headers.first { Response.sameFieldName($0.key, name) }?.value
+        Response.field(name, in: headers)
     }
 }
