@@ -82,7 +82,7 @@ let package = Package(
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["NetworkKit", "NetworkKitImage"],
             swiftSettings: strict
         ),
         .testTarget(

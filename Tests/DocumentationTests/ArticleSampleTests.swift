@@ -2,19 +2,25 @@ import Foundation
 import Testing
 
 /// Every ```swift block of the DocC articles must stand, word for word (leading and trailing
-/// spaces and blank lines aside), in the sample files of this target, which CI compiles. So an
-/// article cannot show code that does not build against today's API.
+/// spaces and blank lines aside), as one contiguous run in one of this target's `*Samples.swift`
+/// files, which CI compiles. So an article cannot show code that does not build against today's
+/// API. A block that is not Swift to compile (a shell command) is marked ```sh instead.
 @Suite struct ArticleSampleTests {
+    /// The package root, found from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let catalogs = ["Sources/NetworkKit/NetworkKit.docc", "Sources/NetworkKitImage/NetworkKitImage.docc"]
+    static let samplesFolder = "Tests/DocumentationTests"
+
+    /// The Markdown files of `catalog`, sorted.
+    static func articles(in catalog: String) -> [URL] {
+        let folder = root.appendingPathComponent(catalog)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".md") }.sorted().map { folder.appendingPathComponent($0) }
+    }
 
     static var articles: [URL] {
-        catalogs.flatMap { catalog -> [URL] in
-            let folder = root.appendingPathComponent(catalog)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            return names.filter { $0.hasSuffix(".md") }.sorted().map { folder.appendingPathComponent($0) }
-        }
+        catalogs.flatMap(articles(in:))
     }
 
     /// Lines without surrounding spaces, blank ones left out.
@@ -24,50 +30,86 @@ import Testing
             .filter { !$0.isEmpty }
     }
 
-    /// The ```swift blocks of a Markdown text, in order.
-    static func swiftBlocks(in markdown: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+    /// A fenced code block marked `swift`: where it starts (1-based line of the fence) and its text.
+    struct Block {
+        var line: Int
+        var text: String
+        var isClosed: Bool
+    }
+
+    /// The ```swift blocks of a Markdown text, in order. Fences may be indented (inside lists).
+    static func swiftBlocks(in markdown: String) -> [Block] {
+        var blocks: [Block] = []
+        var current: Block?
+        var inOtherBlock = false
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
-            } else if current != nil, trimmed == "```" {
-                blocks.append((current ?? []).joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
+            if var block = current {
+                if trimmed == "```" {
+                    block.isClosed = true
+                    blocks.append(block)
+                    current = nil
+                } else {
+                    block.text += (block.text.isEmpty ? "" : "\n") + line
+                    current = block
+                }
+            } else if inOtherBlock {
+                if trimmed == "```" { inOtherBlock = false }
+            } else if trimmed.lowercased() == "```swift" {
+                current = Block(line: index + 1, text: "", isClosed: false)
+            } else if trimmed.hasPrefix("```") {
+                inOtherBlock = true
             }
         }
+        if let current { blocks.append(current) }
         return blocks
     }
 
-    static var samples: [String] {
-        get throws {
-            let folder = root.appendingPathComponent("Tests/DocumentationTests")
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-                .filter { $0.hasSuffix("Samples.swift") }.sorted()
-            return try files.flatMap { normalized(try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
+    /// The normalized lines of each `*Samples.swift` file, by file name.
+    static func samples() throws -> [(file: String, lines: [String])] {
+        let folder = root.appendingPathComponent(samplesFolder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix("Samples.swift") }.sorted()
+        return try files.map { name in
+            (name, normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)))
         }
     }
 
-    @Test func thereAreArticlesWithCode() throws {
-        #expect(Self.articles.count >= 9, "articles found: \(Self.articles.map(\.lastPathComponent))")
-        let blocks = try Self.articles.flatMap { Self.swiftBlocks(in: try String(contentsOf: $0, encoding: .utf8)) }
-        #expect(blocks.count >= 15)
+    /// True when `lines` appear, in order and next to each other, in `haystack`.
+    static func contains(_ haystack: [String], run lines: [String]) -> Bool {
+        guard !lines.isEmpty, lines.count <= haystack.count else { return lines.isEmpty }
+        return (0...(haystack.count - lines.count)).contains { start in
+            haystack[start..<start + lines.count].elementsEqual(lines)
+        }
     }
 
-    @Test(arguments: ArticleSampleTests.articles.map(\.lastPathComponent))
+    @Test func bothCatalogsHaveArticlesWithSwiftCode() throws {
+        for catalog in Self.catalogs {
+            let articles = Self.articles(in: catalog)
+            #expect(articles.count >= 2, "\(catalog): expected a landing page and articles, found \(articles.map(\.lastPathComponent))")
+            let blocks = try articles.flatMap { Self.swiftBlocks(in: try String(contentsOf: $0, encoding: .utf8)) }
+            #expect(!blocks.isEmpty, "\(catalog) has no ```swift block: is the catalog where this test looks?")
+        }
+        #expect(try !Self.samples().isEmpty, "no *Samples.swift file in \(Self.samplesFolder)")
+    }
+
+    @Test(arguments: ArticleSampleTests.articles.map { $0.pathComponents.suffix(2).joined(separator: "/") })
     func everySwiftBlockIsCompiledSampleCode(_ article: String) throws {
-        let url = try #require(Self.articles.first { $0.lastPathComponent == article })
-        let samples = try Self.samples
-        for (index, block) in Self.swiftBlocks(in: try String(contentsOf: url, encoding: .utf8)).enumerated() {
-            let lines = Self.normalized(block)
+        let url = try #require(Self.articles.first { $0.path.hasSuffix("/" + article) })
+        let samples = try Self.samples()
+        let blocks = Self.swiftBlocks(in: try String(contentsOf: url, encoding: .utf8))
+        for (index, block) in blocks.enumerated() {
+            let name = "\(article), swift block \(index + 1) of \(blocks.count) (line \(block.line))"
+            #expect(block.isClosed, "\(name) has no closing ``` fence")
+            let lines = Self.normalized(block.text)
             guard !lines.isEmpty else { continue }
-            let found = samples.indices.contains { start in
-                start + lines.count <= samples.count && Array(samples[start..<start + lines.count]) == lines
-            }
-            #expect(found, "\(article), swift block \(index + 1) is not in Tests/DocumentationTests/*Samples.swift:\n\(block)")
+            let found = samples.contains { Self.contains($0.lines, run: lines) }
+            #expect(found, """
+                \(name) is not, line for line, in any \(Self.samplesFolder)/*Samples.swift file. \
+                Copy the block into a function there (or fix the article to match the compiled code); \
+                mark a block that is not Swift to compile as ```sh.
+                \(block.text)
+                """)
         }
     }
 }

@@ -1,9 +1,9 @@
 // The code of the DocC articles, compiled in CI. `ArticleSampleTests` checks that every
-// ```swift block of every article stands here word for word, so an article cannot show code
-// that does not build. The functions are compiled, never run: their URLs are examples.
+// ```swift block of every article stands word for word in this target's *Samples.swift files,
+// so an article cannot show code that does not build. The functions are compiled, never run:
+// their URLs are examples.
 import Foundation
 import NetworkKit
-import NetworkKitImage
 
 // MARK: - Getting Started
 
@@ -35,8 +35,7 @@ func gettingStartedHandlers(api: Service) {
         }
     }
     request.addProgressHandler { _, progress in print(progress.fractionCompleted ?? 0) }
-    api.start(request)          // the service holds the request until its handlers have run
-    api.cancel(id: request.id)  // or request.cancel(), api.cancelAll()
+    api.start(request)   // the service holds the request until its handlers have run
 }
 
 func gettingStartedParameters(api: Service) async throws {
@@ -47,11 +46,8 @@ func gettingStartedParameters(api: Service) async throws {
     _ = try await (api.send(search), api.send(login))
 }
 
-func gettingStartedAtStartup() {
-    // A converter for a model by type…
+func gettingStartedModelConverter() {
     ModelRegistry.shared.register(Entrance.self) { json in
         Entrance(name: json["title"]?.stringValue ?? "", type: Int(json["kind"]?.intValue ?? 0))
     }
-    // …and an image codec for a MIME type (here the built-in JPEG codec on one thread per decode).
-    ImageCodecRegistry.shared.register(JPEGCodec(maxThreads: 1), forMIMETypes: ["image/jpeg"])
 }

@@ -8,8 +8,20 @@ func compressionUpload(api: Service) async throws {
     let upload = Request(path: "/logs", method: .post, parser: JSONParser())
     upload.body = .data(Data(repeating: 65, count: 100_000), contentType: "text/plain")
     upload.bodyEncoding = .gzip             // sent with Content-Encoding: gzip
-    api.configure { $0.maxDecompressedBytes = 32 << 20 }
     _ = try await api.send(upload)
+}
+
+func compressionLimit(api: Service) {
+    api.configure { $0.maxDecompressedBytes = 32 << 20 }   // 32 MB
+}
+
+// MARK: - Where parsing runs
+
+struct StatusLineParser: ResponseParser {
+    var isLightweight: Bool { true }
+    func parse(_ response: Response) throws -> String {
+        String(decoding: response.data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
 }
 
 // MARK: - Errors
@@ -21,7 +33,8 @@ func errorsSwitch(api: Service) async {
     case .failure(.businessCode(let code, let message)):
         print("the server refused: \(code) \(message ?? "")")
     case .failure(.httpStatus(let status, _, let headers)):
-        print("HTTP \(status), retry after \(headers["Retry-After"] ?? "-")")
+        let retryAfter = headers.first { $0.key.lowercased() == "retry-after" }?.value
+        print("HTTP \(status), retry after \(retryAfter ?? "-")")
     case .failure(.transport(let error)) where error.code == .notConnectedToInternet:
         print("offline")
     case .failure(.parse(let error)) where error.kind == .keyPath:
@@ -38,6 +51,11 @@ func errorsSwitch(api: Service) async {
 func imagesRequest(api: Service) async throws {
     let image = try await api.send(Request(path: "/avatar.jpg", parser: ImageParser(maxPixelSize: 256)))
     print(image.width, image.height, image.sourceWidth, image.orientation, image.isDownsampled)
+}
+
+func imagesPixelLimit() {
+    let icon = Request(path: "/icon.png", parser: ImageParser(maxPixelSize: 64, pixelLimit: 4_000_000))
+    _ = icon
 }
 
 struct GIFCodec: ImageCodec {

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NetworkKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -33,7 +32,6 @@ func pipelineConfiguration(tokenStore: @escaping @Sendable () -> String) -> Serv
     configuration.commonParameters = { ["lang": "en"] }
     configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, messageKeyPath: "message",
                                               contentKeyPath: "data")
-    configuration.logger = Logger(label: "api")
     let api = Service(configuration: configuration)
     api.useEnvironment(named: "staging")   // requests in flight finish where they went
     return api
@@ -67,7 +65,7 @@ struct HeaderSigner: RequestSigning {
 func pipelineCurl(api: Service) async throws {
     let request = Request(path: "/feed", parser: JSONParser())
     print(try await api.curlCommand(for: request))                       // secrets hidden
-    print(try await api.curlCommand(for: request, redaction: .none))     // runnable as is
+    print(try await api.curlCommand(for: request, redaction: Redaction.none))   // runnable as is
     let reply = try await api.reply(to: request)
     print(reply.statusCode, reply.metrics.attempts, reply.metrics.duration)
 }

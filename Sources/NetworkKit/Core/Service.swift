@@ -88,8 +88,9 @@ public final class Service: Sendable {
 
     /// A `curl` command that sends `request` as this service would send its first attempt: built
     /// with the current configuration and adapted by the interceptors (signatures included), but
-    /// not sent. Secrets are hidden as `redaction` says (the configuration's by default; `.none`
-    /// for a command that runs with the real credentials).
+    /// not sent. Secrets are hidden as `redaction` says (the configuration's by default;
+    /// `Redaction.none` for a command that runs with the real credentials; write it in full, since
+    /// a bare `.none` here is the optional's `nil`, which means the configuration's).
     public func curlCommand<Output>(for request: Request<Output>, redaction: Redaction? = nil) async throws(NetworkError) -> String {
         let configuration = settings.snapshot
         let pipeline = RequestPipeline(request: request, options: request.options.snapshot,

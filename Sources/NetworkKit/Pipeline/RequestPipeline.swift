@@ -15,7 +15,8 @@ import FoundationNetworking
 /// 6. **decode** a body that is still content-encoded, within the size limit;
 /// 7. **parse** it with the request's parser chain (never on the callback queue);
 /// 8. on failure ask the interceptors whether to **retry**, and after which delay;
-/// 9. **finish**: event monitors, then the handlers on the callback queue.
+/// 9. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
+///    then the event monitors' `requestDidFinish`.
 struct RequestPipeline<Output: Sendable>: Sendable {
     let request: Request<Output>
     let options: RequestOptions
