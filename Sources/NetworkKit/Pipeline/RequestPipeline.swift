@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The one path every request takes, from `Service.start` to its handlers, in its own task:
+/// The one path every request takes to its handlers, in a task of its own on the service's
+/// pipeline queue (`Service.start`) or in the awaiting task (`Service.send`):
 ///
 ///     build → adapt → [cache lookup] → transport → validate → decode content → parse → retry? → finish
 ///
@@ -128,6 +129,8 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             }
         } catch let error as NetworkError {
             throw error
+        } catch is CancellationError {
+            throw .cancelled
         } catch {
             throw .adaptationFailed(error)
         }
