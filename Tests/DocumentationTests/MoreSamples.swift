@@ -32,9 +32,10 @@ func errorsSwitch(api: Service) async {
         print(profile)
     case .failure(.businessCode(let code, let message)):
         print("the server refused: \(code) \(message ?? "")")
-    case .failure(.httpStatus(let status, _, let headers)):
-        let retryAfter = headers.first { $0.key.lowercased() == "retry-after" }?.value
-        print("HTTP \(status), retry after \(retryAfter ?? "-")")
+    case .failure(let error) where error.header("Retry-After") != nil:
+        print("busy: come back in \(error.header("Retry-After") ?? "") s")
+    case .failure(.httpStatus(let status, _, _)):
+        print("HTTP \(status)")
     case .failure(.transport(let error)) where error.code == .notConnectedToInternet:
         print("offline")
     case .failure(.parse(let error)) where error.kind == .keyPath:

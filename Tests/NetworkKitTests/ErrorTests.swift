@@ -41,6 +41,7 @@ struct ErrorTests {
         #expect(status == code)
         #expect(String(decoding: body, as: UTF8.self).contains("status \(code)"))
         #expect(Response(url: nil, statusCode: status, headers: headers, data: body).mimeType == "application/json")
+        #expect(result.failure?.header("CONTENT-type")?.hasPrefix("application/json") == true)
         #expect(result.failure?.description.hasPrefix("HTTP \(code)") == true)
     }
 

@@ -25,6 +25,13 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// An interceptor's `adapt` threw this error, so nothing was sent.
     case adaptationFailed(any Error)
 
+    /// The value of a response header of an `httpStatus` failure, looked up without regard to
+    /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
+    public func header(_ name: String) -> String? {
+        guard case .httpStatus(_, _, let headers) = self else { return nil }
+        return Response.field(name, in: headers)
+    }
+
     /// True when the request was cancelled.
     public var isCancellation: Bool {
         if case .cancelled = self { return true }

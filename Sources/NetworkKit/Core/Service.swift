@@ -88,14 +88,17 @@ public final class Service: Sendable {
 
     /// A `curl` command that sends `request` as this service would send its first attempt: built
     /// with the current configuration and adapted by the interceptors (signatures included), but
-    /// not sent. Secrets are hidden as `redaction` says (the configuration's by default;
-    /// `Redaction.none` for a command that runs with the real credentials; write it in full, since
-    /// a bare `.none` here is the optional's `nil`, which means the configuration's).
-    public func curlCommand<Output>(for request: Request<Output>, redaction: Redaction? = nil) async throws(NetworkError) -> String {
-        let configuration = settings.snapshot
+    /// not sent. Secrets are hidden as the configuration's `redaction` says.
+    public func curlCommand<Output>(for request: Request<Output>) async throws(NetworkError) -> String {
+        try await curlCommand(for: request, redaction: settings.snapshot.redaction)
+    }
+
+    /// The same, with secrets hidden as `redaction` says: `Redaction.none` gives a command that
+    /// runs with the real credentials.
+    public func curlCommand<Output>(for request: Request<Output>, redaction: Redaction) async throws(NetworkError) -> String {
         let pipeline = RequestPipeline(request: request, options: request.options.snapshot,
-                                       configuration: configuration, service: self)
-        return try await pipeline.firstAttempt().curlCommand(redaction: redaction ?? configuration.redaction)
+                                       configuration: settings.snapshot, service: self)
+        return try await pipeline.firstAttempt().curlCommand(redaction: redaction)
     }
 
     /// Cancels the running request with this identity; returns false when there is none.

@@ -175,7 +175,8 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
         let started = monitors.isEmpty ? nil : ContinuousClock.now
         let result: Result<Output, NetworkError>
-        if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit {
+        if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit
+            && !Decompressor.looksStillEncoded(response) {
             result = work()
         } else {
             result = await withCheckedContinuation { continuation in

@@ -37,4 +37,17 @@ extension Decompressor {
         }
         return decoded
     }
+
+    /// True when `response` says it is compressed and its body still looks it (gzip magic, or a
+    /// zlib header for deflate), so inflating it may cost up to the size limit: the pipeline then
+    /// parses it on the parsing queue rather than in place.
+    static func looksStillEncoded(_ response: Response) -> Bool {
+        guard let header = response.header("Content-Encoding"), let coding = ContentCoding(headerValue: header),
+              response.data.count >= 2 else { return false }
+        let first = response.data[response.data.startIndex], second = response.data[response.data.startIndex + 1]
+        switch coding {
+        case .gzip: return first == 0x1f && second == 0x8b
+        case .deflate: return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+        }
+    }
 }
