@@ -56,7 +56,7 @@ struct FixtureSet: Sendable {
 ///
 /// Most are made here: PNGs by `PNGWriter` from known pixels (which are their reference),
 /// JPEGs and WebPs by `cjpeg`/`cwebp` with `djpeg`/`dwebp` decoding the reference (apt packages
-/// `libjpeg-turbo-progs` and `webp`; `make test` installs them). The few that need Pillow to
+/// `libjpeg-turbo-progs` and `webp`; `./scripts/test` installs them). The few that need Pillow to
 /// make (CMYK JPEG, animated WebP) are committed in `Fixtures/` with their reference pixels, and
 /// `Fixtures/make_pillow_fixtures.py` makes them again. The working directory the tools write
 /// into is removed before the tests see the data.

@@ -46,7 +46,7 @@ struct FixtureMaker {
         let reason = status == 127 || status == -1 ? "is not installed" : "failed with exit status \(status)"
         let command = arguments.joined(separator: " ").replacingOccurrences(of: directory.path + "/", with: "")
         throw FixtureError(description: "`\(command)`: \(tool) \(reason). "
-            + "The image tests need it to make their fixtures: run `make test`, which installs it "
+            + "The image tests need it to make their fixtures: run `./scripts/test`, which installs it "
             + "(apt package \(package)).")
     }
 
