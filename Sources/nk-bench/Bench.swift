@@ -3,7 +3,8 @@ import Foundation
 
 /// `nk-bench`: every benchmark of the kit, each printed as a ratio against a baseline run
 /// in the same process (lower is better). Build in release: `swift run -c release nk-bench`;
-/// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half.
+/// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
+/// model comparison alone.
 @main
 enum Bench {
     static func main() async throws {
@@ -14,12 +15,12 @@ enum Bench {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
         }
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model
         if only != "images" {
-            try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
+            if only != "model" { try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value }
             try ModelBenchmarks.run()
         }
-        if only != "network" {
+        if only != "network" && only != "model" {
             try runImageBenchmarks()
         }
     }

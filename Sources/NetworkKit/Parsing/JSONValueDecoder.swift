@@ -3,76 +3,115 @@ import Foundation
 /// Decodes `Decodable` models straight from a parsed `JSON` value, so a model behind a content
 /// key path is not written back out as text and parsed a second time. It follows the strategies
 /// of the `JSONDecoder` it is made from (keys, dates, data, non-conforming floats, user info) and
-/// throws the same kinds of `DecodingError` with the same coding paths.
+/// throws the same kinds of `DecodingError` at the same coding paths (more precise ones where
+/// `JSONDecoder` reports a number that does not fit, or a bad ISO 8601 date, above its key).
 ///
-/// One difference is inherent: `JSON` holds integers as `Int64` and other numbers as `Double`,
-/// so a `UInt64` above `Int64.max`, or a `Decimal` with more digits than a `Double` keeps,
-/// arrives rounded where `JSONDecoder` would read the text.
+/// Numbers are read the way `JSONDecoder` reads the text `JSON.serialized()` writes for them, so
+/// a model decodes to exactly what the earlier round trip through text gave. `JSONReader` keeps
+/// integers that fit `Int64` exact and reads every other number as the nearest `Double`, so a
+/// `UInt64` above `Int64.max`, or a `Decimal` with more digits than a `Double` keeps, arrives
+/// rounded, as it did before, where `JSONDecoder` reading the body itself would keep it exact.
 struct JSONValueDecoder {
-    /// The strategies of a `JSONDecoder`.
-    struct Options {
-        var keys: JSONDecoder.KeyDecodingStrategy
-        var dates: JSONDecoder.DateDecodingStrategy
-        var data: JSONDecoder.DataDecodingStrategy
-        var floats: JSONDecoder.NonConformingFloatDecodingStrategy
-        var userInfo: [CodingUserInfoKey: Any]
-        /// The decoder itself, for the one strategy that cannot be read: `.formatted` dates.
-        let jsonDecoder: JSONDecoder
+    /// The strategies, or nil when the key strategy is unknown to this decoder: then `decode`
+    /// takes the old path.
+    private let options: Options?
+    private let jsonDecoder: JSONDecoder
 
-        init(_ decoder: JSONDecoder) {
-            jsonDecoder = decoder
+    init(_ decoder: JSONDecoder) {
+        jsonDecoder = decoder
+        options = Options(decoder)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from json: JSON) throws -> T {
+        guard let options else {
+            // A strategy added to Foundation after this was written: rather than guess at it,
+            // write the value out and let the JSONDecoder that knows it read it back.
+            return try jsonDecoder.decode(type, from: json.serialized())
+        }
+        return try JSONValueDecoding(json, at: .root, options: options).unwrap(type)
+    }
+}
+
+extension JSONValueDecoder {
+    /// The strategies of a `JSONDecoder`, read once and shared by the decoders of every level.
+    final class Options {
+        let keys: JSONDecoder.KeyDecodingStrategy
+        let dates: JSONDecoder.DateDecodingStrategy
+        let data: JSONDecoder.DataDecodingStrategy
+        let floats: JSONDecoder.NonConformingFloatDecodingStrategy
+        let userInfo: [CodingUserInfoKey: Any]
+        /// True for `.useDefaultKeys`, when `[String: Value]` needs no case of its own (see `unwrap`).
+        let usesDefaultKeys: Bool
+        /// The decoder itself, for what can only be done faithfully by it (see `decodeThroughText`).
+        private let jsonDecoder: JSONDecoder
+
+        /// Nil when the key strategy is one this decoder does not know.
+        init?(_ decoder: JSONDecoder) {
             keys = decoder.keyDecodingStrategy
             dates = decoder.dateDecodingStrategy
             data = decoder.dataDecodingStrategy
             floats = decoder.nonConformingFloatDecodingStrategy
             userInfo = decoder.userInfo
+            jsonDecoder = decoder
+            switch keys {
+            case .useDefaultKeys: usesDefaultKeys = true
+            case .convertFromSnakeCase, .custom: usesDefaultKeys = false
+            // Keys shape every container, so an unknown key strategy sends the whole value the
+            // old way; an unknown date or data strategy only sends those values (see `unwrap`).
+            @unknown default: return nil
+            }
         }
 
-        /// `value` written out and read back by the configured `JSONDecoder`, errors moved to `path`.
-        func decodeWithJSONDecoder<T: Decodable>(_ type: T.Type, _ value: JSON, at path: [any CodingKey]) throws -> T {
+        /// `value` written out and read back by the configured `JSONDecoder` (the old path, for
+        /// what only it does faithfully), its errors moved below `path`.
+        func decodeThroughText<T: Decodable>(_ type: T.Type, _ value: JSON, at path: [any CodingKey]) throws -> T {
             do {
                 return try jsonDecoder.decode(type, from: value.serialized())
-            } catch DecodingError.dataCorrupted(let context) {
-                throw DecodingError.dataCorrupted(.init(codingPath: path + context.codingPath,
-                                                        debugDescription: context.debugDescription))
+            } catch let error as DecodingError {
+                func moved(_ context: DecodingError.Context) -> DecodingError.Context {
+                    .init(codingPath: path + context.codingPath, debugDescription: context.debugDescription,
+                          underlyingError: context.underlyingError)
+                }
+                switch error {
+                case .typeMismatch(let type, let context): throw DecodingError.typeMismatch(type, moved(context))
+                case .valueNotFound(let type, let context): throw DecodingError.valueNotFound(type, moved(context))
+                case .keyNotFound(let key, let context): throw DecodingError.keyNotFound(key, moved(context))
+                case .dataCorrupted(let context): throw DecodingError.dataCorrupted(moved(context))
+                @unknown default: throw error
+                }
             }
         }
     }
-
-    let options: Options
-
-    init(_ decoder: JSONDecoder) {
-        options = Options(decoder)
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, from json: JSON) throws -> T {
-        try JSONValueDecoding(json, at: [], options: options).unwrap(type)
-    }
 }
 
-/// The `Decoder` for one value of the tree, at one coding path.
+/// The `Decoder` for one value of the tree, at one coding path. Its containers decode scalars
+/// from their members without making a decoder for each; the path of a member is only put
+/// together when an error needs it.
 struct JSONValueDecoding: Decoder {
     let value: JSON
-    let codingPath: [any CodingKey]
+    let path: JSONCodingPath
     let options: JSONValueDecoder.Options
 
-    init(_ value: JSON, at codingPath: [any CodingKey], options: JSONValueDecoder.Options) {
+    init(_ value: JSON, at path: JSONCodingPath, options: JSONValueDecoder.Options) {
         self.value = value
-        self.codingPath = codingPath
+        self.path = path
         self.options = options
     }
 
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try notNull(KeyedDecodingContainer<Key>.self, "keyed decoding container")
-        guard case .object(let members) = value else { throw mismatch([String: Any].self) }
+        guard case .object(let members) = value else {
+            throw mismatch([String: Any].self, value, nil, null: "Cannot get keyed decoding container -- found null value instead")
+        }
         return KeyedDecodingContainer(JSONKeyedContainer<Key>(members, decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try notNull((any UnkeyedDecodingContainer).self, "unkeyed decoding container")
-        guard case .array(let elements) = value else { throw mismatch([Any].self) }
+        guard case .array(let elements) = value else {
+            throw mismatch([Any].self, value, nil, null: "Cannot get unkeyed decoding container -- found null value instead")
+        }
         return JSONUnkeyedContainer(elements, decoder: self)
     }
 
@@ -80,146 +119,109 @@ struct JSONValueDecoding: Decoder {
         self
     }
 
-    private func notNull(_ type: Any.Type, _ what: String) throws {
-        guard value == .null else { return }
-        throw DecodingError.valueNotFound(type, .init(codingPath: codingPath,
-                                                      debugDescription: "Cannot get \(what) -- found null value instead"))
-    }
-
-    /// A decoder for `value` one step further down.
+    /// A decoder for `value`, found at `key` below this one.
     func child(_ value: JSON, key: any CodingKey) -> JSONValueDecoding {
-        JSONValueDecoding(value, at: codingPath + [key], options: options)
+        JSONValueDecoding(value, at: .key(key, in: path), options: options)
     }
 
-    /// `valueNotFound` for a `null`, `typeMismatch` for anything else, as `JSONDecoder` says it.
-    func mismatch(_ expected: Any.Type) -> DecodingError {
-        guard value != .null else {
-            return DecodingError.valueNotFound(expected, .init(codingPath: codingPath,
-                                                               debugDescription: "Expected \(expected) value but found null instead."))
-        }
-        let found: String
-        switch value {
-        case .null: found = "null"
-        case .bool: found = "bool"
-        case .int, .double: found = "number"
-        case .string: found = "string"
-        case .array: found = "array"
-        case .object: found = "dictionary"
-        }
-        return DecodingError.typeMismatch(expected, DecodingError.Context(
-            codingPath: codingPath, debugDescription: "Expected to decode \(expected) but found \(found) instead."))
+    /// The coding path of `key` below this value, or this value's path when `key` is nil.
+    func codingPath(to key: (any CodingKey)?) -> [any CodingKey] {
+        guard let key else { return codingPath }
+        return JSONCodingPath.key(key, in: path).keys
     }
 
-    /// `T` from this value, with the types `JSONDecoder` treats specially.
-    func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == Date.self, let date = try unwrapDate() as? T { return date }
-        if T.self == Data.self, let data = try unwrapData() as? T { return data }
-        if T.self == URL.self {
-            let text = try decode(String.self)
-            guard let url = URL(string: text) as? T else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
-            }
-            return url
+    // MARK: Errors, as JSONDecoder words them
+
+    /// `valueNotFound` for a `null`, `typeMismatch` for anything else, at `key` (or here).
+    func mismatch(_ expected: Any.Type, _ found: JSON, _ key: (any CodingKey)?, null: String? = nil) -> DecodingError {
+        if found == .null {
+            return notFound(expected, key, null ?? "Cannot get value of type \(expected) -- found null value instead")
         }
-        if T.self == Decimal.self, let decimal = try unwrapDecimal() as? T { return decimal }
-        if let dictionary = T.self as? any StringKeyedDictionary.Type, let decoded = try dictionary.decode(from: self) as? T {
-            return decoded
-        }
-        return try T(from: self)
+        return typeMismatch(expected, found, key)
     }
 
-    private func unwrapDate() throws -> Date {
-        switch options.dates {
-        case .deferredToDate:
-            return try Date(from: self)
-        case .secondsSince1970:
-            return Date(timeIntervalSince1970: try decode(Double.self))
-        case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try decode(Double.self) / 1000)
-        case .iso8601:
-            let text = try decode(String.self)
-            guard let date = ISO8601DateFormatter().date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
-                                                        debugDescription: "Expected date string to be ISO8601-formatted."))
-            }
-            return date
-        case .custom(let decodeDate):
-            return try decodeDate(self)
-        #if canImport(Darwin)
-        case .formatted:
-            // Darwin's Foundation has `.formatted` as a case (elsewhere it is `.custom`).
-            return try options.decodeWithJSONDecoder(Date.self, value, at: codingPath)
-        #endif
-        @unknown default:
-            return try options.decodeWithJSONDecoder(Date.self, value, at: codingPath)
+    /// `typeMismatch`, also for a `null` (as `JSONDecoder` says for a `Bool`).
+    func typeMismatch(_ expected: Any.Type, _ found: JSON, _ key: (any CodingKey)?) -> DecodingError {
+        let kind: String
+        switch found {
+        case .null: kind = "null"
+        case .bool: kind = "bool"
+        case .int, .double: kind = "number"
+        case .string: kind = "string"
+        case .array: kind = "array"
+        case .object: kind = "dictionary"
         }
+        return DecodingError.typeMismatch(expected, .init(codingPath: codingPath(to: key),
+                                                          debugDescription: "Expected to decode \(expected) but found \(kind) instead."))
     }
 
-    private func unwrapData() throws -> Data {
-        switch options.data {
-        case .deferredToData:
-            return try Data(from: self)
-        case .base64:
-            guard let data = Data(base64Encoded: try decode(String.self)) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
-                                                        debugDescription: "Encountered Data is not valid Base64."))
-            }
-            return data
-        case .custom(let decodeData):
-            return try decodeData(self)
-        @unknown default:
-            return try options.decodeWithJSONDecoder(Data.self, value, at: codingPath)
-        }
+    func notFound(_ expected: Any.Type, _ key: (any CodingKey)?, _ description: String) -> DecodingError {
+        DecodingError.valueNotFound(expected, .init(codingPath: codingPath(to: key), debugDescription: description))
     }
 
-    private func unwrapDecimal() throws -> Decimal {
-        switch value {
-        case .int(let number): return Decimal(number)
-        // The shortest text that reads back as this Double, as JSONDecoder would have read it.
-        case .double(let number): return Decimal(string: "\(number)") ?? Decimal(number)
-        default: throw mismatch(Decimal.self)
-        }
+    func corrupted(_ key: (any CodingKey)?, _ description: String) -> DecodingError {
+        DecodingError.dataCorrupted(.init(codingPath: codingPath(to: key), debugDescription: description))
     }
 }
 
-/// `[String: Value]`, which `JSONDecoder` decodes with its keys as they are: the key strategy
-/// is for the coding keys of types, not for the keys of dictionaries.
+/// Where a value is: the root, or a key below another value. Going one level down makes one
+/// small node and copies nothing; the array of keys is only made when asked for (errors, custom
+/// key strategies, models that read `codingPath`).
+indirect enum JSONCodingPath {
+    case root
+    case key(any CodingKey, in: JSONCodingPath)
+
+    var keys: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = self
+        while case .key(let key, let parent) = node {
+            keys.append(key)
+            node = parent
+        }
+        return keys.reversed()
+    }
+}
+
+/// `[String: Value]`, which `JSONDecoder` decodes with its keys as they are when a key strategy
+/// is set: the strategy is for the coding keys of types, not for the keys of dictionaries.
 protocol StringKeyedDictionary {
     static func decode(from decoder: JSONValueDecoding) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
     static func decode(from decoder: JSONValueDecoding) throws -> Self {
-        guard case .object(let members) = decoder.value else { throw decoder.mismatch([String: Value].self) }
+        guard case .object(let members) = decoder.value else {
+            throw decoder.mismatch([String: Any].self, decoder.value, nil)
+        }
         var result: [String: Value] = [:]
         result.reserveCapacity(members.count)
         for (key, member) in members {
-            result[key] = try decoder.child(member, key: JSONCodingKey(key)).unwrap(Value.self)
+            result[key] = try decoder.decode(Value.self, member, at: JSONCodingKey(key))
         }
         return result
     }
 }
 
-/// A coding key made from a string or an index.
-struct JSONCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+/// A coding key made from a member's name or an element's index; an index's text
+/// (`Index 3`, as `JSONDecoder` has it) is only made when asked for.
+enum JSONCodingKey: CodingKey {
+    case name(String)
+    case index(Int)
 
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
+    init(_ name: String) { self = .name(name) }
+    init(index: Int) { self = .index(index) }
+    init?(stringValue: String) { self = .name(stringValue) }
+    init?(intValue: Int) { self = .index(intValue) }
+
+    var stringValue: String {
+        switch self {
+        case .name(let name): return name
+        case .index(let index): return "Index \(index)"
+        }
     }
 
-    init(index: Int) {
-        stringValue = "Index \(index)"
-        intValue = index
-    }
-
-    init?(stringValue: String) {
-        self.init(stringValue)
-    }
-
-    init?(intValue: Int) {
-        self.init(index: intValue)
+    var intValue: Int? {
+        if case .index(let index) = self { return index }
+        return nil
     }
 }
