@@ -25,23 +25,13 @@ extension Request {
     /// Keeps the pipeline's task so `cancel()` can stop it; cancels it at once when the request
     /// was cancelled meanwhile.
     func attach(pipeline task: Task<Void, Never>) {
-        let cancelled = lifecycle.withLock { lifecycle -> Bool in
-            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
-            lifecycle.pipelineTask = task
-            return false
-        }
-        if cancelled { task.cancel() }
+        keep(task, at: \.pipelineTask) { task.cancel() }
     }
 
     /// Keeps the wait before a retry so `cancel()` can stop it; cancels it at once when the
     /// request was cancelled meanwhile.
     func attach(backoff task: Task<Void, any Error>) {
-        let cancelled = lifecycle.withLock { lifecycle -> Bool in
-            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
-            lifecycle.backoffTask = task
-            return false
-        }
-        if cancelled { task.cancel() }
+        keep(task, at: \.backoffTask) { task.cancel() }
     }
 
     /// The result, once the request has landed.
@@ -69,12 +59,7 @@ extension Request {
     /// Keeps the transfer of the current attempt so `cancel()` can stop it; cancels it at once
     /// when the request was cancelled meanwhile.
     func attach(transfer task: any TransportTask) {
-        let cancelled = lifecycle.withLock { lifecycle -> Bool in
-            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
-            lifecycle.transportTask = task
-            return false
-        }
-        if cancelled { task.cancel() }
+        keep(task, at: \.transportTask) { task.cancel() }
     }
 
     func didReceive(head: ResponseHead) {
@@ -104,6 +89,17 @@ extension Request {
         report(throttle: \.downloadThrottle) { _ in
             TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: Int64(bytes))
         }
+    }
+
+    /// Keeps `value` in the lifecycle at `path` for `cancel()` to stop; runs `stop` at once
+    /// instead when the request was cancelled or landed meanwhile.
+    private func keep<Value>(_ value: Value, at path: WritableKeyPath<Lifecycle<Output>, Value?>, stop: () -> Void) {
+        let cancelled = lifecycle.withLock { lifecycle -> Bool in
+            guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
+            lifecycle[keyPath: path] = value
+            return false
+        }
+        if cancelled { stop() }
     }
 
     /// Keeps what was measured, for `metrics`.
