@@ -25,13 +25,13 @@ extension Request {
     /// Keeps the pipeline's task so `cancel()` can stop it; cancels it at once when the request
     /// was cancelled meanwhile.
     func attach(pipeline task: Task<Void, Never>) {
-        keep(task, at: \.pipelineTask) { task.cancel() }
+        keep({ $0.pipelineTask = task }) { task.cancel() }
     }
 
     /// Keeps the wait before a retry so `cancel()` can stop it; cancels it at once when the
     /// request was cancelled meanwhile.
     func attach(backoff task: Task<Void, any Error>) {
-        keep(task, at: \.backoffTask) { task.cancel() }
+        keep({ $0.backoffTask = task }) { task.cancel() }
     }
 
     /// The result, once the request has landed.
@@ -59,7 +59,7 @@ extension Request {
     /// Keeps the transfer of the current attempt so `cancel()` can stop it; cancels it at once
     /// when the request was cancelled meanwhile.
     func attach(transfer task: any TransportTask) {
-        keep(task, at: \.transportTask) { task.cancel() }
+        keep({ $0.transportTask = task }) { task.cancel() }
     }
 
     func didReceive(head: ResponseHead) {
@@ -72,31 +72,31 @@ extension Request {
 
     /// Download progress: `bytes` of the body have arrived.
     func didReceive(bodyBytes bytes: Int) {
-        report(throttle: \.downloadThrottle) { lifecycle in
+        report { lifecycle in
             TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: lifecycle.expectedBytes)
         }
     }
 
     /// Upload progress.
     func didSend(bytes: Int64, of total: Int64?) {
-        report(throttle: \.uploadThrottle) { _ in
+        report { _ in
             TransferProgress(direction: .upload, completedBytes: bytes, totalBytes: total)
         }
     }
 
     /// Makes sure a download progress handler sees 100% before completion.
     func didReceiveWholeBody(bytes: Int) {
-        report(throttle: \.downloadThrottle) { _ in
+        report { _ in
             TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: Int64(bytes))
         }
     }
 
-    /// Keeps `value` in the lifecycle at `path` for `cancel()` to stop; runs `stop` at once
-    /// instead when the request was cancelled or landed meanwhile.
-    private func keep<Value>(_ value: Value, at path: WritableKeyPath<Lifecycle<Output>, Value?>, stop: () -> Void) {
+    /// Keeps something for `cancel()` to stop (`store` puts it in the lifecycle); runs `stop` at
+    /// once instead when the request was cancelled or landed meanwhile.
+    private func keep(_ store: (inout Lifecycle<Output>) -> Void, stop: () -> Void) {
         let cancelled = lifecycle.withLock { lifecycle -> Bool in
             guard !lifecycle.cancelRequested, lifecycle.result == nil else { return true }
-            lifecycle[keyPath: path] = value
+            store(&lifecycle)
             return false
         }
         if cancelled { stop() }
@@ -107,11 +107,8 @@ extension Request {
         lifecycle.withLock { $0.metrics = metrics }
     }
 
-    private func report(
-        throttle: WritableKeyPath<Lifecycle<Output>, ProgressThrottle>,
-        _ progress: (Lifecycle<Output>) -> TransferProgress
-    ) {
-        guard let (value, handlers, queue) = lifecycle.withLock({ $0.progressReport(throttle: throttle, progress) }) else {
+    private func report(_ progress: (Lifecycle<Output>) -> TransferProgress) {
+        guard let (value, handlers, queue) = lifecycle.withLock({ $0.progressReport(progress) }) else {
             return
         }
         // The callback queue runs this before the delivery of the result queued later, so
