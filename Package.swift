@@ -52,6 +52,7 @@ let package = Package(
         .target(
             name: "FixtureServer",
             dependencies: [
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -7,6 +7,8 @@ enum FixtureRoutes {
     static func add(to router: Router<BasicRequestContext>, blobs: BlobStore, hits: HitCounter, verifier: SignatureVerifier?) {
         addJSON(to: router)
         addFaults(to: router)
+        addHostile(to: router)
+        addFiles(to: router, hits: hits)
         addTransfers(to: router, blobs: blobs)
         addCounting(to: router, hits: hits)
         addAuth(to: router, verifier: verifier)

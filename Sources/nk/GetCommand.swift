@@ -37,6 +37,13 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Timeout in seconds.")
     var timeout: Double = 15
 
+    @Option(name: .customLong("max-filesize"),
+            help: "Refuse a body larger than BYTES (counted after decoding), as curl's --max-filesize. Default 64 MiB.")
+    var maxFilesize: Int64?
+
+    @Option(name: .customLong("max-time"), help: "Give up after SECONDS in all, retries included, as curl's --max-time.")
+    var maxTime: Double?
+
     @Option(help: "Retry up to N times after transport failures and 429/502/503/504 (idempotent methods only).")
     var retry = 0
 
@@ -72,6 +79,8 @@ struct GetCommand: AsyncParsableCommand {
     /// goes to stderr with exit status 1.
     private func send<Output>(_ request: Request<Output>, on service: Service, output: (Output) throws -> Void) async throws {
         request.timeout = timeout
+        if let maxFilesize { request.maxResponseBytes = maxFilesize }
+        if let maxTime { request.timeLimit = .milliseconds(Int64(maxTime * 1000)) }
         do {
             if curl {
                 print(try await service.curlCommand(for: request, redaction: Redaction.none))

@@ -7,6 +7,19 @@ struct Delivery: Sendable {
     let unregister: @Sendable () -> Void
 }
 
+/// What `cancel()` stops: the pipeline's own task, the current transfer, the wait before a retry.
+struct RunningWork {
+    var pipeline: Task<Void, Never>?
+    var transfer: (any TransportTask)?
+    var backoff: Task<Void, any Error>?
+
+    func cancel() {
+        transfer?.cancel()
+        backoff?.cancel()
+        pipeline?.cancel()
+    }
+}
+
 /// A request's mutable state, guarded by the request's `lifecycle` lock.
 struct Lifecycle<Output: Sendable> {
     var state: RequestState = .ready
@@ -17,6 +30,10 @@ struct Lifecycle<Output: Sendable> {
     var pipelineTask: Task<Void, Never>?
     var transportTask: (any TransportTask)?
     var backoffTask: Task<Void, any Error>?
+    /// Why the request was stopped (`cancel()`, a limit), once it was.
+    var stopReason: NetworkError?
+    /// True for downloads: a stopped request lands when its pipeline has closed its file, not at once.
+    var landsFromPipeline = false
     var head: ResponseHead?
     /// The body length the head announced, when it can be trusted for progress.
     var expectedBytes: Int64?

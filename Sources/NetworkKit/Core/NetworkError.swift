@@ -24,6 +24,14 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case cancelled
     /// An interceptor's `adapt` threw this error, so nothing was sent.
     case adaptationFailed(any Error)
+    /// The response body passed the request's size limit (counted after content decoding, or
+    /// announced by `Content-Length`): the transfer was stopped there.
+    case responseTooLarge(limit: Int64)
+    /// The request was still running when its time limit (start to landing, retries included)
+    /// ran out.
+    case timeLimitExceeded(Duration)
+    /// A download could not be written, checked or moved into place.
+    case download(DownloadError)
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
@@ -66,6 +74,12 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "cancelled"
         case .adaptationFailed(let error):
             return "request adaptation failed: \(error)"
+        case .responseTooLarge(let limit):
+            return "response larger than the limit of \(limit) bytes"
+        case .timeLimitExceeded(let limit):
+            return "time limit of \(limit) exceeded"
+        case .download(let error):
+            return "download failed: \(error)"
         }
     }
 

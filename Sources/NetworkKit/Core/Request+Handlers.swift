@@ -34,16 +34,26 @@ extension Request {
     /// Cancels the request. Running: the transfer stops and the handlers get `NetworkError.cancelled`.
     /// Not started yet: it lands cancelled as soon as it is started. Landed already: nothing happens.
     public func cancel() {
-        let running = lifecycle.withLock { lifecycle -> (Task<Void, Never>?, (any TransportTask)?, Task<Void, any Error>?) in
-            guard !lifecycle.state.isTerminal else { return (nil, nil, nil) }
+        stop(with: .cancelled)
+    }
+
+    /// Stops the request and lands it with `error`: what `cancel()` does, for the kit's own
+    /// reasons (a size or time limit). The running transfer, the wait before a retry and the
+    /// pipeline's task are cancelled; the first landing wins.
+    func stop(with error: NetworkError) {
+        let (running, landNow) = lifecycle.withLock { lifecycle -> (RunningWork, Bool) in
+            guard !lifecycle.state.isTerminal, lifecycle.stopReason == nil else { return (RunningWork(), false) }
             lifecycle.cancelRequested = true
+            lifecycle.stopReason = error
             if lifecycle.delivery == nil { lifecycle.state = .cancelled }
-            return (lifecycle.pipelineTask, lifecycle.transportTask, lifecycle.backoffTask)
+            let running = RunningWork(pipeline: lifecycle.pipelineTask, transfer: lifecycle.transportTask,
+                                      backoff: lifecycle.backoffTask)
+            return (running, !lifecycle.landsFromPipeline)
         }
-        running.1?.cancel()
-        running.2?.cancel()
-        running.0?.cancel()
-        finish(.failure(.cancelled))
+        running.cancel()
+        // A download lands from its pipeline once its file is closed, so a handler that starts
+        // it again finds the partial file settled.
+        if landNow { finish(.failure(error)) }
     }
 
     /// Calls `observer` with the result as soon as it exists (right away if it already does).

@@ -39,6 +39,11 @@ extension Request {
         lifecycle.withLock { $0.result }
     }
 
+    /// Why the request was stopped, once `cancel()` or a limit stopped it.
+    var stopReason: NetworkError? {
+        lifecycle.withLock { $0.stopReason }
+    }
+
     /// True once `cancel()` was called.
     var isCancelRequested: Bool {
         lifecycle.withLock { $0.cancelRequested }
@@ -124,7 +129,7 @@ extension Request {
 
     /// The announced body length, unless the body is content-encoded: libcurl inflates it on the
     /// way in, so `Content-Length` counts bytes that are never delivered as such.
-    private static func expectedLength(of head: ResponseHead) -> Int64? {
+    static func expectedLength(of head: ResponseHead) -> Int64? {
         guard let length = head.header("Content-Length").flatMap({ Int64($0) }), length > 0,
               head.header("Content-Encoding") == nil else { return nil }
         return length

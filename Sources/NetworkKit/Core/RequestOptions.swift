@@ -16,4 +16,6 @@ struct RequestOptions: Sendable {
     var isIdempotent: Bool?
     var parameterRules: [ParameterRule] = []
     var redirectPolicy: RedirectPolicy?
+    var maxResponseBytes: Int64?
+    var timeLimit: Duration?
 }

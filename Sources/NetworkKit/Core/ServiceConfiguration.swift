@@ -15,6 +15,16 @@ public struct ServiceConfiguration: Sendable {
     public var callbackQueue: DispatchQueue
     /// The most bytes a compressed response may inflate to before it is refused.
     public var maxDecompressedBytes: Int
+    /// The most body bytes an in-memory request accepts (64 MiB by default), counted as
+    /// delivered, after any content decoding; nil accepts any size. A request's own wins.
+    public var maxResponseBytes: Int64? = 64 * 1024 * 1024
+    /// The most body bytes a download to disk accepts; nil (the default) accepts any size.
+    public var maxDownloadBytes: Int64?
+    /// The most time an in-memory request may take from start to landing, retries included
+    /// (two minutes by default; `timeout` is only the idle time between bytes). Nil sets no limit.
+    public var timeLimit: Duration? = .seconds(120)
+    /// The most time a download to disk may take; nil (the default) sets no limit.
+    public var downloadTimeLimit: Duration?
     /// Interceptors every request runs through, in order, before its own (see `RequestInterceptor`).
     public var interceptors: [any RequestInterceptor] = []
     /// Monitors told about every request's events, in order (see `EventMonitor`).

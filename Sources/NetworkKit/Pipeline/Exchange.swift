@@ -18,6 +18,8 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private struct State {
         var outcome = Outcome()
         var continuation: CheckedContinuation<Outcome, Never>?
+        /// Set once a limit stopped the transfer: later chunks are dropped.
+        var stopped = false
     }
 
     private let request: Request<Output>
@@ -26,15 +28,18 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private let redirects: RedirectPolicy
     /// Where the attempt was sent, to tell redirects to another origin.
     private let origin: URL?
+    /// The most body bytes to take, if there is a limit.
+    private let sizeLimit: Int64?
     private let state: Protected<State>
 
     init(request: Request<Output>, attempt: Int, monitors: [any EventMonitor], redirects: RedirectPolicy, origin: URL?,
-         continuation: CheckedContinuation<Outcome, Never>) {
+         sizeLimit: Int64?, continuation: CheckedContinuation<Outcome, Never>) {
         self.request = request
         self.attempt = attempt
         self.monitors = monitors
         self.redirects = redirects
         self.origin = origin
+        self.sizeLimit = sizeLimit
         state = Protected(State(continuation: continuation))
     }
 
@@ -54,14 +59,30 @@ final class Exchange<Output: Sendable>: TransportEvents {
         }
         request.didReceive(head: head)
         for monitor in monitors { monitor.request(request.id, didReceive: head, attempt: attempt) }
+        if let sizeLimit, let announced = Request<Output>.expectedLength(of: head), announced > sizeLimit {
+            stopTransfer(.responseTooLarge(limit: sizeLimit))
+        }
     }
 
     func transportDidReceive(chunk: Data) {
-        let received = state.withLock { state -> Int in
+        let taken = state.withLock { state -> TakenChunk in
+            guard !state.stopped else { return .dropped }
+            if let sizeLimit, Int64(state.outcome.body.count + chunk.count) > sizeLimit { return .overLimit(sizeLimit) }
             state.outcome.body.append(chunk)
-            return state.outcome.body.count
+            return .bytes(state.outcome.body.count)
         }
-        request.didReceive(bodyBytes: received)
+        switch taken {
+        case .bytes(let received): request.didReceive(bodyBytes: received)
+        case .dropped: break
+        case .overLimit(let limit): stopTransfer(.responseTooLarge(limit: limit))
+        }
+    }
+
+    /// Stops the transfer for a limit: the request lands with `error`, whatever the transport
+    /// reports after its cancellation.
+    private func stopTransfer(_ error: NetworkError) {
+        state.withLock { $0.stopped = true; $0.outcome.body = Data() }
+        request.stop(with: error)
     }
 
     func transportDidComplete(error: (any Error)?) {
@@ -72,4 +93,14 @@ final class Exchange<Output: Sendable>: TransportEvents {
         }
         continuation?.resume(returning: outcome)
     }
+}
+
+/// What became of a body chunk.
+private enum TakenChunk {
+    /// Kept: the body is now this long.
+    case bytes(Int)
+    /// Dropped: the transfer was stopped already.
+    case dropped
+    /// Refused: it would pass this limit.
+    case overLimit(Int64)
 }

@@ -45,7 +45,15 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
-        let result = await attempts(recording: &metrics)
+        let timeLimit = options.timeLimit ?? configuration.timeLimit
+        if let timeLimit {
+            service.timeLimits.add(request.id, limit: timeLimit) { [request] in
+                request.stop(with: .timeLimitExceeded(timeLimit))
+            }
+        }
+        var result = await attempts(recording: &metrics)
+        if timeLimit != nil { service.timeLimits.remove(request.id) }
+        if let reason = request.stopReason { result = .failure(reason) }
         metrics.duration = started.duration(to: .now)
         if case .failure(let error) = result { metrics.error = error }
         request.record(metrics)
@@ -142,7 +150,8 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         await withCheckedContinuation { continuation in
             let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
                                     redirects: options.redirectPolicy ?? configuration.redirectPolicy,
-                                    origin: urlRequest.url, continuation: continuation)
+                                    origin: urlRequest.url, sizeLimit: options.maxResponseBytes ?? configuration.maxResponseBytes,
+                                    continuation: continuation)
             request.attach(transfer: service.transport.start(urlRequest, events: exchange))
         }
     }

@@ -46,7 +46,7 @@ public enum RedirectPolicy: Sendable {
 extension Request {
     /// What this request does with redirects; nil uses the service's `redirectPolicy`.
     public var redirectPolicy: RedirectPolicy? {
-        get { options.withLock { $0.redirectPolicy } }
-        set { options.withLock { $0.redirectPolicy = newValue } }
+        get { self[option: \.redirectPolicy] }
+        set { self[option: \.redirectPolicy] = newValue }
     }
 }

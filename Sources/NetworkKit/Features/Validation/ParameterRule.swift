@@ -75,7 +75,7 @@ extension Request {
     /// Checks the parameters (the service's common ones included) must pass before the request
     /// is sent.
     public var parameterRules: [ParameterRule] {
-        get { options.withLock { $0.parameterRules } }
-        set { options.withLock { $0.parameterRules = newValue } }
+        get { self[option: \.parameterRules] }
+        set { self[option: \.parameterRules] = newValue }
     }
 }

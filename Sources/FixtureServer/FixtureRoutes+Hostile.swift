@@ -1,0 +1,80 @@
+import CZlib
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension FixtureRoutes {
+    /// Servers that try to take a client's memory or time, for the size and time limits.
+    static func addHostile(to router: Router<BasicRequestContext>) {
+        // A chunked body that never ends (64 KB of "a" per write) until the client goes away.
+        router.get("endless") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: ResponseBody { writer in
+                         let block = ByteBuffer(repeating: 0x61, count: 64 * 1024)
+                         while true { try await writer.write(block) }
+                     })
+        }
+        // ?mb=N (default 1024): N MiB of zeros as one gzip stream, sent with
+        // `Content-Encoding: gzip`; about 1/1000 of that on the wire.
+        router.get("bomb") { request, _ in
+            let megabytes = min(4096, max(1, Int(query(request, "mb") ?? "") ?? 1024))
+            let body = GzipBomb.make(megabytes: megabytes)
+            return respond(contentType: "application/json", body: body, extraHeaders: [.contentEncoding: "gzip"])
+        }
+        // ?bytes=N (default 100) announced, one byte every ?ms=M (default 500) milliseconds.
+        router.get("drip") { request, _ in
+            let count = max(1, Int(query(request, "bytes") ?? "") ?? 100)
+            let pause = max(1, Int(query(request, "ms") ?? "") ?? 500)
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                            body: ResponseBody(contentLength: count) { writer in
+                                for _ in 0..<count {
+                                    try await writer.write(ByteBuffer(repeating: 0x61, count: 1))
+                                    try await Task.sleep(for: .milliseconds(pause))
+                                }
+                                try await writer.finish(nil)
+                            })
+        }
+    }
+}
+
+/// Gzip streams of zeros, made once per size and kept.
+enum GzipBomb {
+    private static let cache = NSLock()
+    nonisolated(unsafe) private static var made: [Int: Data] = [:]  // guarded by `cache`
+
+    static func make(megabytes: Int) -> Data {
+        cache.withLock {
+            if let data = made[megabytes] { return data }
+            let data = deflateZeros(megabytes: megabytes)
+            made[megabytes] = data
+            return data
+        }
+    }
+
+    private static func deflateZeros(megabytes: Int) -> Data {
+        var stream = z_stream()
+        // windowBits 15 + 16: a gzip wrapper.
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return Data() }
+        defer { deflateEnd(&stream) }
+        let input = [UInt8](repeating: 0, count: 1024 * 1024)
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        for block in 0..<megabytes {
+            let flush = block == megabytes - 1 ? Z_FINISH : Z_NO_FLUSH
+            input.withUnsafeBufferPointer { source in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = UInt32(source.count)
+                repeat {
+                    buffer.withUnsafeMutableBufferPointer { target in
+                        stream.next_out = target.baseAddress
+                        stream.avail_out = UInt32(target.count)
+                        deflate(&stream, flush)
+                        output.append(target.baseAddress!, count: target.count - Int(stream.avail_out))
+                    }
+                } while stream.avail_out == 0 || (flush == Z_FINISH && stream.avail_in > 0)
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+/// Size and time limits against servers that send too much or too slowly.
+@Suite("Size and time limits")
+struct LimitTests {
+    @Test("a Content-Length over the limit fails before the body is read")
+    func announcedLength() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/bytes?count=2000000")
+        request.maxResponseBytes = 1_000_000
+        let result = await fixture.land(request)
+        guard case .responseTooLarge(let limit) = result.failure else {
+            Issue.record("expected responseTooLarge, got \(result)")
+            return
+        }
+        #expect(limit == 1_000_000)
+        #expect((request.metrics?.bytesReceived ?? 0) < 1_000_000)
+    }
+
+    @Test("an endless chunked body is cut at the limit")
+    func endlessBody() async throws {
+        let fixture = try await Fixture.start()
+        fixture.service.configure { $0.maxResponseBytes = 4 * 1024 * 1024 }
+        let request = Request(path: "/endless", parser: JSONParser())
+        let started = ContinuousClock.now
+        let result = await fixture.service.result(of: request)
+        guard case .responseTooLarge(let limit) = result.failure else {
+            Issue.record("expected responseTooLarge, got \(result)")
+            return
+        }
+        #expect(limit == 4 * 1024 * 1024)
+        #expect(started.duration(to: .now) < .seconds(10))
+        #expect(request.state == .finished)
+    }
+
+    @Test("a gzip bomb is cut by what it inflates to, not what crosses the wire")
+    func gzipBomb() async throws {
+        let fixture = try await Fixture.start()
+        let before = ResidentMemory.current
+        let request = Request(path: "/bomb?mb=128", parser: JSONParser())
+        request.maxResponseBytes = 8 * 1024 * 1024
+        let result = await fixture.service.result(of: request)
+        guard case .responseTooLarge(let limit) = result.failure else {
+            Issue.record("expected responseTooLarge, got \(result)")
+            return
+        }
+        #expect(limit == 8 * 1024 * 1024)
+        // The kit stops the transfer at the limit, but on Linux libcurl inflates a whole socket
+        // read's worth (hundreds of MB for a bomb) inside one call and FoundationNetworking
+        // queues every chunk for the delegate without back-pressure, so memory follows the bomb
+        // until the cancellation reaches libcurl. Only a transport that inflates itself (the
+        // SwiftNIO one) can bound it; recorded here so it is seen, not hidden.
+        if let before, let after = ResidentMemory.current {
+            withKnownIssue("URLSession on Linux inflates before the kit can count") {
+                #expect(after - before < 64 * 1024 * 1024, "RSS grew by \(after - before) bytes")
+            }
+        }
+    }
+
+    @Test("the service's default limit is 64 MiB for in-memory requests")
+    func defaultLimit() {
+        #expect(ServiceConfiguration().maxResponseBytes == Int64(64 << 20))
+        #expect(ServiceConfiguration().maxDownloadBytes == nil)
+        #expect(ServiceConfiguration().timeLimit == .seconds(120))
+    }
+
+    @Test("a server dripping a byte every 300 ms trips the time limit, not the idle timeout")
+    func dripTimeLimit() async throws {
+        let fixture = try await Fixture.start(timeout: 15)
+        let request = Request(path: "/drip?bytes=100&ms=300")
+        request.timeLimit = .milliseconds(800)
+        let started = ContinuousClock.now
+        let result = await fixture.land(request)
+        let elapsed = started.duration(to: .now)
+        guard case .timeLimitExceeded(let limit) = result.failure else {
+            Issue.record("expected timeLimitExceeded, got \(result)")
+            return
+        }
+        #expect(limit == .milliseconds(800))
+        #expect(elapsed < .seconds(5))
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test("the time limit covers retries and the waits between them")
+    func timeLimitAcrossRetries() async throws {
+        let fixture = try await Fixture.start()
+        let request = Request(path: "/flaky/limit-retries?failures=100&status=503", parser: JSONParser())
+        request.interceptors = [RetryPolicy(maxRetries: 50, backoff: Backoff(initial: .milliseconds(200), multiplier: 1, jitter: 0))]
+        request.timeLimit = .milliseconds(700)
+        let result = await fixture.service.result(of: request)
+        guard case .timeLimitExceeded = result.failure else {
+            Issue.record("expected timeLimitExceeded, got \(result)")
+            return
+        }
+        #expect(request.attemptCount < 10)
+    }
+}
+
+/// The process's resident set size, from /proc (nil where there is none).
+enum ResidentMemory {
+    static var current: Int? { read("VmRSS:") }
+    static var peak: Int? { read("VmHWM:") }
+
+    private static func read(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+}
