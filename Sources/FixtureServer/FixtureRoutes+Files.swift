@@ -15,8 +15,16 @@ extension FixtureRoutes {
     static func addFiles(to router: Router<BasicRequestContext>, hits: HitCounter) {
         router.on("files/{name}", method: .get) { request, _ in
             let size = max(0, Int(query(request, "size") ?? "") ?? 1024 * 1024)
-            let seed = UInt64(query(request, "seed") ?? "") ?? 1
-            let etag = "\"\(query(request, "etag") ?? "v1")\""
+            var seed = UInt64(query(request, "seed") ?? "") ?? 1
+            var etag = "\"\(query(request, "etag") ?? "v1")\""
+            // After the first hit of `dropKey`, `?changeAfterDrop=1` serves another file (seed + 1)
+            // under another ETag: the resource changed between attempts.
+            let key = query(request, "dropKey")
+            let hit = key.map { hits.increment("drop:" + $0) } ?? 1
+            if hit > 1, query(request, "changeAfterDrop") == "1" {
+                seed += 1
+                etag = "\"changed\""
+            }
             var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
             if query(request, "validators") != "none" {
                 headers[.eTag] = etag
@@ -37,12 +45,11 @@ extension FixtureRoutes {
                 status = .partialContent
                 headers[.contentRange] = "bytes \(start)-\(size - 1)/\(size)"
             }
-            var dropAt = Int(query(request, "dropAt") ?? "")
-            if let key = query(request, "dropKey"), hits.increment("drop:" + key) > 1 { dropAt = nil }
+            let dropAt = hit > 1 ? nil : Int(query(request, "dropAt") ?? "")
             let length = query(request, "chunked") == "1" ? nil : size - start
-            let (first, drop) = (start, dropAt)
+            let (first, fileSeed) = (start, seed)
             return Response(status: status, headers: headers, body: ResponseBody(contentLength: length) { writer in
-                let (start, dropAt) = (first, drop)
+                let (start, seed) = (first, fileSeed)
                 var offset = start
                 while offset < size {
                     var count = min(size - offset, 256 * 1024)

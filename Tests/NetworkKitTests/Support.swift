@@ -53,3 +53,27 @@ struct Entrance: Codable, Sendable, Equatable {
     var pic: String
 }
 
+
+/// Runs memory-heavy tests one at a time, so one's allocations do not show in another's RSS
+/// figures (Swift Testing runs suites in parallel in one process).
+actor MemoryHeavy {
+    static let shared = MemoryHeavy()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` when no other memory-heavy test runs.
+    static func exclusive<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+        await shared.acquire()
+        defer { Task { await shared.release() } }
+        return try await body()
+    }
+
+    private func acquire() async {
+        guard busy else { busy = true; return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+}

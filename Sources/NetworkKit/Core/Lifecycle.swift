@@ -56,12 +56,12 @@ struct Lifecycle<Output: Sendable> {
     /// lets it through. Call it under the lock.
     mutating func progressReport(_ progress: (Self) -> TransferProgress) -> ProgressReport? {
         guard !progressHandlers.isEmpty, let delivery, result == nil else { return nil }
-        let value = progress(self)
+        var value = progress(self)
         // A switch, not a key path: a key path into this generic struct is built at run time on
         // every call, which cost ~25 µs per request in the sequential benchmark.
         let passes = switch value.direction {
-        case .download: downloadThrottle.shouldReport(value)
-        case .upload: uploadThrottle.shouldReport(value)
+        case .download: downloadThrottle.shouldReport(&value)
+        case .upload: uploadThrottle.shouldReport(&value)
         }
         guard passes else { return nil }
         return (value, progressHandlers, delivery.callbackQueue)

@@ -9,11 +9,13 @@ enum StartOutcome {
 
 /// What the pipeline tells a request as it runs: state, transfers, progress.
 extension Request {
-    /// Moves ready → running and records where to deliver. Only the first start counts.
-    func begin(_ delivery: Delivery) -> StartOutcome {
+    /// Moves ready → running and records where to deliver. Only the first start counts. A
+    /// request that `landsFromPipeline` (a download) is landed by its pipeline when stopped.
+    func begin(_ delivery: Delivery, landsFromPipeline: Bool = false) -> StartOutcome {
         let outcome = lifecycle.withLock { lifecycle -> StartOutcome in
             guard lifecycle.delivery == nil else { return .alreadyStarted }
             lifecycle.delivery = delivery
+            lifecycle.landsFromPipeline = landsFromPipeline
             if lifecycle.cancelRequested { return .cancelledBeforeStart }
             lifecycle.state = .running
             return .started
@@ -75,10 +77,16 @@ extension Request {
         }
     }
 
+    /// A download's file will be `total` bytes long (progress counts the whole file, bytes
+    /// resumed from an earlier attempt included).
+    func expectBody(total: Int64?) {
+        lifecycle.withLock { $0.expectedBytes = total }
+    }
+
     /// Download progress: `bytes` of the body have arrived.
-    func didReceive(bodyBytes bytes: Int) {
+    func didReceive(bodyBytes bytes: Int64) {
         report { lifecycle in
-            TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: lifecycle.expectedBytes)
+            TransferProgress(direction: .download, completedBytes: bytes, totalBytes: lifecycle.expectedBytes)
         }
     }
 
@@ -90,9 +98,9 @@ extension Request {
     }
 
     /// Makes sure a download progress handler sees 100% before completion.
-    func didReceiveWholeBody(bytes: Int) {
+    func didReceiveWholeBody(bytes: Int64) {
         report { _ in
-            TransferProgress(direction: .download, completedBytes: Int64(bytes), totalBytes: Int64(bytes))
+            TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes)
         }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What a request asks for; the pipeline reads a snapshot of it when the request starts.
 struct RequestOptions: Sendable {
@@ -18,4 +21,7 @@ struct RequestOptions: Sendable {
     var redirectPolicy: RedirectPolicy?
     var maxResponseBytes: Int64?
     var timeLimit: Duration?
+    var download: Download?
+    /// A request built by the caller, sent as is (see `Request.init(urlRequest:parser:)`).
+    var customRequest: URLRequest?
 }

@@ -15,6 +15,8 @@ public struct Response: Sendable {
     public var data: Data
     /// The service's envelope keys, which JSON and model parsers apply (see `ResponseEnvelope`).
     public var envelope: ResponseEnvelope?
+    /// For a download to disk, the file the body was saved to (`data` is then empty).
+    public var downloadedFile: DownloadedFile?
 
     /// Creates a response from its parts; parsers and tests build these directly.
     public init(url: URL?, statusCode: Int, headers: [String: String] = [:], data: Data) {

@@ -77,7 +77,8 @@ public final class Service: Sendable {
         let requests = self.requests
         let id = request.id
         let delivery = Delivery(callbackQueue: configuration.callbackQueue, unregister: { requests.remove(id) })
-        switch request.begin(delivery) {
+        let options = request.options.snapshot
+        switch request.begin(delivery, landsFromPipeline: options.download != nil) {
         case .alreadyStarted:
             return nil
         case .cancelledBeforeStart:
@@ -85,8 +86,7 @@ public final class Service: Sendable {
             return nil
         case .started:
             requests.insert(request)
-            return RequestPipeline(request: request, options: request.options.snapshot,
-                                   configuration: configuration, service: self)
+            return RequestPipeline(request: request, options: options, configuration: configuration, service: self)
         }
     }
 

@@ -45,7 +45,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
-        let timeLimit = options.timeLimit ?? configuration.timeLimit
+        let timeLimit = options.timeLimit ?? (options.download == nil ? configuration.timeLimit : configuration.downloadTimeLimit)
         if let timeLimit {
             service.timeLimits.add(request.id, limit: timeLimit) { [request] in
                 request.stop(with: .timeLimitExceeded(timeLimit))
@@ -88,13 +88,17 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             return .failure(error)
         }
         let isIdempotent = self.isIdempotent
+        let file = options.download.map { PartialDownload(options: $0, sourceURL: prepared.url?.absoluteString ?? options.target) }
+        var restarted = false
         var attempt = 0
         while true {
             attempt += 1
             let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
-            let adapted: URLRequest
+            var adapted: URLRequest
             do {
                 adapted = try await adapt(prepared, context: context)                                 // 2. adapt
+                // A download resumes what an earlier attempt or run left on disk.
+                for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
             } catch {
                 return .failure(error)
             }
@@ -104,12 +108,21 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             metrics.attempts = request.beginAttempt()
             metrics.url = adapted.url
             for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-            let outcome = await transfer(adapted, attempt: attempt)                                   // 4. transport
+            let outcome = await transfer(adapted, attempt: attempt, file: file)                       // 4. transport
             metrics.bytesSent += outcome.bytesSent
-            metrics.bytesReceived += Int64(outcome.body.count)
+            metrics.bytesReceived += outcome.bytesReceived
             metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
-            let result = await respond(to: outcome)                                                   // 5–7.
-            guard case .failure(let error) = result, !error.isCancellation, !isCancelled else { return result }
+            if let reason = outcome.restartReason, let file, !isCancelled {
+                // The answer could not continue the partial file: once more from zero.
+                file.discard()
+                guard !restarted else { return .failure(.download(DownloadError(.rangeMismatch(reason), file: file.partialURL))) }
+                restarted = true
+                continue
+            }
+            let result = await respond(to: outcome, file: file)                                       // 5–7.
+            guard case .failure(let error) = result else { return result }
+            file?.suspend()
+            guard !error.isCancellation, !isCancelled else { return result }
             let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
                                             response: outcome.head)
             guard case .retry(let delay) = await retryDecision(adapted, error: error, context: failed) else {
@@ -146,26 +159,41 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     }
 
     /// Step 4: hands the request to the transport and waits for the transfer to end.
-    private func transfer(_ urlRequest: URLRequest, attempt: Int) async -> Exchange<Output>.Outcome {
+    private func transfer(_ urlRequest: URLRequest, attempt: Int, file: PartialDownload?) async -> Exchange<Output>.Outcome {
         await withCheckedContinuation { continuation in
+            let isDownload = file != nil
             let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
                                     redirects: options.redirectPolicy ?? configuration.redirectPolicy,
-                                    origin: urlRequest.url, sizeLimit: options.maxResponseBytes ?? configuration.maxResponseBytes,
-                                    continuation: continuation)
-            request.attach(transfer: service.transport.start(urlRequest, events: exchange))
+                                    origin: urlRequest.url,
+                                    sizeLimit: options.maxResponseBytes
+                                        ?? (isDownload ? configuration.maxDownloadBytes : configuration.maxResponseBytes),
+                                    file: file, continuation: continuation)
+            let task = service.transport.start(urlRequest, events: exchange)
+            if isDownload { exchange.attach(task) }
+            request.attach(transfer: task)
         }
     }
 
-    /// Steps 5 to 7: a transfer's outcome as the request's result.
-    private func respond(to outcome: Exchange<Output>.Outcome) async -> Result<Output, NetworkError> {
+    /// Steps 5 to 7: a transfer's outcome as the request's result. A download's file is checked
+    /// and moved into place between validating and parsing.
+    private func respond(to outcome: Exchange<Output>.Outcome, file: PartialDownload?) async -> Result<Output, NetworkError> {
         if let error = outcome.error { return .failure(NetworkError.wrap(error)) }
         guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
-        request.didReceiveWholeBody(bytes: outcome.body.count)
+        if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
             return .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
         }
         var response = Response(head, data: outcome.body)
         response.envelope = configuration.envelope
+        if let file {
+            do {
+                let downloaded = try file.finish(head)
+                request.didReceiveWholeBody(bytes: downloaded.byteCount)
+                response.downloadedFile = downloaded
+            } catch {
+                return .failure(error)
+            }
+        }
         return await parse(response)
     }
 

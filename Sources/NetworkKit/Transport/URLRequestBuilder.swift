@@ -6,6 +6,7 @@ import FoundationNetworking
 /// Turns a request's description plus the service's configuration into a `URLRequest`.
 enum URLRequestBuilder {
     static func build(_ options: RequestOptions, configuration: ServiceConfiguration) throws -> URLRequest {
+        if let custom = options.customRequest { return custom }
         var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
         let method = options.method
         let common = configuration.commonParameters()

@@ -1,0 +1,278 @@
+import Foundation
+
+/// The on-disk side of one download: the partial file beside the destination, what is known
+/// about it (URL, validator, length) in a small JSON file next to it, and the final move.
+///
+/// The pipeline prepares it before a transfer and finishes it after; the transport's events
+/// write to it in between. Both go through `state`'s lock.
+final class PartialDownload: Sendable {
+    /// What the head of a response means for the file.
+    enum Start {
+        /// Write the body: from `offset` (a `206` that continues the file) or from zero.
+        case write(offset: Int64)
+        /// The response cannot continue the file (a range that does not line up, `416`): start
+        /// again from zero with a new request.
+        case restart(String)
+        /// Not a success status: the body is an error body, kept in memory, the file untouched.
+        case notFile
+    }
+
+    /// What the partial file is known to be, saved beside it so a later start can resume.
+    struct Record: Codable, Equatable {
+        var url: String
+        var etag: String?
+        var lastModified: String?
+        var length: Int64?
+
+        /// The value for `If-Range`: a strong ETag, else the date.
+        var validator: String? {
+            if let etag, !etag.hasPrefix("W/") { return etag }
+            return lastModified
+        }
+    }
+
+    private struct State {
+        var handle: FileHandle?
+        /// Bytes of the file on disk, from zero.
+        var written: Int64 = 0
+        /// Where this attempt's body starts in the file (what a resume found on disk).
+        var offset: Int64 = 0
+        var record: Record?
+        /// The range asked for, if any.
+        var askedFrom: Int64?
+    }
+
+    let options: Download
+    let sourceURL: String
+    /// The partial file and its record, in the destination's directory (same file system, so
+    /// the final move is a rename).
+    let partialURL: URL
+    let recordURL: URL
+    private let state = Protected(State())
+
+    init(options: Download, sourceURL: String) {
+        self.options = options
+        self.sourceURL = sourceURL
+        let key = Self.key(sourceURL + "\u{0}" + options.directory.standardizedFileURL.path + "\u{0}" + Self.fileName(options))
+        partialURL = options.directory.appendingPathComponent(".nkdownload-\(key)")
+        recordURL = options.directory.appendingPathComponent(".nkdownload-\(key).json")
+    }
+
+    /// Before a transfer: checks the destination and returns the headers that resume what is
+    /// on disk (`Range` and `If-Range`), or none.
+    func prepare() throws(NetworkError) -> [String: String] {
+        let directory = options.directory
+        if options.createsDirectories {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .download(DownloadError(.cannotWrite, file: directory, underlying: error))
+            }
+        }
+        if case .file(let url) = options.destination, !options.replacesExisting,
+           FileManager.default.fileExists(atPath: url.path) {
+            throw .download(DownloadError(.destinationExists, file: url))
+        }
+        guard options.resumes, let record = readRecord(), record.url == sourceURL, let validator = record.validator,
+              let size = fileSize(partialURL), size > 0 else {
+            state.withLock { $0.askedFrom = nil; $0.record = nil }
+            return [:]
+        }
+        state.withLock { $0.askedFrom = size; $0.record = record }
+        return ["Range": "bytes=\(size)-", "If-Range": validator]
+    }
+
+    /// The response head arrived: decide where its body goes, and open the partial file.
+    func begin(_ head: ResponseHead) throws(NetworkError) -> Start {
+        if head.statusCode == 416 { return .restart("416 for a range of a file that is no longer that long") }
+        guard (200..<300).contains(head.statusCode) else { return .notFile }
+        let askedFrom = state.withLock { $0.askedFrom }
+        var offset: Int64 = 0
+        var total = Self.announcedLength(head)
+        if head.statusCode == 206 {
+            guard let askedFrom, let range = ContentRange(head.header("Content-Range")), range.start == askedFrom else {
+                return .restart("Content-Range \(head.header("Content-Range") ?? "missing")")
+            }
+            offset = askedFrom
+            total = range.total
+        }
+        let record = Record(url: sourceURL, etag: head.header("ETag"), lastModified: head.header("Last-Modified"),
+                            length: total)
+        do {
+            if offset == 0 {
+                try? FileManager.default.removeItem(at: partialURL)
+                guard FileManager.default.createFile(atPath: partialURL.path, contents: nil) else {
+                    throw CocoaError(.fileWriteNoPermission)
+                }
+            }
+            let handle = try FileHandle(forWritingTo: partialURL)
+            try handle.truncate(atOffset: UInt64(offset))
+            try handle.seekToEnd()
+            // Saved before any byte, so a break at any point leaves a resumable pair.
+            if options.resumes, record.validator != nil {
+                try JSONEncoder().encode(record).write(to: recordURL, options: .atomic)
+            } else {
+                try? FileManager.default.removeItem(at: recordURL)
+            }
+            state.withLock { state in
+                state.handle = handle
+                state.offset = offset
+                state.written = offset
+                state.record = record
+            }
+        } catch {
+            throw .download(DownloadError(.cannotWrite, file: partialURL, underlying: error))
+        }
+        return .write(offset: offset)
+    }
+
+    /// Appends a chunk; returns the file's length so far. On a write error the file is cut back
+    /// to what was written whole, so it stays sound for a resume.
+    func write(_ chunk: Data) throws(NetworkError) -> Int64 {
+        let outcome = state.withLock { state -> Result<Int64, NetworkError> in
+            guard let handle = state.handle else { return .success(state.written) }
+            do {
+                try handle.write(contentsOf: chunk)
+                state.written += Int64(chunk.count)
+                return .success(state.written)
+            } catch {
+                try? handle.truncate(atOffset: UInt64(state.written))
+                return .failure(.download(DownloadError(.cannotWrite, file: partialURL, underlying: error)))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// After a complete transfer: checks length and digest, moves the file into place, forgets
+    /// the record. A file that fails a check is removed.
+    func finish(_ head: ResponseHead) throws(NetworkError) -> DownloadedFile {
+        let (written, offset, record) = state.withLock { state -> (Int64, Int64, Record?) in
+            try? state.handle?.close()
+            state.handle = nil
+            return (state.written, state.offset, state.record)
+        }
+        let expected = options.expectedLength ?? record?.length
+        if let expected, expected != written {
+            discard()
+            throw .download(DownloadError(.lengthMismatch(expected: expected, received: written), file: partialURL))
+        }
+        if let digest = options.digest {
+            let computed = try hexDigest(of: partialURL, with: digest.makeHasher())
+            guard computed == digest.expected else {
+                discard()
+                throw .download(DownloadError(.digestMismatch(expected: digest.expected, computed: computed), file: partialURL))
+            }
+        }
+        let destination = try finalURL(head)
+        try moveIntoPlace(destination)
+        try? FileManager.default.removeItem(at: recordURL)
+        return DownloadedFile(url: destination, head: head, byteCount: written, resumedFrom: offset)
+    }
+
+    /// After a broken transfer: closes the file and keeps it with its record for a resume,
+    /// unless the download does not resume or the server gave nothing to resume against.
+    func suspend() {
+        let resumable = state.withLock { state -> Bool in
+            try? state.handle?.close()
+            state.handle = nil
+            return state.record?.validator != nil
+        }
+        if !(options.resumes && resumable) { discard() }
+    }
+
+    /// Removes the partial file and its record.
+    func discard() {
+        state.withLock { state in
+            try? state.handle?.close()
+            state.handle = nil
+        }
+        try? FileManager.default.removeItem(at: partialURL)
+        try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    // MARK: - Helpers
+
+    private func finalURL(_ head: ResponseHead) throws(NetworkError) -> URL {
+        switch options.destination {
+        case .file(let url):
+            return url
+        case .directory(let directory):
+            let name = DownloadFileName.suggested(contentDisposition: head.header("Content-Disposition"),
+                                                  url: head.url ?? URL(string: sourceURL))
+            return options.replacesExisting ? directory.appendingPathComponent(name) : DownloadFileName.free(name, in: directory)
+        }
+    }
+
+    /// A rename within the directory: atomic, and replacing only when allowed.
+    private func moveIntoPlace(_ destination: URL) throws(NetworkError) {
+        if !options.replacesExisting, FileManager.default.fileExists(atPath: destination.path) {
+            throw .download(DownloadError(.destinationExists, file: destination))
+        }
+        guard rename(partialURL.path, destination.path) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            throw .download(DownloadError(.cannotWrite, file: destination, underlying: error))
+        }
+    }
+
+    private func hexDigest(of file: URL, with hasher: any DigestHasher) throws(NetworkError) -> String {
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
+                block.withUnsafeBytes { hasher.update($0) }
+            }
+        } catch {
+            throw .download(DownloadError(.cannotWrite, file: file, underlying: error))
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func readRecord() -> Record? {
+        guard let data = try? Data(contentsOf: recordURL) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    private func fileSize(_ url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+    }
+
+    /// `Content-Length`, unless the body is content-encoded (libcurl inflates it, so the
+    /// length counts bytes that never reach the file).
+    private static func announcedLength(_ head: ResponseHead) -> Int64? {
+        guard head.header("Content-Encoding") == nil else { return nil }
+        return head.header("Content-Length").flatMap { Int64($0) }
+    }
+
+    private static func fileName(_ options: Download) -> String {
+        if case .file(let url) = options.destination { return url.lastPathComponent }
+        return ""
+    }
+
+    /// FNV-1a, 64 bits, as hex: a stable short name for the partial file (not a security measure).
+    private static func key(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// `Content-Range: bytes START-END/TOTAL` (TOTAL may be `*`).
+struct ContentRange: Equatable {
+    var start: Int64
+    var end: Int64
+    var total: Int64?
+
+    init?(_ header: String?) {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "/", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let bounds = parts[0].split(separator: "-", maxSplits: 1)
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start <= end else { return nil }
+        self.start = start
+        self.end = end
+        total = parts[1] == "*" ? nil : Int64(parts[1])
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Request {
+    /// A download to disk of `url` (or a path on the service's base URL), whose finished file
+    /// goes to `parser` on the parsing queue (e.g. `FileContentsParser(JSONParser())`).
+    public convenience init(
+        download url: String,
+        to destination: Download.Destination,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some ResponseParser<Output>
+    ) {
+        self.init(url: url, method: method, parameters: parameters, headers: headers, parser: parser)
+        download = Download(to: destination)
+    }
+
+    /// A request sent exactly as `urlRequest` says: no base URL, parameters, common headers or
+    /// URL filters are applied (YTKNetwork's `buildCustomUrlRequest`). Interceptors, signing,
+    /// the parser chain, handlers, limits, retries and cancel work as for any request.
+    public convenience init(urlRequest: URLRequest, parser: some ResponseParser<Output>) {
+        self.init(url: urlRequest.url?.absoluteString ?? "", method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") ?? .get,
+                  parser: parser)
+        self[option: \.customRequest] = urlRequest
+    }
+
+    /// Saves the response body to disk instead of memory (see `Download`); nil for an
+    /// in-memory request.
+    public var download: Download? {
+        get { self[option: \.download] }
+        set { self[option: \.download] = newValue }
+    }
+}
+
+extension Request where Output == DownloadedFile {
+    /// A download to disk of `url` (or a path on the service's base URL); its value is the
+    /// finished file.
+    ///
+    /// ```swift
+    /// let request = Request(download: "/files/report.pdf", to: .directory(downloads))
+    /// request.addProgressHandler { _, progress in print(progress.fractionCompleted ?? 0) }
+    /// let file = try await service.send(request)
+    /// ```
+    public convenience init(
+        download url: String,
+        to destination: Download.Destination,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:]
+    ) {
+        self.init(download: url, to: destination, method: method, parameters: parameters, headers: headers,
+                  parser: DownloadParser())
+    }
+}

@@ -1,0 +1,294 @@
+import Crypto
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+/// Downloads to disk against the fixture server's `/files` route, whose bytes the test can
+/// compute (`FixtureFile`), so every file is compared byte for byte.
+@Suite("Downloads to disk")
+struct DownloadTests {
+    /// Checks `file` against the fixture file of `seed` and `size`, a megabyte at a time.
+    static func expectIdentical(_ file: URL, seed: UInt64 = 1, size: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var offset = 0
+        while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
+            let expected = FixtureFile.bytes(seed: seed, offset: offset, count: block.count)
+            guard [UInt8](block) == expected else {
+                Issue.record("bytes differ in the megabyte at \(offset)", sourceLocation: sourceLocation)
+                return
+            }
+            offset += block.count
+        }
+        #expect(offset == size, "file has \(offset) bytes, expected \(size)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a large download streams to disk byte for byte, memory flat")
+    func largeDownload() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let size = 96 * 1024 * 1024
+        let destination = folder.url.appendingPathComponent("large.bin")
+        let request = Request(download: "/files/large.bin?size=\(size)", to: .file(destination))
+        let progress = Recorder<TransferProgress>()
+        request.addProgressHandler { _, value in progress.append(value) }
+        let (file, before, after) = try await MemoryHeavy.exclusive {
+            let before = ResidentMemory.current
+            let file = try await fixture.service.send(request)
+            return (file, before, ResidentMemory.current)
+        }
+        #expect(file.url == destination)
+        #expect(file.byteCount == Int64(size))
+        #expect(file.resumedFrom == 0)
+        #expect(file.head.statusCode == 200)
+        try Self.expectIdentical(destination, size: size)
+        if let before, let after {
+            #expect(after - before < 32 * 1024 * 1024, "RSS grew by \(after - before) bytes for a \(size)-byte file")
+        }
+        #expect(progress.all.last?.completedBytes == Int64(size))
+        #expect(progress.all.last?.totalBytes == Int64(size))
+        #expect(progress.all.contains { ($0.bytesPerSecond ?? 0) > 0 })
+        #expect(folder.contents == ["large.bin"], "partial files left: \(folder.contents)")
+    }
+
+    @Test("a drop by the server is resumed to an identical file", arguments: [100, 1_500_000, 3_999_999])
+    func resumeAfterDrop(at offset: Int) async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let size = 4_000_000
+        let destination = folder.url.appendingPathComponent("f.bin")
+        let path = "/files/f.bin?size=\(size)&dropAt=\(offset)&dropKey=drop-\(offset)-\(UUID().uuidString)"
+        let first = await fixture.service.result(of: Request(download: path, to: .file(destination)))
+        guard case .transport = first.failure else { Issue.record("expected a transport error, got \(first)"); return }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        let file = try await fixture.service.send(Request(download: path, to: .file(destination)))
+        #expect(file.resumedFrom == Int64(offset))
+        #expect(file.head.statusCode == 206)
+        try Self.expectIdentical(destination, size: size)
+        #expect(folder.contents == ["f.bin"])
+    }
+
+    @Test("a retry resumes within one request")
+    func retryResumes() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("r.bin")
+        let request = Request(download: "/files/r.bin?size=2000000&dropAt=700000&dropKey=\(UUID().uuidString)", to: .file(destination))
+        request.interceptors = [RetryPolicy(maxRetries: 1, backoff: Backoff(initial: .zero, jitter: 0))]
+        let file = try await fixture.service.send(request)
+        #expect(request.attemptCount == 2)
+        #expect(file.resumedFrom == 700_000)
+        try Self.expectIdentical(destination, size: 2_000_000)
+    }
+
+    @Test("a changed validator starts again from zero")
+    func changedValidator() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("c.bin")
+        let path = "/files/c.bin?size=1000000&dropAt=400000&dropKey=\(UUID().uuidString)&changeAfterDrop=1"
+        _ = await fixture.service.result(of: Request(download: path, to: .file(destination)))
+        let file = try await fixture.service.send(Request(download: path, to: .file(destination)))
+        #expect(file.resumedFrom == 0)
+        #expect(file.head.statusCode == 200)
+        try Self.expectIdentical(destination, seed: 2, size: 1_000_000)
+    }
+
+    @Test("a 200 answer to a range starts again from zero")
+    func fullAnswerToRange() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("i.bin")
+        let path = "/files/i.bin?size=1000000&dropAt=300000&dropKey=\(UUID().uuidString)&ignoreRange=1"
+        _ = await fixture.service.result(of: Request(download: path, to: .file(destination)))
+        let file = try await fixture.service.send(Request(download: path, to: .file(destination)))
+        #expect(file.resumedFrom == 0)
+        try Self.expectIdentical(destination, size: 1_000_000)
+    }
+
+    @Test("a Content-Range that does not line up restarts from zero")
+    func misalignedRange() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("m.bin")
+        let path = "/files/m.bin?size=1000000&dropAt=300000&dropKey=\(UUID().uuidString)&badRange=1"
+        _ = await fixture.service.result(of: Request(download: path, to: .file(destination)))
+        let request = Request(download: path, to: .file(destination))
+        let file = try await fixture.service.send(request)
+        #expect(file.resumedFrom == 0)
+        #expect(request.attemptCount == 2)
+        try Self.expectIdentical(destination, size: 1_000_000)
+    }
+
+    @Test("cancel keeps the partial file, and the next start resumes it")
+    func cancelThenResume() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let size = 32 * 1024 * 1024
+        let destination = folder.url.appendingPathComponent("x.bin")
+        let path = "/files/x.bin?size=\(size)"
+        let request = Request(download: path, to: .file(destination))
+        request.addProgressHandler { request, progress in
+            if progress.completedBytes > 4 * 1024 * 1024 { request.cancel() }
+        }
+        let first = await fixture.land(request)
+        guard case .cancelled = first.failure else { Issue.record("expected cancelled, got \(first)"); return }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(folder.contents.count == 2, "partial file and its record: \(folder.contents)")
+        let file = try await fixture.service.send(Request(download: path, to: .file(destination)))
+        #expect(file.resumedFrom > 4 * 1024 * 1024)
+        try Self.expectIdentical(destination, size: size)
+        #expect(folder.contents == ["x.bin"])
+    }
+
+    @Test("a digest or length mismatch is a typed error and the bad file is removed")
+    func integrity() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("d.bin")
+        let good = SHA256.hash(data: Data(FixtureFile.bytes(seed: 1, offset: 0, count: 300_000)))
+            .map { String(format: "%02x", $0) }.joined()
+
+        let request = Request(download: "/files/d.bin?size=300000", to: .file(destination))
+        request.download?.digest = FileDigest(hex: good, makeHasher: { SHA256Hasher() })
+        let file = try await fixture.service.send(request)
+        #expect(file.byteCount == 300_000)
+        try FileManager.default.removeItem(at: destination)
+
+        let wrong = Request(download: "/files/d.bin?size=300000", to: .file(destination))
+        wrong.download?.digest = FileDigest(hex: String(repeating: "0", count: 64), makeHasher: { SHA256Hasher() })
+        let result = await fixture.service.result(of: wrong)
+        guard case .download(let error) = result.failure, case .digestMismatch(_, let computed) = error.reason else {
+            Issue.record("expected a digest mismatch, got \(result)")
+            return
+        }
+        #expect(computed == good)
+
+        let short = Request(download: "/files/d.bin?size=300000", to: .file(destination))
+        short.download?.expectedLength = 300_001
+        let shortResult = await fixture.service.result(of: short)
+        guard case .download(let lengthError) = shortResult.failure,
+              lengthError.reason == .lengthMismatch(expected: 300_001, received: 300_000) else {
+            Issue.record("expected a length mismatch, got \(shortResult)")
+            return
+        }
+        #expect(folder.contents.isEmpty, "left: \(folder.contents)")
+    }
+
+    @Test("server file names never leave the directory, and collisions get new names")
+    func hostileNames() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let disposition = "attachment; filename=\"../../evil.txt\""
+        let encoded = disposition.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let path = "/files/ignored?size=1000&disposition=\(encoded)"
+        let first = try await fixture.service.send(Request(download: path, to: .directory(folder.url)))
+        let second = try await fixture.service.send(Request(download: path, to: .directory(folder.url)))
+        #expect(first.url.lastPathComponent == "evil.txt")
+        #expect(second.url.lastPathComponent == "evil (1).txt")
+        #expect(first.url.deletingLastPathComponent().standardizedFileURL.path == folder.url.standardizedFileURL.path)
+        #expect(folder.contents == ["evil (1).txt", "evil.txt"])
+    }
+
+    @Test("file names are made safe", arguments: [
+        ("attachment; filename=\"../../etc/passwd\"", "passwd"),
+        ("attachment; filename=\"/abs/path.txt\"", "path.txt"),
+        ("attachment; filename=\"..\"", "f.bin"),
+        ("attachment; filename=\".\"", "f.bin"),
+        ("attachment; filename=\"a\u{0}b\u{7}c.txt\"", "abc.txt"),
+        ("attachment; filename=\".hidden\"", "hidden"),
+        ("attachment; filename*=UTF-8''na%C3%AFve%20r%C3%A9sum%C3%A9.pdf; filename=\"fallback.pdf\"", "naïve résumé.pdf"),
+        ("attachment; filename=\"C:\\\\Windows\\\\x.dll\"", "x.dll"),
+        ("inline", "f.bin"),
+    ])
+    func sanitizedNames(disposition: String, expected: String) {
+        let name = DownloadFileName.suggested(contentDisposition: disposition, url: URL(string: "http://h/dir/f.bin"))
+        #expect(name == expected)
+    }
+
+    @Test("an existing destination is not clobbered unless allowed")
+    func existingDestination() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("keep.txt")
+        try Data("precious".utf8).write(to: destination)
+        let result = await fixture.service.result(of: Request(download: "/files/k?size=100", to: .file(destination)))
+        guard case .download(let error) = result.failure, error.reason == .destinationExists else {
+            Issue.record("expected destinationExists, got \(result)")
+            return
+        }
+        #expect(try Data(contentsOf: destination) == Data("precious".utf8))
+        let replacing = Request(download: "/files/k?size=100", to: .file(destination))
+        replacing.download?.replacesExisting = true
+        let file = try await fixture.service.send(replacing)
+        #expect(file.byteCount == 100)
+        try Self.expectIdentical(destination, size: 100)
+    }
+
+    @Test("an unwritable destination is a typed error")
+    func unwritable() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        // A file where the directory should be: not writable even for root.
+        let blocker = folder.url.appendingPathComponent("not-a-dir")
+        try Data().write(to: blocker)
+        let request = Request(download: "/files/u?size=100", to: .file(blocker.appendingPathComponent("u.bin")))
+        let result = await fixture.service.result(of: request)
+        guard case .download(let error) = result.failure, error.reason == .cannotWrite else {
+            Issue.record("expected cannotWrite, got \(result)")
+            return
+        }
+        let created = Request(download: "/files/u?size=100", to: .file(folder.url.appendingPathComponent("a/b/u.bin")))
+        created.download?.createsDirectories = true
+        let file = try await fixture.service.send(created)
+        #expect(file.byteCount == 100)
+    }
+
+    @Test("a file parser reads the finished file on the parsing queue")
+    func parserOnFile() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("feed.json")
+        let request = Request(download: "/json/small", to: .file(destination), parser: FileContentsParser(JSONParser()))
+        let json = try await fixture.service.send(request)
+        #expect(json["code"] == 0)
+        #expect(FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test("an error status leaves no file and carries the body")
+    func errorStatus() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let result = await fixture.service.result(of: Request(download: "/status/404", to: .file(folder.url.appendingPathComponent("n"))))
+        guard case .httpStatus(404, let body, _) = result.failure else { Issue.record("got \(result)"); return }
+        #expect(!body.isEmpty)
+        #expect(folder.contents.isEmpty)
+    }
+}
+
+/// swift-crypto's SHA-256 as a `DigestHasher`.
+final class SHA256Hasher: DigestHasher {
+    private var hasher = SHA256()
+    func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+    func finalize() -> [UInt8] { Array(hasher.finalize()) }
+}
+
+/// A fresh directory under the temporary directory, removed when the value goes away.
+final class TestFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("nk-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The names in the folder, sorted.
+    var contents: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
