@@ -9,6 +9,7 @@ enum FixtureRoutes {
         addFaults(to: router)
         addHostile(to: router)
         addFiles(to: router, hits: hits)
+        addMultipart(to: router)
         addTransfers(to: router, blobs: blobs)
         addCounting(to: router, hits: hits)
         addAuth(to: router, verifier: verifier)

@@ -7,7 +7,6 @@ import Foundation
 /// request.body = .json                                   // parameters as a JSON object body
 /// request.body = .data(png, contentType: "image/png")    // raw bytes; parameters in the query
 /// ```
-/// Multipart bodies and bodies streamed from disk arrive with file transfers.
 public enum RequestBody: Sendable, Equatable {
     /// By method: parameters in the query for GET, HEAD and DELETE, as a form body for the others.
     case automatic
@@ -19,9 +18,11 @@ public enum RequestBody: Sendable, Equatable {
     case json
     /// These bytes with their content type; parameters go in the query.
     case data(Data, contentType: String)
-    /// A file's contents with their content type (read when the request is built); parameters go
-    /// in the query.
+    /// A file's contents with their content type, streamed from disk as they are sent;
+    /// parameters go in the query.
     case file(URL, contentType: String)
+    /// A `multipart/form-data` body (see `MultipartForm`); parameters go in the query.
+    case multipart(MultipartForm)
 
     /// The body for `method` once `.automatic` is decided.
     func resolved(for method: HTTPMethod) -> RequestBody {

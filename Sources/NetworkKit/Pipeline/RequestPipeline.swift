@@ -87,6 +87,13 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         } catch {
             return .failure(error)
         }
+        let upload: UploadFile?
+        do {
+            upload = try UploadFile.make(for: options.body)                                           //    (a body from disk)
+        } catch {
+            return .failure(error)
+        }
+        defer { upload?.removeIfTemporary() }
         let isIdempotent = self.isIdempotent
         let file = options.download.map { PartialDownload(options: $0, sourceURL: prepared.url?.absoluteString ?? options.target) }
         var restarted = false
@@ -108,7 +115,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             metrics.attempts = request.beginAttempt()
             metrics.url = adapted.url
             for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-            let outcome = await transfer(adapted, attempt: attempt, file: file)                       // 4. transport
+            let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)                      // 4. transport
             metrics.bytesSent += outcome.bytesSent
             metrics.bytesReceived += outcome.bytesReceived
             metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
@@ -159,7 +166,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     }
 
     /// Step 4: hands the request to the transport and waits for the transfer to end.
-    private func transfer(_ urlRequest: URLRequest, attempt: Int, file: PartialDownload?) async -> Exchange<Output>.Outcome {
+    private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> Exchange<Output>.Outcome {
         await withCheckedContinuation { continuation in
             let isDownload = file != nil
             let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
@@ -168,7 +175,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                                     sizeLimit: options.maxResponseBytes
                                         ?? (isDownload ? configuration.maxDownloadBytes : configuration.maxResponseBytes),
                                     file: file, continuation: continuation)
-            let task = service.transport.start(urlRequest, events: exchange)
+            let task = service.transport.start(urlRequest, bodyFile: upload, events: exchange)
             if isDownload { exchange.attach(task) }
             request.attach(transfer: task)
         }

@@ -7,10 +7,11 @@ import FoundationNetworking
 /// streams back what happens to it. A `Service` owns exactly one transport (its "session");
 /// `URLSessionTransport` is the default, and nothing above this protocol assumes URLSession.
 public protocol Transport: Sendable {
-    /// Starts sending `request` and returns at once. `events` hears, in this order: upload
+    /// Starts sending `request` and returns at once; its body is `bodyFile`'s contents when
+    /// given (streamed from disk), else `request.httpBody`. `events` hears, in this order: upload
     /// progress, the response head once, body chunks as they arrive, then exactly one completion
     /// (also after `cancel()`, with a cancellation error).
-    func start(_ request: URLRequest, events: any TransportEvents) -> any TransportTask
+    func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask
 
     /// Lets running transfers finish and releases the transport's resources. The service calls
     /// this when it is freed.

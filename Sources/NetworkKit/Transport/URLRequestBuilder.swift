@@ -29,16 +29,18 @@ enum URLRequestBuilder {
             contentType = "application/json"
         case .form, .json:
             break
-        case .automatic, .none, .data, .file:
+        case .automatic, .none, .data, .file, .multipart:
             if !parameters.isEmpty { url = try appendingQuery(parameters, to: url, keepingExisting: false) }
-            if case .data(let data, let type) = options.body {
+            switch options.body {
+            case .data(let data, let type):
                 (body, contentType) = (data, type)
-            } else if case .file(let file, let type) = options.body {
-                do {
-                    (body, contentType) = (try Data(contentsOf: file), type)
-                } catch {
-                    throw NetworkError.invalidRequest("cannot read the body file \(file.path): \(error.localizedDescription)")
-                }
+            case .file(_, let type):
+                contentType = type  // streamed from disk by the transport (see `UploadFile`)
+            case .multipart(let form):
+                contentType = form.contentType
+                if try UploadFile.fitsInMemory(form) { body = try form.encoded() }
+            default:
+                break
             }
         }
         for filter in configuration.urlFilters {

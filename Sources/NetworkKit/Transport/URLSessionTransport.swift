@@ -34,9 +34,9 @@ public final class URLSessionTransport: Transport {
                              delegateQueue: delegateQueue)
     }
 
-    /// Starts a data task whose events go to `events`.
-    public func start(_ request: URLRequest, events: any TransportEvents) -> any TransportTask {
-        let task = session.dataTask(with: request)
+    /// Starts a data task (an upload task from `bodyFile` when given) whose events go to `events`.
+    public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
+        let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
         transfers.insert(events, for: task.taskIdentifier)
         task.resume()
         return URLSessionTransportTask(task: task)

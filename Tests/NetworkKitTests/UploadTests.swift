@@ -1,0 +1,142 @@
+import CZlib
+import Foundation
+import Testing
+import FixtureServer
+@testable import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Multipart and file uploads, checked by the fixture server's multipart-kit parser, which
+/// answers each part's name, file name, type, size and CRC-32.
+@Suite("Uploads")
+struct UploadTests {
+    struct Part: Equatable {
+        var name: String
+        var filename: String?
+        var contentType: String?
+        var size: Int
+        var crc32: Int
+    }
+
+    static func crc(_ data: Data) -> Int {
+        Int(data.withUnsafeBytes { crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, uInt($0.count)) })
+    }
+
+    static func parts(_ json: JSON) -> [Part] {
+        json["parts"]?.arrayValue?.map { part in
+            Part(name: part["name"]?.stringValue ?? "", filename: part["filename"]?.stringValue,
+                 contentType: part["contentType"]?.stringValue, size: Int(part["size"]?.intValue ?? -1),
+                 crc32: Int(part["crc32"]?.intValue ?? -1))
+        } ?? []
+    }
+
+    @Test("text fields and data parts arrive whole, named and typed")
+    func dataParts() async throws {
+        let fixture = try await Fixture.start()
+        let photo = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var form = MultipartForm()
+        form.append("Ada Lovelace", name: "author")
+        form.append(photo, name: "photo", fileName: "cat.png")
+        form.append(Data("{\"a\":1}".utf8), name: "meta", fileName: "meta.json", contentType: "application/json")
+        let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
+        request.body = .multipart(form)
+        let parts = Self.parts(try await fixture.service.send(request))
+        #expect(parts == [
+            Part(name: "author", filename: nil, contentType: nil, size: 12, crc32: Self.crc(Data("Ada Lovelace".utf8))),
+            Part(name: "photo", filename: "cat.png", contentType: "image/png", size: 50_000, crc32: Self.crc(photo)),
+            Part(name: "meta", filename: "meta.json", contentType: "application/json", size: 7, crc32: Self.crc(Data("{\"a\":1}".utf8))),
+        ])
+    }
+
+    @Test("names with quotes and line breaks cannot break the part header")
+    func escapedNames() async throws {
+        let fixture = try await Fixture.start()
+        var form = MultipartForm()
+        form.append(Data("x".utf8), name: "a\"b\r\nc", fileName: "evil\".txt")
+        let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
+        request.body = .multipart(form)
+        let parts = Self.parts(try await fixture.service.send(request))
+        #expect(parts.count == 1)
+        #expect(parts.first?.name == "a%22b%0D%0Ac")
+        #expect(parts.first?.filename == "evil%22.txt")
+        #expect(parts.first?.contentType == "text/plain")
+    }
+
+    @Test("a 100 MB file part streams from disk: memory flat, progress to 100 %, temp file removed")
+    func largeFilePart() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let file = folder.url.appendingPathComponent("big.bin")
+        let size = 100 * 1024 * 1024
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        var crc = crc32(0, nil, 0)
+        for block in 0..<100 {
+            let bytes = FixtureFile.bytes(seed: 7, offset: block << 20, count: 1 << 20)
+            crc = crc32(crc, bytes, uInt(bytes.count))
+            try handle.write(contentsOf: Data(bytes))
+        }
+        try handle.close()
+
+        var form = MultipartForm()
+        form.append("big", name: "label")
+        try form.append(file: file, name: "upload")
+        let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
+        request.body = .multipart(form)
+        request.timeLimit = .seconds(300)
+        let progress = Recorder<TransferProgress>()
+        request.addProgressHandler { _, value in if value.direction == .upload { progress.append(value) } }
+        let before = temporaryMultipartFiles()
+        let (json, rssBefore, rssAfter) = try await MemoryHeavy.exclusive {
+            let rssBefore = ResidentMemory.current
+            let json = try await fixture.service.send(request)
+            return (json, rssBefore, ResidentMemory.current)
+        }
+        let parts = Self.parts(json)
+        #expect(parts.last == Part(name: "upload", filename: "big.bin", contentType: "application/octet-stream",
+                                   size: size, crc32: Int(crc)))
+        if let rssBefore, let rssAfter {
+            #expect(rssAfter - rssBefore < 32 * 1024 * 1024, "RSS grew by \(rssAfter - rssBefore) bytes")
+        }
+        let last = try #require(progress.all.last)
+        #expect(last.completedBytes == last.totalBytes)
+        #expect(last.completedBytes > Int64(size))
+        #expect(temporaryMultipartFiles() == before, "the assembled body file was not removed")
+    }
+
+    @Test("a file body streams from disk with its content type")
+    func fileBody() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let file = folder.url.appendingPathComponent("body.txt")
+        try Data("hello from disk".utf8).write(to: file)
+        let request = Request(path: "/echo", method: .put, parser: JSONParser())
+        request.body = .file(file, contentType: "text/plain")
+        let echo = try await fixture.service.send(request)
+        #expect(echo["body"] == "hello from disk")
+        #expect(echo["headers"]?["Content-Type"] == "text/plain")
+    }
+
+    @Test("a custom URLRequest is sent as is, with the parser chain")
+    func customRequest() async throws {
+        let fixture = try await Fixture.start()
+        fixture.service.configure { $0.commonHeaders = { ["X-Common": "yes"] } }
+        guard let url = URL(string: fixture.server.url("/echo?raw=1")) else { Issue.record("bad URL"); return }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = "POST"
+        urlRequest.httpBody = Data("custom".utf8)
+        urlRequest.setValue("1", forHTTPHeaderField: "X-Custom")
+        let echo = try await fixture.service.send(Request(urlRequest: urlRequest, parser: JSONParser()))
+        #expect(echo["method"] == "POST")
+        #expect(echo["body"] == "custom")
+        #expect(echo["query"] == "raw=1")
+        #expect(echo["headers"]?["X-Custom"] == "1")
+        #expect(echo["headers"]?["X-Common"] == nil)
+    }
+
+    private func temporaryMultipartFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        return names.filter { $0.hasPrefix("nk-multipart-") }.sorted()
+    }
+}
