@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "NetworkKit", "NetworkKitImage", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -10,9 +10,16 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Start the embedded fixture server on 127.0.0.1 and tour NetworkKit's features against it."
     )
 
+    @Flag(help: "Only start the fixture server and keep it running (for trying nk get/download against it).")
+    var serve = false
+
     func run() async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
+        if serve {
+            FileHandle.standardOutput.write(Data("Fixture server on \(server.baseURL.absoluteString) (Ctrl-C stops it)\n".utf8))
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        }
         print("Fixture server on \(server.baseURL.absoluteString)\n")
         let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL))
         let tour = DemoTour(server: server, service: service)

@@ -34,6 +34,10 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: [.customShort("p"), .customLong("param")], help: "A parameter, 'name=value'. Repeatable.")
     var params: [String] = []
 
+    @Option(name: [.customShort("F"), .customLong("form")],
+            help: "A multipart field, as curl's -F: 'name=value', or 'name=@path[;type=mime]' for a file. Repeatable; implies POST.")
+    var forms: [String] = []
+
     @Option(help: "Timeout in seconds.")
     var timeout: Double = 15
 
@@ -55,9 +59,11 @@ struct GetCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        guard let method = HTTPMethod(rawValue: method.uppercased()) else {
+        let methodName = forms.isEmpty || self.method.uppercased() != "GET" ? self.method : "POST"
+        guard let method = HTTPMethod(rawValue: methodName.uppercased()) else {
             throw ValidationError("unknown method \(self.method)")
         }
+        let form = try multipartForm()
         let headerFields = try parseHeaders()
         let parameters = Dictionary(params.map(Self.splitParameter), uniquingKeysWith: { _, last in last })
         var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk"))
@@ -68,17 +74,23 @@ struct GetCommand: AsyncParsableCommand {
             let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
                                     contentKeyPath: keyPath.map { JSONKeyPath($0) })
             let request = Request(url: url, method: method, parameters: parameters, headers: headerFields, parser: parser)
-            try await send(request, on: service) { print(try render($0)) }
+            try await send(request, on: service, form: form) { print(try render($0)) }
         } else {
             let request = Request(url: url, method: method, parameters: parameters, headers: headerFields)
-            try await send(request, on: service) { FileHandle.standardOutput.write($0) }
+            try await send(request, on: service, form: form) { FileHandle.standardOutput.write($0) }
         }
     }
 
     /// Sends `request` (or prints its curl command) and hands the value to `output`; a failure
     /// goes to stderr with exit status 1.
-    private func send<Output>(_ request: Request<Output>, on service: Service, output: (Output) throws -> Void) async throws {
+    private func send<Output>(_ request: Request<Output>, on service: Service, form: MultipartForm?,
+                              output: (Output) throws -> Void) async throws {
         request.timeout = timeout
+        if let form {
+            request.body = .multipart(form)
+            let line = ProgressLine(quiet: isatty(STDERR_FILENO) == 0)
+            request.addProgressHandler { _, progress in if progress.direction == .upload { line.show(progress) } }
+        }
         if let maxFilesize { request.maxResponseBytes = maxFilesize }
         if let maxTime { request.timeLimit = .milliseconds(Int64(maxTime * 1000)) }
         do {
@@ -96,6 +108,24 @@ struct GetCommand: AsyncParsableCommand {
     private func render(_ value: JSON) throws -> String {
         if case .string(let text) = value { return text }
         return String(decoding: try value.serialized(pretty: true), as: UTF8.self)
+    }
+
+    /// The -F fields as a form, or nil without any.
+    private func multipartForm() throws -> MultipartForm? {
+        guard !forms.isEmpty else { return nil }
+        var form = MultipartForm()
+        for field in forms {
+            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw ValidationError("form field \"\(field)\" is not 'name=value' or 'name=@path'") }
+            guard parts[1].hasPrefix("@") else {
+                form.append(parts[1], name: parts[0])
+                continue
+            }
+            let spec = parts[1].dropFirst().split(separator: ";", maxSplits: 1).map(String.init)
+            let type = spec.count > 1 && spec[1].hasPrefix("type=") ? String(spec[1].dropFirst(5)) : nil
+            try form.append(file: URL(fileURLWithPath: spec[0]), name: parts[0], contentType: type)
+        }
+        return form
     }
 
     private func parseHeaders() throws -> [String: String] {

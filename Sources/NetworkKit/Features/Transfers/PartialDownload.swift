@@ -154,13 +154,14 @@ final class PartialDownload: Sendable {
         let expected = options.expectedLength ?? record?.length
         if let expected, expected != written {
             discard()
-            throw .download(DownloadError(.lengthMismatch(expected: expected, received: written), file: partialURL))
+            throw .download(DownloadError(.lengthMismatch(expected: expected, received: written), file: destinationForErrors))
         }
         if let digest = options.digest {
             let computed = try hexDigest(of: partialURL, with: digest.makeHasher())
             guard computed == digest.expected else {
                 discard()
-                throw .download(DownloadError(.digestMismatch(expected: digest.expected, computed: computed), file: partialURL))
+                throw .download(DownloadError(.digestMismatch(expected: digest.expected, computed: computed),
+                                              file: destinationForErrors))
             }
         }
         let destination = try finalURL(head)
@@ -191,6 +192,14 @@ final class PartialDownload: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The file a check failure names: the destination (or its directory, before the name is known).
+    private var destinationForErrors: URL {
+        switch options.destination {
+        case .file(let url): return url
+        case .directory(let url): return url
+        }
+    }
 
     private func finalURL(_ head: ResponseHead) throws(NetworkError) -> URL {
         switch options.destination {

@@ -1,0 +1,153 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Downloads to disk through NetworkKit, a bare URLSession data task writing to a `FileHandle`,
+/// and `curl -o`, alternating in the same run; NetworkKit's peak RSS while downloading; a
+/// 100 MB multipart upload's peak RSS. `NK_BENCH_DOWNLOAD_MB` sets the size (1024 by default).
+struct TransferBenchmarks {
+    let server: FixtureServer
+    let rounds = 3
+
+    func run() async throws {
+        let megabytes = Int(ProcessInfo.processInfo.environment["NK_BENCH_DOWNLOAD_MB"] ?? "") ?? 1024
+        let size = megabytes << 20
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nk-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = server.url("/files/bench.bin?size=\(size)")
+        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.transfers")))
+        let raw = RawDownloader()
+        var kit: [Double] = [], bare: [Double] = [], curl: [Double] = []
+        var peak = 0, barePeak = 0
+        for round in 0..<rounds {
+            // Each client goes first in turn: the file before leaves dirty pages the kernel is
+            // still writing back, which slows whoever writes next.
+            var runs: [() async throws -> Void] = [
+                {
+                    let destination = folder.appendingPathComponent("kit.bin")
+                    let (seconds, rss) = try await RSSSampler.peak {
+                        try await timedSeconds { _ = try await service.send(Request(download: url, to: .file(destination))) }
+                    }
+                    kit.append(seconds)
+                    peak = max(peak, rss)
+                    try? FileManager.default.removeItem(at: destination)
+                },
+                {
+                    let rawFile = folder.appendingPathComponent("raw.bin")
+                    let (seconds, rss) = try await RSSSampler.peak {
+                        try await timedSeconds { try await raw.download(url, to: rawFile) }
+                    }
+                    bare.append(seconds)
+                    barePeak = max(barePeak, rss)
+                    try? FileManager.default.removeItem(at: rawFile)
+                },
+                {
+                    let curlFile = folder.appendingPathComponent("curl.bin")
+                    curl.append(try await timedSeconds {
+                        guard runTool(["curl", "-s", "-o", curlFile.path, url]) == 0 else { throw BenchError.wrongAnswer }
+                    })
+                    try? FileManager.default.removeItem(at: curlFile)
+                },
+            ]
+            runs = Array(runs[(round % 3)...] + runs[..<(round % 3)])
+            for run in runs { try await run() }
+        }
+        let (k, b, c) = (median(kit), median(bare), median(curl))
+        let mb = Double(size) / 1_048_576
+        print(String(format: "download %d MiB to disk: NetworkKit %.0f MiB/s, bare URLSession %.0f MiB/s, curl %.0f MiB/s; "
+                     + "time ratio vs URLSession %.2f, vs curl %.2f; peak RSS growth: NetworkKit %.1f MiB, bare URLSession %.1f MiB",
+                     megabytes, mb / k, mb / b, mb / c, k / b, k / c, Double(peak) / 1_048_576, Double(barePeak) / 1_048_576))
+        try await uploadPeak(folder: folder, service: service)
+    }
+
+    /// A 100 MB file part uploaded as multipart (assembled on disk, streamed): peak RSS growth.
+    private func uploadPeak(folder: URL, service: Service) async throws {
+        let file = folder.appendingPathComponent("upload.bin")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        for block in 0..<100 { try handle.write(contentsOf: Data(FixtureFile.bytes(seed: 5, offset: block << 20, count: 1 << 20))) }
+        try handle.close()
+        var form = MultipartForm()
+        try form.append(file: file, name: "file")
+        let request = Request(url: server.url("/upload/multipart"), method: .post, parser: JSONParser())
+        request.body = .multipart(form)
+        request.timeLimit = .seconds(600)
+        let (seconds, rss) = try await RSSSampler.peak { try await timedSeconds { _ = try await service.send(request) } }
+        print(String(format: "multipart upload of a 100 MiB file part: %.1f s, NetworkKit peak RSS growth %.1f MiB",
+                     seconds, Double(rss) / 1_048_576))
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+
+    private func timedSeconds(_ body: () async throws -> Void) async throws -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        return start.duration(to: .now).milliseconds / 1000
+    }
+}
+
+/// The baseline: a delegate data task writing each chunk to a `FileHandle`, nothing else.
+final class RawDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // `@unchecked Sendable`: `handle` and `continuation` are set before the task starts and then
+    // touched only by the session's serial delegate queue.
+    private var handle: FileHandle?
+    private var continuation: CheckedContinuation<Void, any Error>?
+    private lazy var session: URLSession = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return URLSession(configuration: .default, delegate: self, delegateQueue: queue)
+    }()
+
+    func download(_ url: String, to file: URL) async throws {
+        guard let target = URL(string: url) else { throw BenchError.wrongAnswer }
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        handle = try FileHandle(forWritingTo: file)
+        try await withCheckedThrowingContinuation { continuation in
+            self.continuation = continuation
+            session.dataTask(with: target).resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        handle?.write(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        try? handle?.close()
+        handle = nil
+        if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
+        continuation = nil
+    }
+}
+
+/// Samples the process's RSS every 20 ms while `body` runs; returns its value and the peak
+/// growth over the RSS at the start.
+enum RSSSampler {
+    static func peak<T: Sendable>(_ body: () async throws -> T) async throws -> (T, Int) {
+        let start = current()
+        let peak = Protected(start)
+        let sampler = Task.detached {
+            while !Task.isCancelled {
+                let now = current()
+                peak.withLock { $0 = max($0, now) }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let value = try await body()
+        sampler.cancel()
+        return (value, peak.snapshot - start)
+    }
+
+    static func current() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
+    }
+}
