@@ -10,7 +10,7 @@ import FoundationNetworking
 /// 100 MB multipart upload's peak RSS. `NK_BENCH_DOWNLOAD_MB` sets the size (1024 by default).
 struct TransferBenchmarks {
     let server: FixtureServer
-    let rounds = 3
+    let rounds = 5
 
     func run() async throws {
         let megabytes = Int(ProcessInfo.processInfo.environment["NK_BENCH_DOWNLOAD_MB"] ?? "") ?? 1024
@@ -24,8 +24,7 @@ struct TransferBenchmarks {
         var kit: [Double] = [], bare: [Double] = [], curl: [Double] = []
         var peak = 0, barePeak = 0
         for round in 0..<rounds {
-            // Each client goes first in turn: the file before leaves dirty pages the kernel is
-            // still writing back, which slows whoever writes next.
+            // Each client goes first in turn.
             var runs: [() async throws -> Void] = [
                 {
                     let destination = folder.appendingPathComponent("kit.bin")
@@ -54,7 +53,14 @@ struct TransferBenchmarks {
                 },
             ]
             runs = Array(runs[(round % 3)...] + runs[..<(round % 3)])
-            for run in runs { try await run() }
+            for run in runs {
+                // Each starts with no dirty pages left by the one before.
+                runTool(["sync"])
+                try await run()
+            }
+        }
+        if ProcessInfo.processInfo.environment["NK_BENCH_VERBOSE"] != nil {
+            print("rounds (s): NetworkKit \(kit), URLSession \(bare), curl \(curl)")
         }
         let (k, b, c) = (median(kit), median(bare), median(curl))
         let mb = Double(size) / 1_048_576

@@ -24,6 +24,7 @@ extension Request {
     /// One added while the request runs reports from then on.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
         lifecycle.withLock { $0.progressHandlers.append(handler) }
+        isProgressWatched.withLock { $0 = true }
     }
 
     /// Adds a handler called on the callback queue when the request starts running and when it lands.

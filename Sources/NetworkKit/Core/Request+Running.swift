@@ -85,6 +85,7 @@ extension Request {
 
     /// Download progress: `bytes` of the body have arrived.
     func didReceive(bodyBytes bytes: Int64) {
+        guard isProgressWatched.snapshot else { return }
         report { lifecycle in
             TransferProgress(direction: .download, completedBytes: bytes, totalBytes: lifecycle.expectedBytes)
         }
@@ -92,6 +93,7 @@ extension Request {
 
     /// Upload progress.
     func didSend(bytes: Int64, of total: Int64?) {
+        guard isProgressWatched.snapshot else { return }
         report { _ in
             TransferProgress(direction: .upload, completedBytes: bytes, totalBytes: total)
         }

@@ -30,6 +30,9 @@ public final class Request<Output: Sendable>: Sendable {
 
     let options: Protected<RequestOptions>
     let lifecycle = Protected(Lifecycle<Output>())
+    /// Whether a progress handler was ever added: a concrete flag the per-chunk path reads
+    /// before touching the generic lifecycle.
+    let isProgressWatched = Protected(false)
 
     /// Creates a request for an absolute URL, or a path resolved on the service's base URL
     /// (or CDN URL when `useCDN` is set).
