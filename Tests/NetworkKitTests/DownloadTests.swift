@@ -28,7 +28,7 @@ struct DownloadTests {
     func largeDownload() async throws {
         let fixture = try await Fixture.start()
         let folder = try TestFolder()
-        let size = 96 * 1024 * 1024
+        let size = 192 * 1024 * 1024
         let destination = folder.url.appendingPathComponent("large.bin")
         let request = Request(download: "/files/large.bin?size=\(size)", to: .file(destination))
         let progress = Recorder<TransferProgress>()
@@ -43,8 +43,11 @@ struct DownloadTests {
         #expect(file.resumedFrom == 0)
         #expect(file.head.statusCode == 200)
         try Self.expectIdentical(destination, size: size)
+        // Other suites run in this process meanwhile (image decodes allocate tens of MB), so the
+        // bound is loose: half the file proves it was never held whole. nk-bench measures the
+        // kit alone (peak growth 25-41 MiB for 1 GiB).
         if let before, let after {
-            #expect(after - before < 32 * 1024 * 1024, "RSS grew by \(after - before) bytes for a \(size)-byte file")
+            #expect(after - before < size / 2, "RSS grew by \(after - before) bytes for a \(size)-byte file")
         }
         #expect(progress.all.last?.completedBytes == Int64(size))
         #expect(progress.all.last?.totalBytes == Int64(size))
