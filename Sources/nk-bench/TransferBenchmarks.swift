@@ -53,6 +53,10 @@ struct TransferBenchmarks {
                 },
             ]
             runs = Array(runs[(round % 3)...] + runs[..<(round % 3)])
+            // NK_BENCH_CLIENT=0|1|2 runs one client alone (NetworkKit, URLSession, curl), for a profiler.
+            if let only = Int(ProcessInfo.processInfo.environment["NK_BENCH_CLIENT"] ?? "") {
+                runs = [[runs[(3 - round % 3 + only) % 3]]].flatMap { $0 }
+            }
             for run in runs {
                 // Each starts with no dirty pages left by the one before.
                 runTool(["sync"])
@@ -62,6 +66,7 @@ struct TransferBenchmarks {
         if ProcessInfo.processInfo.environment["NK_BENCH_VERBOSE"] != nil {
             print("rounds (s): NetworkKit \(kit), URLSession \(bare), curl \(curl)")
         }
+        guard !kit.isEmpty, !bare.isEmpty, !curl.isEmpty else { return }
         let (k, b, c) = (median(kit), median(bare), median(curl))
         let mb = Double(size) / 1_048_576
         print(String(format: "download %d MiB to disk: NetworkKit %.0f MiB/s, bare URLSession %.0f MiB/s, curl %.0f MiB/s; "
@@ -157,3 +162,4 @@ enum RSSSampler {
         return kilobytes * 1024
     }
 }
+

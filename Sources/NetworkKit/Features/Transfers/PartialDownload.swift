@@ -106,7 +106,10 @@ final class PartialDownload: Sendable {
                 }
             }
             let handle = try FileHandle(forWritingTo: partialURL)
-            try handle.truncate(atOffset: UInt64(offset))
+            // Truncating to zero would make ext4 write the whole file back synchronously when it
+            // is closed (its auto_da_alloc rule for "truncate and rewrite"): about a second per
+            // GiB. A fresh file is empty already; a resumed one is cut to where it continues.
+            if offset > 0 { try handle.truncate(atOffset: UInt64(offset)) }
             try handle.seekToEnd()
             // Saved before any byte, so a break at any point leaves a resumable pair.
             if options.resumes, record.validator != nil {
