@@ -295,3 +295,28 @@ final class TestFolder {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }
 }
+
+/// Random and hostile `Content-Disposition` values: whatever the server sends, the name is one
+/// safe path component.
+@Suite("Download file names, fuzzed")
+struct DownloadFileNameFuzzTests {
+    @Test("20,000 random dispositions never yield a name that leaves the directory")
+    func randomDispositions() {
+        var generator = SeededGenerator(seed: 42)
+        let alphabet = Array("aZ09./\\\"'; =*%\u{0}\u{7}\u{1F}\r\n\t:..é漢🙂".unicodeScalars)
+        let prefixes = ["attachment; filename=", "attachment; filename*=UTF-8''", "inline; filename=\"", "", "form-data; name=x; filename="]
+        for _ in 0..<20_000 {
+            let length = Int(generator.next() % 40)
+            var tail = String.UnicodeScalarView()
+            for _ in 0..<length { tail.append(alphabet[Int(generator.next() % UInt64(alphabet.count))]) }
+            let value = prefixes[Int(generator.next() % UInt64(prefixes.count))] + String(tail)
+            let name = DownloadFileName.suggested(contentDisposition: value, url: URL(string: "http://h/x/y"))
+            #expect(!name.isEmpty && name != "." && name != "..", "\(value.debugDescription) → \(name.debugDescription)")
+            #expect(!name.contains("/") && !name.contains("\\") && !name.contains("\u{0}") && !name.hasPrefix("."),
+                    "\(value.debugDescription) → \(name.debugDescription)")
+            #expect(name.utf8.count <= 255)
+            let directory = URL(fileURLWithPath: "/tmp/downloads")
+            #expect(directory.appendingPathComponent(name).deletingLastPathComponent().standardizedFileURL.path == directory.path)
+        }
+    }
+}
