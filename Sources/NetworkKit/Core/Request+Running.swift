@@ -70,7 +70,7 @@ extension Request {
     }
 
     func didReceive(head: ResponseHead) {
-        let expected = Self.expectedLength(of: head)
+        let expected = head.deliveredLength
         lifecycle.withLock {
             $0.head = head
             $0.expectedBytes = expected
@@ -135,13 +135,5 @@ extension Request {
         let (handlers, queue) = lifecycle.withLock { ($0.stateHandlers, $0.delivery?.callbackQueue) }
         guard !handlers.isEmpty, let queue else { return }
         queue.async { for handler in handlers { handler(self, state) } }
-    }
-
-    /// The announced body length, unless the body is content-encoded: libcurl inflates it on the
-    /// way in, so `Content-Length` counts bytes that are never delivered as such.
-    static func expectedLength(of head: ResponseHead) -> Int64? {
-        guard let length = head.header("Content-Length").flatMap({ Int64($0) }), length > 0,
-              head.header("Content-Encoding") == nil else { return nil }
-        return length
     }
 }

@@ -67,7 +67,7 @@ final class Exchange<Output: Sendable>: TransportEvents {
         for monitor in monitors { monitor.request(request.id, didReceive: head, attempt: attempt) }
         if let file {
             startFile(file, head: head)
-        } else if let sizeLimit, let announced = Request<Output>.expectedLength(of: head), announced > sizeLimit {
+        } else if let sizeLimit, let announced = head.deliveredLength, announced > sizeLimit {
             stopTransfer(.responseTooLarge(limit: sizeLimit))
         }
     }
@@ -76,9 +76,7 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private func startFile(_ file: PartialDownload, head: ResponseHead) {
         do {
             switch try file.begin(head) {
-            case .write(let offset):
-                let total = offset == 0 ? Request<Output>.expectedLength(of: head)
-                    : ContentRange(head.header("Content-Range"))?.total
+            case .write(let total):
                 if let sizeLimit, let total, total > sizeLimit {
                     return stopTransfer(.responseTooLarge(limit: sizeLimit))
                 }

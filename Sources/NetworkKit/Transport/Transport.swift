@@ -61,4 +61,12 @@ public struct ResponseHead: Sendable {
     public func header(_ name: String) -> String? {
         Response.field(name, in: headers)
     }
+
+    /// The body length `Content-Length` announces, unless the body is content-encoded: libcurl
+    /// inflates it on the way in, so the length counts bytes that are never delivered as such.
+    var deliveredLength: Int64? {
+        guard let length = header("Content-Length").flatMap({ Int64($0) }), length > 0,
+              header("Content-Encoding") == nil else { return nil }
+        return length
+    }
 }

@@ -8,8 +8,9 @@ import Foundation
 final class PartialDownload: Sendable {
     /// What the head of a response means for the file.
     enum Start {
-        /// Write the body: from `offset` (a `206` that continues the file) or from zero.
-        case write(offset: Int64)
+        /// Write the body (after what is on disk, for a `206` that continues the file); the whole
+        /// file will be `total` bytes long, when the server said.
+        case write(total: Int64?)
         /// The response cannot continue the file (a range that does not line up, `416`): start
         /// again from zero with a new request.
         case restart(String)
@@ -88,7 +89,7 @@ final class PartialDownload: Sendable {
         guard (200..<300).contains(head.statusCode) else { return .notFile }
         let askedFrom = state.withLock { $0.askedFrom }
         var offset: Int64 = 0
-        var total = Self.announcedLength(head)
+        var total = head.deliveredLength
         if head.statusCode == 206 {
             guard let askedFrom, let range = ContentRange(head.header("Content-Range")), range.start == askedFrom else {
                 return .restart("Content-Range \(head.header("Content-Range") ?? "missing")")
@@ -126,7 +127,7 @@ final class PartialDownload: Sendable {
         } catch {
             throw .download(DownloadError(.cannotWrite, file: partialURL, underlying: error))
         }
-        return .write(offset: offset)
+        return .write(total: total)
     }
 
     /// Appends a chunk; returns the file's length so far. On a write error the file is cut back
@@ -265,13 +266,6 @@ final class PartialDownload: Sendable {
 
     private func fileSize(_ url: URL) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-    }
-
-    /// `Content-Length`, unless the body is content-encoded (libcurl inflates it, so the
-    /// length counts bytes that never reach the file).
-    private static func announcedLength(_ head: ResponseHead) -> Int64? {
-        guard head.header("Content-Encoding") == nil else { return nil }
-        return head.header("Content-Length").flatMap { Int64($0) }
     }
 
     private static func fileName(_ options: Download) -> String {
