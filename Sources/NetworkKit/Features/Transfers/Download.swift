@@ -20,6 +20,13 @@ public struct Download: Sendable {
         /// This directory, under the name the server gives (`Content-Disposition`, else the URL's
         /// last path component), made safe and never overwriting: `report (1).pdf` on a collision.
         case directory(URL)
+
+        /// The file or the directory.
+        var url: URL {
+            switch self {
+            case .file(let url), .directory(let url): return url
+            }
+        }
     }
 
     /// Where the file goes.
@@ -43,10 +50,8 @@ public struct Download: Sendable {
 
     /// The directory the file (and its partial file) lives in.
     var directory: URL {
-        switch destination {
-        case .file(let url): return url.deletingLastPathComponent()
-        case .directory(let url): return url
-        }
+        if case .file(let url) = destination { return url.deletingLastPathComponent() }
+        return destination.url
     }
 }
 

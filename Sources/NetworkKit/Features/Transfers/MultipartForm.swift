@@ -143,8 +143,7 @@ public struct MultipartForm: Sendable, Equatable {
         case .data(let data):
             return Int64(data.count)
         case .file(let url):
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-            return size?.int64Value ?? 0
+            return try url.fileSize()
         }
     }
 }
@@ -160,5 +159,13 @@ enum MIMEType {
             "mp3": "audio/mpeg", "m4a": "audio/mp4", "wav": "audio/wav",
         ]
         return types[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+    }
+}
+
+extension URL {
+    /// The size of the file at this URL, from the file system.
+    func fileSize() throws -> Int64 {
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+        return size?.int64Value ?? 0
     }
 }

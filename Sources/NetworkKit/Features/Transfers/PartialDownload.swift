@@ -54,7 +54,7 @@ final class PartialDownload: Sendable {
     init(options: Download, sourceURL: String) {
         self.options = options
         self.sourceURL = sourceURL
-        let key = Self.key(sourceURL + "\u{0}" + options.directory.standardizedFileURL.path + "\u{0}" + Self.fileName(options))
+        let key = Self.key(sourceURL + "\u{0}" + options.destination.url.standardizedFileURL.path)
         partialURL = options.directory.appendingPathComponent(".nkdownload-\(key)")
         recordURL = options.directory.appendingPathComponent(".nkdownload-\(key).json")
     }
@@ -75,7 +75,7 @@ final class PartialDownload: Sendable {
             throw .download(DownloadError(.destinationExists, file: url))
         }
         guard options.resumes, let record = readRecord(), record.url == sourceURL, let validator = record.validator,
-              let size = fileSize(partialURL), size > 0 else {
+              let size = try? partialURL.fileSize(), size > 0 else {
             state.withLock { $0.askedFrom = nil; $0.record = nil }
             return [:]
         }
@@ -150,22 +150,18 @@ final class PartialDownload: Sendable {
     /// After a complete transfer: checks length and digest, moves the file into place, forgets
     /// the record. A file that fails a check is removed.
     func finish(_ head: ResponseHead) throws(NetworkError) -> DownloadedFile {
-        let (written, offset, record) = state.withLock { state -> (Int64, Int64, Record?) in
-            try? state.handle?.close()
-            state.handle = nil
-            return (state.written, state.offset, state.record)
-        }
+        let (written, offset, record) = close()
         let expected = options.expectedLength ?? record?.length
         if let expected, expected != written {
             discard()
-            throw .download(DownloadError(.lengthMismatch(expected: expected, received: written), file: destinationForErrors))
+            throw .download(DownloadError(.lengthMismatch(expected: expected, received: written), file: options.destination.url))
         }
         if let digest = options.digest {
             let computed = try hexDigest(of: partialURL, with: digest.makeHasher())
             guard computed == digest.expected else {
                 discard()
                 throw .download(DownloadError(.digestMismatch(expected: digest.expected, computed: computed),
-                                              file: destinationForErrors))
+                                              file: options.destination.url))
             }
         }
         let destination = try finalURL(head)
@@ -177,31 +173,25 @@ final class PartialDownload: Sendable {
     /// After a broken transfer: closes the file and keeps it with its record for a resume,
     /// unless the download does not resume or the server gave nothing to resume against.
     func suspend() {
-        let resumable = state.withLock { state -> Bool in
-            try? state.handle?.close()
-            state.handle = nil
-            return state.record?.validator != nil
-        }
+        let resumable = close().record?.validator != nil
         if !(options.resumes && resumable) { discard() }
     }
 
     /// Removes the partial file and its record.
     func discard() {
-        state.withLock { state in
-            try? state.handle?.close()
-            state.handle = nil
-        }
+        _ = close()
         try? FileManager.default.removeItem(at: partialURL)
         try? FileManager.default.removeItem(at: recordURL)
     }
 
     // MARK: - Helpers
 
-    /// The file a check failure names: the destination (or its directory, before the name is known).
-    private var destinationForErrors: URL {
-        switch options.destination {
-        case .file(let url): return url
-        case .directory(let url): return url
+    /// Closes the partial file, if open; returns what is known about it.
+    private func close() -> (written: Int64, offset: Int64, record: Record?) {
+        state.withLock { state in
+            try? state.handle?.close()
+            state.handle = nil
+            return (state.written, state.offset, state.record)
         }
     }
 
@@ -262,15 +252,6 @@ final class PartialDownload: Sendable {
     private func readRecord() -> Record? {
         guard let data = try? Data(contentsOf: recordURL) else { return nil }
         return try? JSONDecoder().decode(Record.self, from: data)
-    }
-
-    private func fileSize(_ url: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-    }
-
-    private static func fileName(_ options: Download) -> String {
-        if case .file(let url) = options.destination { return url.lastPathComponent }
-        return ""
     }
 
     /// FNV-1a, 64 bits, as hex: a stable short name for the partial file (not a security measure).
