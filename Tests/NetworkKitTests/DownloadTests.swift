@@ -179,6 +179,23 @@ struct DownloadTests {
         #expect(folder.contents.isEmpty, "left: \(folder.contents)")
     }
 
+    @Test("a digest covers the bytes from before a resume")
+    func digestAcrossResume() async throws {
+        let fixture = try await Fixture.start()
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("h.bin")
+        let size = 3_000_000
+        let good = SHA256.hash(data: Data(FixtureFile.bytes(seed: 1, offset: 0, count: size)))
+            .map { String(format: "%02x", $0) }.joined()
+        let path = "/files/h.bin?size=\(size)&dropAt=1234567&dropKey=\(UUID().uuidString)"
+        _ = await fixture.service.result(of: Request(download: path, to: .file(destination)))
+        let request = Request(download: path, to: .file(destination))
+        request.download?.digest = FileDigest(hex: good, makeHasher: { SHA256Hasher() })
+        let file = try await fixture.service.send(request)
+        #expect(file.resumedFrom == 1_234_567)
+        try Self.expectIdentical(destination, size: size)
+    }
+
     @Test("server file names never leave the directory, and collisions get new names")
     func hostileNames() async throws {
         let fixture = try await Fixture.start()

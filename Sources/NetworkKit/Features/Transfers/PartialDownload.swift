@@ -41,6 +41,8 @@ final class PartialDownload: Sendable {
         var record: Record?
         /// The range asked for, if any.
         var askedFrom: Int64?
+        /// Hashes the file as it is written, when the download checks a digest.
+        var hasher: (any DigestHasher)?
     }
 
     let options: Download
@@ -112,6 +114,10 @@ final class PartialDownload: Sendable {
             // GiB. A fresh file is empty already; a resumed one is cut to where it continues.
             if offset > 0 { try handle.truncate(atOffset: UInt64(offset)) }
             try handle.seekToEnd()
+            // The digest covers the bytes already on disk, read once here, and then each chunk
+            // as it is written: the finished file is not read again.
+            let hasher = options.digest?.makeHasher()
+            if let hasher, offset > 0 { try hash(partialURL, upTo: offset, into: hasher) }
             // Saved before any byte, so a break at any point leaves a resumable pair.
             if options.resumes, record.validator != nil {
                 try JSONEncoder().encode(record).write(to: recordURL, options: .atomic)
@@ -123,6 +129,7 @@ final class PartialDownload: Sendable {
                 state.offset = offset
                 state.written = offset
                 state.record = record
+                state.hasher = hasher
             }
         } catch {
             throw .download(DownloadError(.cannotWrite, file: partialURL, underlying: error))
@@ -137,6 +144,7 @@ final class PartialDownload: Sendable {
             guard let handle = state.handle else { return .success(state.written) }
             do {
                 try Self.write(chunk, to: handle.fileDescriptor)
+                if let hasher = state.hasher { chunk.withUnsafeBytes { hasher.update($0) } }
                 state.written += Int64(chunk.count)
                 return .success(state.written)
             } catch {
@@ -151,13 +159,14 @@ final class PartialDownload: Sendable {
     /// the record. A file that fails a check is removed.
     func finish(_ head: ResponseHead) throws(NetworkError) -> DownloadedFile {
         let (written, offset, record) = close()
+        let hasher = state.withLock { $0.hasher }
         let expected = options.expectedLength ?? record?.length
         if let expected, expected != written {
             discard()
             throw .download(DownloadError(.lengthMismatch(expected: expected, received: written), file: options.destination.url))
         }
         if let digest = options.digest {
-            let computed = try hexDigest(of: partialURL, with: digest.makeHasher())
+            let computed = hasher?.finalize().map { String(format: "%02x", $0) }.joined() ?? ""
             guard computed == digest.expected else {
                 discard()
                 throw .download(DownloadError(.digestMismatch(expected: digest.expected, computed: computed),
@@ -217,17 +226,15 @@ final class PartialDownload: Sendable {
         }
     }
 
-    private func hexDigest(of file: URL, with hasher: any DigestHasher) throws(NetworkError) -> String {
-        do {
-            let handle = try FileHandle(forReadingFrom: file)
-            defer { try? handle.close() }
-            while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
-                block.withUnsafeBytes { hasher.update($0) }
-            }
-        } catch {
-            throw .download(DownloadError(.cannotWrite, file: file, underlying: error))
+    /// Feeds the first `length` bytes of `file` to `hasher`, a megabyte at a time.
+    private func hash(_ file: URL, upTo length: Int64, into hasher: any DigestHasher) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var left = length
+        while left > 0, let block = try handle.read(upToCount: Int(min(left, 1 << 20))), !block.isEmpty {
+            block.withUnsafeBytes { hasher.update($0) }
+            left -= Int64(block.count)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// All of `data` to `descriptor`, through `write(2)`: `FileHandle.write(contentsOf:)` is
