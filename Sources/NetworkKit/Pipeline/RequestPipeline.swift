@@ -89,7 +89,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
         let upload: UploadFile?
         do {
-            upload = try UploadFile.make(for: options.body)                                           //    (a body from disk)
+            upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody)           //    (a body from disk)
         } catch {
             return .failure(error)
         }

@@ -6,8 +6,10 @@ struct UploadFile: Sendable {
     let url: URL
     let isTemporary: Bool
 
-    /// The file to upload `body` from, if it is sent from disk.
-    static func make(for body: RequestBody) throws(NetworkError) -> UploadFile? {
+    /// The file to upload `body` from, if it is sent from disk. `builtBody` is what the request
+    /// builder put in memory: a multipart form goes to disk only when the builder, which decides
+    /// with `fitsInMemory`, left it out.
+    static func make(for body: RequestBody, builtBody: Data?) throws(NetworkError) -> UploadFile? {
         switch body {
         case .file(let url, _):
             guard FileManager.default.isReadableFile(atPath: url.path) else {
@@ -15,7 +17,7 @@ struct UploadFile: Sendable {
             }
             return UploadFile(url: url, isTemporary: false)
         case .multipart(let form):
-            guard try !fitsInMemory(form) else { return nil }
+            guard builtBody == nil else { return nil }
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("nk-multipart-\(UUID().uuidString)")
             do {
                 try form.write(to: url)
