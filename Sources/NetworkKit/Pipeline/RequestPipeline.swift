@@ -45,7 +45,6 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
-        let timeLimit = options.timeLimit ?? (options.download == nil ? configuration.timeLimit : configuration.downloadTimeLimit)
         if let timeLimit {
             service.timeLimits.add(request.id, limit: timeLimit) { [request] in
                 request.stop(with: .timeLimitExceeded(timeLimit))
@@ -71,6 +70,15 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         options.isIdempotent ?? options.method.isIdempotent
     }
 
+    /// The request's limits, else the service's for its kind: downloads to disk have their own.
+    private var timeLimit: Duration? {
+        options.timeLimit ?? (options.download == nil ? configuration.timeLimit : configuration.downloadTimeLimit)
+    }
+
+    private var sizeLimit: Int64? {
+        options.maxResponseBytes ?? (options.download == nil ? configuration.maxResponseBytes : configuration.maxDownloadBytes)
+    }
+
     /// Step 1: the `URLRequest` from the request's options and the service configuration.
     private func build() throws(NetworkError) -> URLRequest {
         do {
@@ -89,7 +97,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
         let upload: UploadFile?
         do {
-            upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody)           //    (a body from disk)
+            upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody)             //    a body from disk
         } catch {
             return .failure(error)
         }
@@ -115,7 +123,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             metrics.attempts = request.beginAttempt()
             metrics.url = adapted.url
             for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-            let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)                      // 4. transport
+            let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)  // 4. transport
             metrics.bytesSent += outcome.bytesSent
             metrics.bytesReceived += outcome.bytesReceived
             metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
@@ -168,15 +176,11 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     /// Step 4: hands the request to the transport and waits for the transfer to end.
     private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> Exchange<Output>.Outcome {
         await withCheckedContinuation { continuation in
-            let isDownload = file != nil
             let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
                                     redirects: options.redirectPolicy ?? configuration.redirectPolicy,
-                                    origin: urlRequest.url,
-                                    sizeLimit: options.maxResponseBytes
-                                        ?? (isDownload ? configuration.maxDownloadBytes : configuration.maxResponseBytes),
-                                    file: file, continuation: continuation)
+                                    origin: urlRequest.url, sizeLimit: sizeLimit, file: file, continuation: continuation)
             let task = service.transport.start(urlRequest, bodyFile: upload, events: exchange)
-            if isDownload { exchange.attach(task) }
+            if file != nil { exchange.attach(task) }
             request.attach(transfer: task)
         }
     }
