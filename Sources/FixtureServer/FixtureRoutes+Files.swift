@@ -56,7 +56,13 @@ extension FixtureRoutes {
                     if let dropAt, dropAt >= offset { count = min(count, dropAt - offset) }
                     if count > 0 { try await writer.write(FixtureFile.buffer(seed: seed, offset: offset, count: count)) }
                     offset += count
-                    if let dropAt, offset >= dropAt { throw FixtureFault.droppedConnection }
+                    if let dropAt, offset >= dropAt {
+                        // Let the bytes written so far reach the client before the connection
+                        // goes: closing at once can discard what is still queued, and then the
+                        // client would hold fewer bytes than `dropAt`.
+                        try await Task.sleep(for: .milliseconds(100))
+                        throw FixtureFault.droppedConnection
+                    }
                 }
                 try await writer.finish(nil)
             })
