@@ -17,9 +17,8 @@ public final class Service: Sendable {
     let requests = RequestRegistry()
     private let settings: Protected<ServiceConfiguration>
     private let executor: PipelineExecutor
-    /// Lands requests whose time limit passes. Limits are wall time, so they run on the
-    /// continuous clock, not the configuration's (which tests replace to skip retry waits).
-    let timeLimits: any TimeLimitKeeping
+    /// Lands requests whose time limit passes.
+    let timeLimits = TimeLimits()
 
     /// Creates a service that sends through `transport`.
     public convenience init(configuration: ServiceConfiguration = ServiceConfiguration(), transport: any Transport) {
@@ -40,7 +39,6 @@ public final class Service: Sendable {
         self.transport = transport
         settings = Protected(configuration)
         executor = PipelineExecutor(queue: pipelineQueue)
-        timeLimits = makeTimeLimits(clock: ContinuousClock())
     }
 
     private static func makePipelineQueue() -> DispatchQueue {

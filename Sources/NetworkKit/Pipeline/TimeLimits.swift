@@ -3,44 +3,31 @@ import Foundation
 /// Lands requests whose time limit runs out. One sleeping task per service wakes at the earliest
 /// deadline, rather than one timer per request: adding and removing a deadline is a dictionary
 /// change under a lock, and wakes nothing unless the new deadline is the earliest.
-protocol TimeLimitKeeping: Sendable {
-    /// Calls `expire` once `limit` has passed, unless `remove(id)` comes first.
-    func add(_ id: RequestID, limit: Duration, expire: @escaping @Sendable () -> Void)
-    /// Forgets the deadline of a request that landed.
-    func remove(_ id: RequestID)
-}
-
-/// Makes the keeper for a service's clock (opened from the configuration's `any Clock`).
-func makeTimeLimits<C: Clock>(clock: C) -> any TimeLimitKeeping where C.Duration == Duration {
-    TimeLimits(clock: clock)
-}
-
-final class TimeLimits<C: Clock>: TimeLimitKeeping where C.Duration == Duration {
+///
+/// Limits are wall time, so they run on the continuous clock, not the configuration's (which
+/// tests replace to skip retry waits).
+final class TimeLimits: Sendable {
     private struct Entry {
-        let deadline: C.Instant
+        let deadline: ContinuousClock.Instant
         let expire: @Sendable () -> Void
     }
 
     private struct State {
         var entries: [RequestID: Entry] = [:]
         /// When the sleeping task wakes, if one sleeps.
-        var wake: C.Instant?
+        var wake: ContinuousClock.Instant?
         var sleeper: Task<Void, Never>?
     }
 
-    private let clock: C
     private let state = Protected(State())
-
-    init(clock: C) {
-        self.clock = clock
-    }
 
     deinit {
         state.withLock { $0.sleeper?.cancel() }
     }
 
+    /// Calls `expire` once `limit` has passed, unless `remove(id)` comes first.
     func add(_ id: RequestID, limit: Duration, expire: @escaping @Sendable () -> Void) {
-        let deadline = clock.now.advanced(by: limit)
+        let deadline = ContinuousClock.now.advanced(by: limit)
         state.withLock { state in
             state.entries[id] = Entry(deadline: deadline, expire: expire)
             if let wake = state.wake, wake <= deadline { return }
@@ -48,18 +35,19 @@ final class TimeLimits<C: Clock>: TimeLimitKeeping where C.Duration == Duration 
         }
     }
 
+    /// Forgets the deadline of a request that landed.
     func remove(_ id: RequestID) {
         // The sleeper may still wake for it and find nothing: cheaper than waking it now.
         state.withLock { _ = $0.entries.removeValue(forKey: id) }
     }
 
     /// Replaces the sleeping task by one that wakes at `deadline`. Call under the lock.
-    private func sleep(until deadline: C.Instant, in state: inout State) {
+    private func sleep(until deadline: ContinuousClock.Instant, in state: inout State) {
         state.sleeper?.cancel()
         state.wake = deadline
-        state.sleeper = Task { [weak self, clock] in
+        state.sleeper = Task { [weak self] in
             do {
-                try await clock.sleep(until: deadline, tolerance: nil)
+                try await Task.sleep(until: deadline, clock: .continuous)
             } catch {
                 return  // replaced by an earlier deadline, or the service is gone
             }
@@ -69,7 +57,7 @@ final class TimeLimits<C: Clock>: TimeLimitKeeping where C.Duration == Duration 
 
     /// Expires what is due, then sleeps until the next deadline, if any.
     private func expireDue() {
-        let now = clock.now
+        let now = ContinuousClock.now
         let due = state.withLock { state -> [Entry] in
             let due = state.entries.filter { $0.value.deadline <= now }
             for id in due.keys { state.entries.removeValue(forKey: id) }
