@@ -28,3 +28,8 @@ enum Bench {
         }
     }
 }
+
+/// The middle value of `values` (the upper one of the two middles for an even count).
+func median(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
+}

@@ -70,7 +70,7 @@ private func measure<T>(iterations: Int, _ body: () throws -> T) throws -> Doubl
     for _ in 0..<iterations {
         times.append(try milliseconds(body))
     }
-    return times.sorted()[times.count / 2]
+    return median(times)
 }
 
 /// Median wall times of two operations measured in alternation, so a busy moment of the
@@ -91,7 +91,7 @@ private func measurePair<A, B>(
             firstTimes.append(try milliseconds(first))
         }
     }
-    return (firstTimes.sorted()[iterations / 2], secondTimes.sorted()[iterations / 2])
+    return (median(firstTimes), median(secondTimes))
 }
 
 private func milliseconds<T>(_ body: () throws -> T) throws -> Double {

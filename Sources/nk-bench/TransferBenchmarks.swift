@@ -92,10 +92,6 @@ struct TransferBenchmarks {
                      seconds, Double(rss) / 1_048_576))
     }
 
-    private func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
-    }
-
     private func timedSeconds(_ body: () async throws -> Void) async throws -> Double {
         let start = ContinuousClock.now
         try await body()
@@ -141,11 +137,11 @@ final class RawDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable
 /// growth over the RSS at the start.
 enum RSSSampler {
     static func peak<T: Sendable>(_ body: () async throws -> T) async throws -> (T, Int) {
-        let start = current()
+        let start = ResidentMemory.current ?? 0
         let peak = Protected(start)
         let sampler = Task.detached {
             while !Task.isCancelled {
-                let now = current()
+                let now = ResidentMemory.current ?? 0
                 peak.withLock { $0 = max($0, now) }
                 try? await Task.sleep(for: .milliseconds(20))
             }
@@ -153,13 +149,6 @@ enum RSSSampler {
         let value = try await body()
         sampler.cancel()
         return (value, peak.snapshot - start)
-    }
-
-    static func current() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes * 1024
     }
 }
 

@@ -101,16 +101,3 @@ struct LimitTests {
         #expect(request.attemptCount < 10)
     }
 }
-
-/// The process's resident set size, from /proc (nil where there is none).
-enum ResidentMemory {
-    static var current: Int? { read("VmRSS:") }
-    static var peak: Int? { read("VmHWM:") }
-
-    private static func read(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-        return kilobytes * 1024
-    }
-}
