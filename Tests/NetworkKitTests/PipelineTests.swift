@@ -238,12 +238,16 @@ struct PipelineTests {
     @Test func aProgressHandlerAddedAfterStartReportsFromThenOn() async throws {
         defer { server.stop() }
         let size = 2 * 1024 * 1024
-        let request = Request(path: "/bytes?count=\(size)&pauseMs=300")
+        // The server pauses after its first write, long enough that the handler is added while
+        // the body is still coming even when the suites around it keep the machine busy (a 300 ms
+        // pause lost that race in a full CI run).
+        let request = Request(path: "/bytes?count=\(size)&pauseMs=1500")
         let service = service()
         service.start(request)
         await log.wait(for: "head 200")
         let seen = Recorder<TransferProgress>()
         request.addProgressHandler { _, progress in seen.append(progress) }
+        #expect(request.state == .running, "the body had all arrived before the handler was added")
         // Completion handlers run on the callback queue after every progress call queued before.
         let data = try await withCheckedThrowingContinuation { continuation in
             request.addCompletionHandler { _, result in continuation.resume(with: result) }
