@@ -12,6 +12,7 @@ enum FixtureRoutes {
         addMultipart(to: router)
         addTransfers(to: router, blobs: blobs)
         addCounting(to: router, hits: hits)
+        addCaching(to: router, hits: hits)
         addAuth(to: router, verifier: verifier)
     }
 

@@ -45,6 +45,8 @@ struct Lifecycle<Output: Sendable> {
     var stateHandlers: [Request<Output>.StateHandler] = []
     /// Internal observers (async `send`), called as soon as the result exists, off the callback queue.
     var resultObservers: [@Sendable (Result<Output, NetworkError>) -> Void] = []
+    /// Internal observers of the cached reply a cache-then-network request delivers first.
+    var cachedReplyObservers: [@Sendable (Reply<Output>) -> Void] = []
     var downloadThrottle = ProgressThrottle()
     var uploadThrottle = ProgressThrottle()
 

@@ -66,6 +66,30 @@ extension Request {
         if let result { observer(result) }
     }
 
+    /// Cache then network: tells the cached-reply observers (`Service.replies(to:)`), then
+    /// calls the completion handlers with the cached value on the callback queue, and returns
+    /// once they ran. The request keeps running; the handlers are called again when it lands.
+    func deliverCached(_ reply: Reply<Output>) async {
+        let taken = lifecycle.withLock { lifecycle -> ([CompletionHandler], [@Sendable (Reply<Output>) -> Void], DispatchQueue)? in
+            guard lifecycle.result == nil, let delivery = lifecycle.delivery else { return nil }
+            return (lifecycle.completionHandlers, lifecycle.cachedReplyObservers, delivery.callbackQueue)
+        }
+        guard let (handlers, observers, queue) = taken else { return }
+        for observer in observers { observer(reply) }
+        guard !handlers.isEmpty else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                for handler in handlers { handler(self, .success(reply.value)) }
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Calls `observer` with the cached reply a cache-then-network request delivers first.
+    func observeCachedReply(_ observer: @escaping @Sendable (Reply<Output>) -> Void) {
+        lifecycle.withLock { $0.cachedReplyObservers.append(observer) }
+    }
+
     /// Lands the request, once: stores the result, wakes observers, then runs the handlers on
     /// the callback queue after dropping the request from its service.
     func finish(_ result: Result<Output, NetworkError>) {
@@ -81,6 +105,7 @@ extension Request {
             lifecycle.progressHandlers = []
             lifecycle.stateHandlers = []
             lifecycle.resultObservers = []
+            lifecycle.cachedReplyObservers = []
             lifecycle.pipelineTask = nil
             lifecycle.transportTask = nil
             lifecycle.backoffTask = nil

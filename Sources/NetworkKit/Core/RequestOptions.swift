@@ -22,6 +22,7 @@ struct RequestOptions: Sendable {
     var maxResponseBytes: Int64?
     var timeLimit: Duration?
     var download: Download?
+    var cache: CachePolicy?
     /// A request built by the caller, sent as is (see `Request.init(urlRequest:parser:)`).
     var customRequest: URLRequest?
 }

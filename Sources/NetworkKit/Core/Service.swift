@@ -76,7 +76,10 @@ public final class Service: Sendable {
         let id = request.id
         let delivery = Delivery(callbackQueue: configuration.callbackQueue, unregister: { requests.remove(id) })
         let options = request.options.snapshot
-        switch request.begin(delivery, landsFromPipeline: options.download != nil) {
+        // Downloads land once their file is closed; cache-then-network requests after the cached
+        // value's handlers returned.
+        let landsFromPipeline = options.download != nil || options.cache?.mode == .cacheThenNetwork
+        switch request.begin(delivery, landsFromPipeline: landsFromPipeline) {
         case .alreadyStarted:
             return nil
         case .cancelledBeforeStart:

@@ -41,6 +41,9 @@ public struct ServiceConfiguration: Sendable {
     public var envelope: ResponseEnvelope?
     /// Signs every request last, after all interceptors (see `RequestSigning`).
     public var signer: (any RequestSigning)?
+    /// Where requests with a ``CachePolicy`` keep their answers: by default a 16 MiB cache in
+    /// memory, owned by this configuration. Give one with a directory for a disk cache.
+    public var responseCache = ResponseCache()
     /// What requests do with redirects, unless a request says otherwise (see `RedirectPolicy`).
     public var redirectPolicy: RedirectPolicy = .follow
     /// The environments `Service.useEnvironment(named:)` can switch to.

@@ -62,7 +62,8 @@ public struct RequestMetrics: Sendable {
     public var bytesReceived: Int64
     /// The failure, or nil when the request succeeded.
     public var error: NetworkError?
-    /// Whether the answer came from the response cache (the cache arrives with its own issue;
-    /// until then always false).
-    public var isFromCache = false
+    /// What the response cache did: not used, miss, hit, revalidated (`304`) or refreshed.
+    public var cache: CacheOutcome = .notUsed
+    /// Whether the answer came from the response cache (a hit, or an entry revalidated by `304`).
+    public var isFromCache: Bool { cache == .hit || cache == .revalidated }
 }

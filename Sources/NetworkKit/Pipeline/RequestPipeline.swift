@@ -6,11 +6,12 @@ import FoundationNetworking
 /// The one path every request takes to its handlers, in a task of its own on the service's
 /// pipeline queue (`Service.start`) or in the awaiting task (`Service.send`):
 ///
-///     build → adapt → [cache lookup] → transport → validate → decode content → parse → retry? → finish
+///     build → cache → adapt → transport → validate → decode content → parse → retry? → finish
 ///
 /// 1. **build** the `URLRequest` from the request and the service configuration (off the caller's thread);
-/// 2. **adapt** it through the interceptors (service's, then the request's): sign, add tokens…;
-/// 3. the response cache will answer here (reserved for the cache);
+/// 2. the response **cache** answers a request with a ``CachePolicy`` when its entry is fresh
+///    (nothing is adapted or sent), or makes the request conditional; a `304` answers from it;
+/// 3. **adapt** it through the interceptors (service's, then the request's): sign, add tokens…;
 /// 4. **transport**: send it, streaming the head, body chunks and progress;
 /// 5. **validate** the status against the request's acceptable codes;
 /// 6. **decode** a body that is still content-encoded, within the size limit;
@@ -24,7 +25,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     let configuration: ServiceConfiguration
     /// Held so the service and its transport live until the request lands.
     let service: Service
-    private let monitors: [any EventMonitor]
+    let monitors: [any EventMonitor]
     private let interceptors: [any RequestInterceptor]
 
     init(request: Request<Output>, options: RequestOptions, configuration: ServiceConfiguration, service: Service) {
@@ -60,7 +61,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         for monitor in monitors { monitor.requestDidFinish(metrics) }
     }
 
-    /// Steps 1 and 2 alone: the request as its first attempt would send it (for cURL commands).
+    /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
     func firstAttempt() async throws(NetworkError) -> URLRequest {
         try await adapt(build(), context: InterceptorContext(requestID: request.id, attempt: 1,
                                                                    isIdempotent: isIdempotent, response: nil))
@@ -102,6 +103,14 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             return .failure(error)
         }
         defer { upload?.removeIfTemporary() }
+        var cache = CacheStep(policy: options.cache, prepared: prepared, options: options,
+                              cache: configuration.responseCache)
+        defer { cache?.finish() }
+        if var step = cache {
+            let answer = await answerFromCache(&step, recording: &metrics)                             // 2. cache
+            cache = step
+            if let answer { return answer }
+        }
         let isIdempotent = self.isIdempotent
         let file = options.download.map { PartialDownload(options: $0, sourceURL: prepared.url?.absoluteString ?? options.target) }
         var restarted = false
@@ -111,14 +120,17 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
             var adapted: URLRequest
             do {
-                adapted = try await adapt(prepared, context: context)                                 // 2. adapt
+                adapted = try await adapt(prepared, context: context)                                 // 3. adapt
                 // A download resumes what an earlier attempt or run left on disk.
                 for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
+                // A stale cache entry is revalidated rather than fetched again.
+                for (name, value) in cache?.conditionalHeaders ?? [:] where adapted.value(forHTTPHeaderField: name) == nil {
+                    adapted.setValue(value, forHTTPHeaderField: name)
+                }
             } catch {
                 return .failure(error)
             }
             for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
-            // 3. cache lookup: the response cache answers here.
             guard !isCancelled else { return .failure(.cancelled) }
             metrics.attempts = request.beginAttempt()
             metrics.url = adapted.url
@@ -134,7 +146,10 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                 restarted = true
                 continue
             }
-            let result = await respond(to: outcome, file: file)                                       // 5–7.
+            if let revalidated = await revalidate(outcome, cache: &cache, recording: &metrics) {
+                return revalidated                                                                    // 2. a 304
+            }
+            let result = await respond(to: outcome, file: file, cache: cache)                         // 5–7.
             guard case .failure(let error) = result else { return result }
             file?.suspend()
             guard !error.isCancellation, !isCancelled else { return result }
@@ -152,7 +167,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
     }
 
-    /// Step 2: every interceptor in order, then the signer; a thrown error fails the request
+    /// Step 3: every interceptor in order, then the signer; a thrown error fails the request
     /// before anything is sent.
     private func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
         var adapted = request
@@ -187,7 +202,8 @@ struct RequestPipeline<Output: Sendable>: Sendable {
 
     /// Steps 5 to 7: a transfer's outcome as the request's result. A download's file is checked
     /// and moved into place between validating and parsing.
-    private func respond(to outcome: Exchange<Output>.Outcome, file: PartialDownload?) async -> Result<Output, NetworkError> {
+    private func respond(to outcome: Exchange<Output>.Outcome, file: PartialDownload?,
+                         cache: CacheStep?) async -> Result<Output, NetworkError> {
         if let error = outcome.error { return .failure(NetworkError.wrap(error)) }
         guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
@@ -205,12 +221,14 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                 return .failure(error)
             }
         }
-        return await parse(response)
+        let result = await parse(response)
+        if case .success = result { cache?.store(response) }
+        return result
     }
 
     /// Steps 6 and 7, on the pipeline's task for light parsers of small bodies, otherwise on
     /// `ParsingQueue.shared`: never on the callback queue.
-    private func parse(_ response: Response) async -> Result<Output, NetworkError> {
+    func parse(_ response: Response) async -> Result<Output, NetworkError> {
         let parser = request.parser
         let limit = configuration.maxDecompressedBytes
         let work: @Sendable () -> Result<Output, NetworkError> = {
@@ -251,14 +269,14 @@ struct RequestPipeline<Output: Sendable>: Sendable {
 
     /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry
     /// runs in a task of its own that `Request.cancel()` can cancel.
-    private func backOff(_ delay: Duration) async throws {
+    func backOff(_ delay: Duration) async throws {
         let clock = configuration.clock
         let wait = Task { try await Self.sleep(on: clock, for: delay) }
         request.attach(backoff: wait)
         try await withTaskCancellationHandler { try await wait.value } onCancel: { wait.cancel() }
     }
 
-    private var isCancelled: Bool {
+    var isCancelled: Bool {
         Task.isCancelled || request.isCancelRequested
     }
 

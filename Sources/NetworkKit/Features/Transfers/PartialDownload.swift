@@ -263,12 +263,7 @@ final class PartialDownload: Sendable {
 
     /// FNV-1a, 64 bits, as hex: a stable short name for the partial file (not a security measure).
     private static func key(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        FNV1a.hex(text)
     }
 }
 

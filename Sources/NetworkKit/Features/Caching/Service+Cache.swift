@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A value read from the response cache without the network (``Service/cachedValue(for:)``).
+public struct CachedValue<Output: Sendable>: Sendable {
+    /// The entry, parsed by the request's parser chain.
+    public let value: Output
+    /// When the entry was stored or last revalidated.
+    public let storedAt: Date
+    /// Whether the entry is still fresh under the request's policy.
+    public let isFresh: Bool
+}
+
+extension Service {
+    /// The last answer cached for `request`, parsed by its own parser chain, right now on the
+    /// calling thread (YTKNetwork's `loadCacheWithError`), so a screen can show it before the
+    /// fresh answer lands. Nil when the request has no ``Request/cache`` policy, cannot be cached,
+    /// or has no entry; stale entries are returned too (see ``CachedValue/isFresh``). Throws when
+    /// the request cannot be built or the entry does not parse (the entry is then dropped).
+    public func cachedValue<Output>(for request: Request<Output>) throws(NetworkError) -> CachedValue<Output>? {
+        let configuration = self.configuration
+        let options = request.options.snapshot
+        let prepared: URLRequest
+        do {
+            prepared = try URLRequestBuilder.build(options, configuration: configuration)
+        } catch {
+            throw NetworkError.wrap(error)
+        }
+        guard let step = CacheStep(policy: options.cache, prepared: prepared, options: options,
+                                   cache: configuration.responseCache),
+              let entry = configuration.responseCache.entry(for: step.key) else { return nil }
+        var response = entry.response
+        response.envelope = configuration.envelope
+        do {
+            let decoded = try Decompressor.decodeIfStillEncoded(response, limit: configuration.maxDecompressedBytes)
+            let value = try request.parser.parse(decoded)
+            return CachedValue(value: value, storedAt: entry.storedAt,
+                               isFresh: entry.isFresh(at: configuration.responseCache.currentDate, policy: step.policy))
+        } catch {
+            configuration.responseCache.remove(step.key)
+            throw NetworkError.wrap(error, parser: String(describing: type(of: request.parser)))
+        }
+    }
+
+    /// Sends `request` and yields its replies: for a ``CachePolicy/Mode-swift.enum/cacheThenNetwork``
+    /// request with an entry, the cached one first (``RequestMetrics/isFromCache`` true), then the
+    /// network's; otherwise the one reply `reply(to:)` returns. Ending the iteration early
+    /// cancels the request.
+    public func replies<Output>(to request: Request<Output>) -> AsyncThrowingStream<Reply<Output>, any Error> {
+        AsyncThrowingStream { continuation in
+            request.observeCachedReply { continuation.yield($0) }
+            let task = Task {
+                do {
+                    continuation.yield(try await self.reply(to: request))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

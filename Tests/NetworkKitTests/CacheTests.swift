@@ -1,0 +1,302 @@
+import Foundation
+import Logging
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+/// A clock the tests move by hand, for freshness.
+final class TestDate: Sendable {
+    private let date = Protected(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { date.snapshot }
+    func advance(seconds: TimeInterval) { date.withLock { $0 += seconds } }
+}
+
+/// A fixture server and a service with its own response cache.
+struct CacheFixture {
+    let server: FixtureServer
+    let service: Service
+    let cache: ResponseCache
+    let date: TestDate
+
+    static func start(memory: Int = 1 << 20, disk: Int = 1 << 20, directory: URL? = nil,
+                      logger: Logger = Logger(label: "test.cache")) async throws -> CacheFixture {
+        let server = try await FixtureServer.start()
+        let date = TestDate()
+        let cache = ResponseCache(memoryCapacity: memory, diskCapacity: disk, directory: directory, logger: logger,
+                                  now: { date.now })
+        return CacheFixture(server: server, service: service(for: server, cache: cache), cache: cache, date: date)
+    }
+
+    static func service(for server: FixtureServer, cache: ResponseCache) -> Service {
+        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "cache.tests"))
+        configuration.responseCache = cache
+        return Service(configuration: configuration)
+    }
+
+    /// A JSON request for `/cache/KEY?QUERY` with `policy`, reading the body's `hit`.
+    func request(_ key: String, _ query: String = "", policy: CachePolicy? = .seconds(60)) -> Request<JSON> {
+        let request = Request(path: "/cache/\(key)?\(query)", parser: JSONParser(checkKeyPath: "code", okValue: 0))
+        request.cache = policy
+        return request
+    }
+
+    /// Sends `request`; returns the `hit` the body carried and what the cache did.
+    func send(_ request: Request<JSON>) async throws -> (hit: Int?, cache: CacheOutcome?) {
+        let reply = try await service.reply(to: request)
+        return (reply.value["hit"]?.intValue.map { Int($0) }, reply.metrics.cache)
+    }
+}
+
+@Suite("Response cache")
+struct CacheTests {
+    @Test("a fresh entry answers without any traffic, and says it came from the cache")
+    func freshEntryAnswers() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        #expect(try await fixture.send(fixture.request("fresh")) == (1, .miss))
+        fixture.date.advance(seconds: 59)
+        #expect(try await fixture.send(fixture.request("fresh")) == (1, .hit))
+        #expect(fixture.server.hits.count("fresh") == 1)
+        let uncached = try await fixture.send(fixture.request("fresh", policy: nil))
+        #expect(uncached == (2, .notUsed))
+    }
+
+    @Test("a stale entry is revalidated: one conditional request answered 304 refreshes it")
+    func staleEntryRevalidates() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        #expect(try await fixture.send(fixture.request("stale", "etag=abc")) == (1, .miss))
+        fixture.date.advance(seconds: 61)
+        #expect(try await fixture.send(fixture.request("stale", "etag=abc")) == (1, .revalidated))
+        #expect(fixture.server.hits.count("stale") == 2)
+        #expect(fixture.server.hits.count("stale/304") == 1)
+        // Revalidated means stored anew: fresh again for another minute.
+        fixture.date.advance(seconds: 30)
+        #expect(try await fixture.send(fixture.request("stale", "etag=abc")) == (1, .hit))
+        #expect(fixture.server.hits.count("stale") == 2)
+    }
+
+    @Test("Last-Modified revalidates too; a changed resource replaces the entry")
+    func lastModifiedAndChangedResource() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        _ = try await fixture.send(fixture.request("modified", "modified=1"))
+        fixture.date.advance(seconds: 61)
+        #expect(try await fixture.send(fixture.request("modified", "modified=1")) == (1, .revalidated))
+        #expect(fixture.server.hits.count("modified/304") == 1)
+        // A new ETag does not match: the server answers 200 and the entry is replaced.
+        _ = try await fixture.send(fixture.request("changed", "etag=e&version=1"))
+        fixture.date.advance(seconds: 61)
+        let request = fixture.request("changed", "etag=e&version=1")
+        request.headers = ["If-None-Match": "\"other\""]
+        #expect(try await fixture.send(request) == (2, .refreshed))
+    }
+
+    @Test("no-store is never cached; HTTP semantics follow max-age and no-cache")
+    func cacheControl() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        for _ in 0..<2 { _ = try await fixture.send(fixture.request("nostore", "cacheControl=no-store")) }
+        #expect(fixture.server.hits.count("nostore") == 2)
+        #expect(fixture.cache.memoryUsage == 0)
+
+        let http = CachePolicy.http(defaultLifetime: .seconds(3600))
+        _ = try await fixture.send(fixture.request("maxage", "cacheControl=max-age%3D10", policy: http))
+        fixture.date.advance(seconds: 9)
+        #expect(try await fixture.send(fixture.request("maxage", "cacheControl=max-age%3D10", policy: http)).cache == .hit)
+        fixture.date.advance(seconds: 2)
+        #expect(try await fixture.send(fixture.request("maxage", "cacheControl=max-age%3D10", policy: http)).cache == .refreshed)
+
+        _ = try await fixture.send(fixture.request("nocache", "cacheControl=no-cache&etag=n", policy: http))
+        #expect(try await fixture.send(fixture.request("nocache", "cacheControl=no-cache&etag=n", policy: http)).cache == .revalidated)
+    }
+
+    @Test("only answers that validate and parse are stored")
+    func onlyParsedAnswersAreStored() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        for _ in 0..<2 {
+            let result = await fixture.service.result(of: fixture.request("badcode", "code=7"))
+            guard case .failure(.businessCode) = result else { Issue.record("expected businessCode, got \(result)"); return }
+        }
+        #expect(fixture.server.hits.count("badcode") == 2)
+        #expect(fixture.cache.memoryUsage == 0)
+    }
+
+    @Test("the key separates methods, query, body, version and sensitive data")
+    func keysSeparate() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        _ = try await fixture.send(fixture.request("keys", "a=1"))
+        #expect(try await fixture.send(fixture.request("keys", "a=2")).cache == .miss)
+        #expect(try await fixture.send(fixture.request("keys", "a=1", policy: CachePolicy(lifetime: .seconds(60), version: 2))).cache == .miss)
+        #expect(try await fixture.send(fixture.request("keys", "a=1", policy: CachePolicy(lifetime: .seconds(60), sensitiveData: "user-7"))).cache == .miss)
+        #expect(try await fixture.send(fixture.request("keys", "a=1")).cache == .hit)
+        #expect(fixture.server.hits.count("keys") == 4)
+        let one = CacheKey(method: "POST", url: fixture.server.baseURL, body: Data("a=1".utf8), policy: .seconds(1))
+        let two = CacheKey(method: "POST", url: fixture.server.baseURL, body: Data("a=2".utf8), policy: .seconds(1))
+        #expect(one != two && one.fileName != two.fileName)
+    }
+
+    @Test("reload always asks the network and stores the answer")
+    func reload() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        _ = try await fixture.send(fixture.request("reload"))
+        #expect(try await fixture.send(fixture.request("reload", policy: CachePolicy(lifetime: .seconds(60), mode: .reload))) == (2, .miss))
+        #expect(try await fixture.send(fixture.request("reload")) == (2, .hit))
+    }
+
+    @Test("cachedValue reads the last parsed entry synchronously, fresh or stale")
+    func cachedValue() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        #expect(try fixture.service.cachedValue(for: fixture.request("sync")) == nil)
+        _ = try await fixture.send(fixture.request("sync"))
+        let fresh = try fixture.service.cachedValue(for: fixture.request("sync"))
+        #expect(fresh?.value["hit"]?.intValue == 1 && fresh?.isFresh == true)
+        fixture.date.advance(seconds: 120)
+        #expect(try fixture.service.cachedValue(for: fixture.request("sync"))?.isFresh == false)
+        #expect(try fixture.service.cachedValue(for: fixture.request("sync", policy: nil)) == nil)
+    }
+
+    @Test("cache then network calls the handlers with the cached value, then the network's")
+    func cacheThenNetwork() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        let policy = CachePolicy(lifetime: .seconds(60), mode: .cacheThenNetwork)
+        let first = try await fixture.send(fixture.request("then", policy: policy))
+        #expect(first == (1, .miss))
+
+        let request = fixture.request("then", policy: policy)
+        let seen = Recorder<(Int64?, RequestState)>()
+        await withCheckedContinuation { continuation in
+            request.addCompletionHandler { request, result in
+                seen.append((result.success?["hit"]?.intValue, request.state))
+                if request.state == .finished { continuation.resume() }
+            }
+            fixture.service.start(request)
+        }
+        #expect(seen.all.map(\.0) == [1, 2])
+        #expect(seen.all.map(\.1) == [.running, .finished])
+        #expect(request.metrics?.cache == .refreshed)
+
+        var replies: [(Int64?, Bool)] = []
+        for try await reply in fixture.service.replies(to: fixture.request("then", policy: policy)) {
+            replies.append((reply.value["hit"]?.intValue, reply.metrics.isFromCache))
+        }
+        #expect(replies.map(\.0) == [2, 3] && replies.map(\.1) == [true, false])
+    }
+
+    @Test("the disk cache survives a new service, and drops corrupt, truncated and foreign files")
+    func diskCache() async throws {
+        let folder = try TestFolder()
+        let lines = Protected<[(Logger.Level, String)]>([])
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+        let fixture = try await CacheFixture.start(directory: folder.url, logger: logger)
+        defer { fixture.server.stop() }
+        _ = try await fixture.send(fixture.request("disk"))
+        let files = folder.contents.filter { $0.hasSuffix(".nkcache") }
+        #expect(files.count == 1)
+
+        // A new service and cache (empty memory), same directory: answered from disk.
+        let again = ResponseCache(directory: folder.url, logger: logger, now: { fixture.date.now })
+        let service = CacheFixture.service(for: fixture.server, cache: again)
+        let reply = try await service.reply(to: fixture.request("disk"))
+        #expect(reply.metrics.cache == .hit && reply.value["hit"]?.intValue == 1)
+        #expect(fixture.server.hits.count("disk") == 1)
+
+        guard let name = files.first else { return }
+        let file = folder.url.appendingPathComponent(name)
+        let original = try Data(contentsOf: file)
+        var flipped = original
+        flipped[flipped.count - 3] ^= 0xFF
+        for damaged in [original.prefix(original.count / 2), flipped, Data("not a cache file".utf8), Data()] {
+            try damaged.write(to: file)
+            let fresh = ResponseCache(directory: folder.url, logger: logger, now: { fixture.date.now })
+            let reply = try await CacheFixture.service(for: fixture.server, cache: fresh).reply(to: fixture.request("disk"))
+            #expect(reply.metrics.cache == .miss)
+            // The network's answer replaced the damaged file with a good one.
+            #expect(try CacheEntryFile.decode(Data(contentsOf: file)).key.contains("/cache/disk"))
+        }
+        #expect(fixture.server.hits.count("disk") == 5)
+        #expect(lines.snapshot.filter { $0.0 == .warning && $0.1.contains("dropping cache file") }.count == 4)
+    }
+
+    @Test("memory and disk caps evict the least recently used entries")
+    func eviction() async throws {
+        let folder = try TestFolder()
+        // Each answer is ~4 KB: three fit in 14 KB, a fourth does not.
+        let fixture = try await CacheFixture.start(memory: 14_000, disk: 14_500, directory: folder.url)
+        defer { fixture.server.stop() }
+        for key in ["e1", "e2", "e3"] { _ = try await fixture.send(fixture.request(key, "pad=4000")) }
+        #expect(try await fixture.send(fixture.request("e1", "pad=4000")).cache == .hit)   // e1 used last now
+        _ = try await fixture.send(fixture.request("e4", "pad=4000"))
+        #expect(fixture.cache.memoryUsage <= 14_000)
+        #expect(fixture.cache.diskUsage <= 14_500)
+        #expect(folder.contents.filter { $0.hasSuffix(".nkcache") }.count < 4)
+        #expect(try await fixture.send(fixture.request("e1", "pad=4000")).cache == .hit)
+        #expect(try await fixture.send(fixture.request("e2", "pad=4000")).cache == .miss)
+    }
+
+    @Test("concurrent misses of one key send one request when the policy coalesces")
+    func coalescedMisses() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        let policy = CachePolicy(lifetime: .seconds(60), coalescesMisses: true)
+        let hits = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await fixture.send(fixture.request("coalesce", "pad=20000", policy: policy)).hit }
+            }
+            return try await group.reduce(into: [Int?]()) { $0.append($1) }
+        }
+        #expect(hits == Array(repeating: 1, count: 20))
+        #expect(fixture.server.hits.count("coalesce") == 1)
+    }
+
+    @Test("a request waiting for a coalesced miss can be cancelled")
+    func cancelWhileWaiting() async throws {
+        let fixture = try await CacheFixture.start()
+        defer { fixture.server.stop() }
+        let coalescer = fixture.cache.coalescer
+        #expect(await coalescer.lead("/cache/wait"))
+        let waiter = Task { await coalescer.lead("/cache/wait") }
+        waiter.cancel()
+        #expect(await waiter.value == false)
+        coalescer.finish("/cache/wait")
+        #expect(await coalescer.lead("/cache/wait"))
+        coalescer.finish("/cache/wait")
+    }
+}
+
+@Suite("Cache files and Cache-Control")
+struct CacheUnitTests {
+    @Test func entryFilesRoundTripAndRefuseDamage() throws {
+        let entry = CacheEntry(key: "GET http://x/ v0", url: URL(string: "http://x/"), statusCode: 200,
+                               headers: ["ETag": "\"1\""], body: Data("{}".utf8), storedAt: Date(timeIntervalSince1970: 5))
+        let data = try CacheEntryFile.encode(entry)
+        let decoded = try CacheEntryFile.decode(data)
+        #expect(decoded.key == entry.key && decoded.body == entry.body && decoded.storedAt == entry.storedAt)
+        #expect(throws: CacheEntryFile.Failure.truncated) { try CacheEntryFile.decode(data.dropLast()) }
+        #expect(throws: CacheEntryFile.Failure.notACacheFile) { try CacheEntryFile.decode(Data("GIF89a......".utf8)) }
+        var longer = data
+        longer.append(0)
+        #expect(throws: CacheEntryFile.Failure.self) { try CacheEntryFile.decode(longer) }
+        // Every prefix and every single-byte flip is refused or reads back the same entry: never a crash.
+        for count in 0..<data.count { _ = try? CacheEntryFile.decode(data.prefix(count)) }
+        for index in data.indices {
+            var flipped = data
+            flipped[index] ^= 0x55
+            if let read = try? CacheEntryFile.decode(flipped) { #expect(read.body == entry.body || read.key != entry.key) }
+        }
+    }
+
+    @Test func cacheControlDirectives() {
+        let publicControl = CacheControl(headers: ["cache-control": "public, max-age=30"])
+        #expect(publicControl.maxAge == 30 && !publicControl.noCache && !publicControl.noStore)
+        #expect(CacheControl(headers: ["Cache-Control": "no-store"]).noStore)
+        let quoted = CacheControl(headers: ["Cache-Control": "no-cache, max-age=\"5\""])
+        #expect(quoted.noCache && quoted.maxAge == 5)
+        #expect(CacheControl(headers: ["Cache-Control": ",,=,max-age=-4, max-age=x"]).maxAge == nil)
+    }
+}
