@@ -9,7 +9,7 @@ extension FixtureRoutes {
     /// send validators (`ETag`, `Last-Modified`) and answer a matching conditional request with
     /// `304` (counted under `KEY/304` as well); `version=` changes the body and the ETag;
     /// `cacheControl=` sends that `Cache-Control`; `code=` sets the business code; `pad=` adds
-    /// that many bytes of padding.
+    /// that many bytes of padding and `items=` that many feed items (~140 bytes each).
     static func addCaching(to router: Router<BasicRequestContext>, hits: HitCounter) {
         router.get("cache/{key}") { request, context in
             let key = context.parameters.get("key") ?? ""
@@ -29,7 +29,11 @@ extension FixtureRoutes {
             }
             let code = query(request, "code") ?? "0"
             let pad = String(repeating: "x", count: min(Int(query(request, "pad") ?? "") ?? 0, 1 << 20))
-            let body = #"{"code": \#(code), "hit": \#(hit), "version": "\#(version)", "pad": "\#(pad)"}"#
+            let count = min(Int(query(request, "items") ?? "") ?? 0, 10_000)
+            let items = (0..<count).map { index in
+                #"{"id": \#(index), "name": "Item number \#(index)", "price": \#(Double(index) * 1.25), "tags": ["new", "t\#(index % 7)"], "isFlagship": \#(index % 3 == 0), "pic": "https://cdn.example.com/p/\#(index).jpg"}"#
+            }
+            let body = #"{"code": \#(code), "hit": \#(hit), "version": "\#(version)", "pad": "\#(pad)", "items": [\#(items.joined(separator: ", "))]}"#
             return respond(contentType: "application/json", body: Data(body.utf8), extraHeaders: headers)
         }
     }

@@ -4,7 +4,8 @@ import Foundation
 /// `nk-bench`: every benchmark of the kit, each printed as a ratio against a baseline run
 /// in the same process (lower is better). Build in release: `swift run -c release nk-bench`;
 /// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
-/// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload.
+/// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
+/// `NK_BENCH_ONLY=cache` the response cache's hits.
 @main
 enum Bench {
     static func main() async throws {
@@ -15,9 +16,13 @@ enum Bench {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
         }
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache
         if only == "transfers" {
             return try await Task.detached { try await TransferBenchmarks(server: server).run() }.value
+        }
+        if only == "cache" || only == nil {
+            try await Task.detached { try await CacheBenchmarks(server: server).run() }.value
+            if only == "cache" { return }
         }
         if only != "images" {
             if only != "model" { try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value }

@@ -51,6 +51,12 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Retry up to N times after transport failures and 429/502/503/504 (idempotent methods only).")
     var retry = 0
 
+    @Option(help: "Answer from the disk cache for SECONDS after a fetch (revalidating with ETag/Last-Modified afterwards).")
+    var cache: Int?
+
+    @Option(name: .customLong("cache-dir"), help: "The disk cache's directory (default $XDG_CACHE_HOME/nk or ~/.cache/nk).")
+    var cacheDir: String?
+
     @Flag(help: "Print a curl command that sends the request as nk would (credentials included), and exit.")
     var curl = false
 
@@ -69,6 +75,7 @@ struct GetCommand: AsyncParsableCommand {
         var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk"))
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
+        if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
         let service = Service(configuration: configuration)
         if json || codeKey != nil || keyPath != nil {
             let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
@@ -93,6 +100,7 @@ struct GetCommand: AsyncParsableCommand {
         }
         if let maxFilesize { request.maxResponseBytes = maxFilesize }
         if let maxTime { request.timeLimit = .milliseconds(Int64(maxTime * 1000)) }
+        if let cache { request.cache = .seconds(cache) }
         do {
             if curl {
                 print(try await service.curlCommand(for: request, redaction: Redaction.none))
@@ -103,6 +111,15 @@ struct GetCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// `--cache-dir`, else `$XDG_CACHE_HOME/nk`, else `~/.cache/nk`.
+    private var cacheDirectory: URL {
+        if let cacheDir { return URL(fileURLWithPath: cacheDir) }
+        if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("nk")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/nk")
     }
 
     private func render(_ value: JSON) throws -> String {

@@ -32,6 +32,13 @@ struct VerboseMonitor: EventMonitor {
     func requestDidFinish(_ metrics: RequestMetrics) {
         let status = metrics.statusCode.map { "HTTP \($0)" } ?? "no response"
         let attempts = metrics.attempts == 1 ? "1 attempt" : "\(metrics.attempts) attempts"
+        switch metrics.cache {
+        case .notUsed: break
+        case .hit: write(["* cache hit: answered from the cache, nothing sent"])
+        case .miss: write(["* cache miss: fetched and stored"])
+        case .revalidated: write(["* cache revalidated: 304 Not Modified, answered from the cache"])
+        case .refreshed: write(["* cache refreshed: the stale entry was replaced"])
+        }
         write(["* \(status) in \(String(format: "%.1f", metrics.duration.milliseconds)) ms, \(metrics.bytesReceived) bytes received, \(attempts)"])
     }
 

@@ -16,6 +16,7 @@ extension RequestPipeline {
             guard case .success = result else { break }
             metrics.cache = .hit
             metrics.statusCode = entry.statusCode
+            metrics.url = entry.url
             return result
         case .cacheThenNetwork:
             let result = await parse(cached: entry)

@@ -16,8 +16,12 @@ final class DiskCacheStore: @unchecked Sendable {
     private var index: [String: (size: Int, lastUse: Date)] = [:]
     private var indexLoaded = false
 
+    /// The directory's path with a trailing slash, to name files without building URLs.
+    private let directoryPath: String
+
     init(directory: URL, capacity: Int, logger: Logger) {
         self.directory = directory
+        directoryPath = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         self.capacity = capacity
         self.logger = logger
     }
@@ -30,8 +34,8 @@ final class DiskCacheStore: @unchecked Sendable {
     /// The entry stored under `key`, or nil (missing, corrupt, or another key's file).
     func entry(for key: CacheKey) -> CacheEntry? {
         let name = key.fileName
-        let url = directory.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: url) else {
+        let path = directoryPath + name
+        guard let data = Self.contents(ofFile: path) else {
             withIndex { $0[name] = nil }
             return nil
         }
@@ -42,7 +46,7 @@ final class DiskCacheStore: @unchecked Sendable {
             return entry
         } catch {
             logger.warning("dropping cache file \(name): \(error)")
-            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(atPath: path)
             withIndex { $0[name] = nil }
             return nil
         }
@@ -82,6 +86,28 @@ final class DiskCacheStore: @unchecked Sendable {
             return Array(index.keys)
         }
         for name in names { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
+    }
+
+    /// The whole file at `path`, read with one `read(2)` loop into a buffer of its size; nil
+    /// when it cannot be opened or read.
+    private static func contents(ofFile path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
+        var data = Data(count: Int(status.st_size))
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = read(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        return complete ? data : nil
     }
 
     /// The files to delete, least recently used first, to bring the total to 3/4 of `capacity`.

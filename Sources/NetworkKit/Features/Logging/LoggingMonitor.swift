@@ -37,10 +37,11 @@ struct LoggingMonitor: EventMonitor {
     func requestDidFinish(_ metrics: RequestMetrics) {
         let status = metrics.statusCode.map(String.init) ?? "-"
         let outcome = metrics.error.map { "failed: \($0)" } ?? "ok"
-        let retries = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""
+        var notes = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""
+        if metrics.cache != .notUsed { notes += ", cache \(metrics.cache)" }
         let level: Logger.Level = metrics.error == nil || metrics.error?.isCancellation == true ? .info : .warning
         let line = "\(metrics.id) \(metrics.method.rawValue) \(redaction.url(metrics.url)) \(status) "
-            + "in \(metrics.duration.milliseconds) ms, \(metrics.bytesSent) B up, \(metrics.bytesReceived) B down\(retries): \(outcome)"
+            + "in \(metrics.duration.milliseconds) ms, \(metrics.bytesSent) B up, \(metrics.bytesReceived) B down\(notes): \(outcome)"
         logger.log(level: level, "\(line)")
     }
 }
