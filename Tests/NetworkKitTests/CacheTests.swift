@@ -291,6 +291,40 @@ struct CacheUnitTests {
         }
     }
 
+    @Test("20,000 mutated entry files (flips, cuts, splices, forged lengths) are refused or read back whole")
+    func fuzzEntryFiles() throws {
+        var random = SeededGenerator(seed: 42)
+        let body = Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let entry = CacheEntry(key: "GET http://x/a?b=1 v3 s:u", url: URL(string: "http://x/a?b=1"), statusCode: 203,
+                               headers: ["ETag": "\"e\"", "Cache-Control": "max-age=5"], body: body, storedAt: Date())
+        let valid = try CacheEntryFile.encode(entry)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var data = valid
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0:
+                for _ in 0..<Int.random(in: 1...8, using: &random) {
+                    data[Int.random(in: 0..<data.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                }
+            case 1:
+                data = data.prefix(Int.random(in: 0..<data.count, using: &random))
+            case 2:
+                let at = Int.random(in: 0..<data.count, using: &random)
+                data.insert(contentsOf: valid.prefix(Int.random(in: 0..<64, using: &random)), at: at)
+            case 3:
+                let forged = UInt32.random(in: 0...UInt32.max, using: &random).bigEndian
+                withUnsafeBytes(of: forged) { data.replaceSubrange(8..<12, with: $0) }
+            default:
+                data = Data((0..<Int.random(in: 0..<200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            }
+            guard let read = try? CacheEntryFile.decode(data) else { continue }
+            accepted += 1
+            // What the checks let through is whole: the CRC-32 vouches for the body it read.
+            if read.key == entry.key && read.body.count == body.count { #expect(read.body == body) }
+        }
+        #expect(accepted < 20_000)
+    }
+
     @Test func cacheControlDirectives() {
         let publicControl = CacheControl(headers: ["cache-control": "public, max-age=30"])
         #expect(publicControl.maxAge == 30 && !publicControl.noCache && !publicControl.noStore)
