@@ -13,6 +13,7 @@ enum FixtureRoutes {
         addTransfers(to: router, blobs: blobs)
         addCounting(to: router, hits: hits)
         addAuth(to: router, verifier: verifier)
+        addPaging(to: router, hits: hits)
     }
 
     static func respond(
