@@ -82,14 +82,17 @@ public final class BatchRequest: Sendable {
 
     /// Cancels the batch and every request of it. Running: the batch lands at once with a
     /// ``BatchError`` whose error is `NetworkError.cancelled`, at the first request without a
-    /// value. Not started yet: it lands cancelled as soon as it is started. Landed: nothing happens.
+    /// value. Not started yet: its requests are cancelled, and it lands cancelled as soon as it is
+    /// started. Landed: nothing happens.
     public func cancel() {
-        let (wake, parts) = storage.withLock { storage -> (() -> Void, [RequestPart]) in
-            guard storage.landing.requestCancel(), storage.landing.callbackQueue != nil else { return ({}, []) }
+        let (landed, parts) = storage.withLock { storage -> (Bool, [RequestPart]) in
+            guard storage.landing.requestCancel() else { return (false, []) }
+            guard storage.landing.callbackQueue != nil else { return (false, storage.parts) }
             let index = storage.values.firstIndex { $0 == nil } ?? 0
-            return (land(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled))), storage.parts)
+            let landed = land(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled)))
+            return (landed, landed ? storage.parts : [])
         }
-        wake()
         for part in parts { part.cancel() }
+        if landed { deliver() }
     }
 }

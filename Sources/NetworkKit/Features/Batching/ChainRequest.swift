@@ -82,15 +82,17 @@ public final class ChainRequest: Sendable {
 
     /// Cancels the chain and the request of the step running. Running: the chain lands at once with
     /// a ``ChainError`` whose error is `NetworkError.cancelled`, at the first step without a value,
-    /// and no further step is sent. Not started yet: it lands cancelled as soon as it is started.
+    /// and no further step is sent. Not started yet: the requests of its steps are cancelled, and it
+    /// lands cancelled as soon as it is started. Landed: nothing happens.
     public func cancel() {
-        let (wake, running) = storage.withLock { storage -> (() -> Void, RequestPart?) in
-            guard storage.landing.requestCancel(), storage.landing.callbackQueue != nil else { return ({}, nil) }
+        let (landed, toCancel) = storage.withLock { storage -> (Bool, [RequestPart]) in
+            guard storage.landing.requestCancel() else { return (false, []) }
+            guard storage.landing.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
             let step = storage.values.count
-            let running = storage.steps.indices.contains(step) ? storage.steps[step].part : nil
-            return (land(&storage, failure(at: step, in: storage, error: .cancelled)), running)
+            guard land(&storage, failure(at: step, in: storage, error: .cancelled)) else { return (false, []) }
+            return (true, storage.steps.indices.contains(step) ? [storage.steps[step].part] : [])
         }
-        wake()
-        running?.cancel()
+        for part in toCancel { part.cancel() }
+        if landed { deliver() }
     }
 }

@@ -15,6 +15,10 @@ protocol RequestGroup: AnyObject, Sendable {
 
 /// What a batch or a chain keeps about landing, guarded by its owner's lock: where to deliver,
 /// who waits for the result, and the result once it exists. Like a request, a group lands once.
+///
+/// Landing takes two steps: `land` stores the result (so nothing else can land the group), then,
+/// after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
+/// observers, so they find the group's requests settled.
 struct GroupLanding<Owner: Sendable, Failure: Error> {
     typealias Outcome = Result<RequestValues, Failure>
     typealias Handler = @Sendable (Owner, Outcome) -> Void
@@ -24,6 +28,8 @@ struct GroupLanding<Owner: Sendable, Failure: Error> {
     private(set) var callbackQueue: DispatchQueue?
     private(set) var isCancelRequested = false
     private(set) var result: Outcome?
+    /// True once the handlers of the result have been queued.
+    private var isDelivered = false
     private var handlers: [Handler] = []
     private var observers: [@Sendable (Outcome) -> Void] = []
 
@@ -47,33 +53,44 @@ struct GroupLanding<Owner: Sendable, Failure: Error> {
         return true
     }
 
-    /// Adds a completion handler; one added after landing is queued at once with the result.
+    /// Adds a completion handler; one added after delivery is queued at once with the result.
     mutating func add(_ handler: @escaping Handler, owner: Owner) {
-        if let result, let callbackQueue {
+        if isDelivered, let result, let callbackQueue {
             callbackQueue.async { handler(owner, result) }
         } else {
             handlers.append(handler)
         }
     }
 
-    /// Adds an internal observer; returns the result instead when it exists already.
+    /// Adds an internal observer; returns the result instead when it has been delivered.
     mutating func add(observer: @escaping @Sendable (Outcome) -> Void) -> Outcome? {
-        if result == nil { observers.append(observer) }
+        guard isDelivered, let result else {
+            observers.append(observer)
+            return nil
+        }
         return result
     }
 
     /// Queues `work` on the callback queue, in order with the handlers (call it under the lock).
-    func deliver(_ work: @escaping @Sendable () -> Void) {
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
         callbackQueue?.async(execute: work)
     }
 
-    /// Lands the group, once: stores `result` and queues the handlers on the callback queue, in
-    /// the order added (under the lock, so nothing queued later by the owner runs before them).
-    /// Returns what wakes the internal observers; call it after leaving the lock.
-    mutating func land(_ result: Outcome, cancelled: Bool, owner: Owner) -> () -> Void {
-        guard self.result == nil, let callbackQueue else { return {} }
+    /// Stores `result`, once, and returns true; false when the group had landed or was never
+    /// started. Call `deliver` next.
+    mutating func land(_ result: Outcome, cancelled: Bool) -> Bool {
+        guard self.result == nil, callbackQueue != nil else { return false }
         self.result = result
         state = cancelled ? .cancelled : .finished
+        return true
+    }
+
+    /// Queues the handlers on the callback queue in the order added (under the lock, so one added
+    /// later runs after them) and returns what wakes the internal observers: call it after
+    /// leaving the lock.
+    mutating func deliver(owner: Owner) -> () -> Void {
+        guard !isDelivered, let result, let callbackQueue else { return {} }
+        isDelivered = true
         let handlers = self.handlers
         let observers = self.observers
         self.handlers = []
