@@ -14,6 +14,7 @@ enum FixtureRoutes {
         addCounting(to: router, hits: hits)
         addCaching(to: router, hits: hits)
         addAuth(to: router, verifier: verifier)
+        addPaging(to: router, hits: hits)
     }
 
     static func respond(

@@ -1,0 +1,74 @@
+import Foundation
+
+extension BatchRequest: RequestGroup {
+    func begin(on service: Service) {
+        let queue = service.configuration.callbackQueue
+        let (landed, parts) = storage.withLock { storage -> (Bool, [RequestPart]) in
+            guard storage.landing.begin(callbackQueue: queue) else { return (false, []) }
+            storage.values = Array(repeating: nil, count: storage.parts.count)
+            if storage.landing.isCancelRequested {
+                return (land(&storage, .failure(BatchError(index: 0, in: storage.parts, error: .cancelled))), [])
+            }
+            if storage.parts.isEmpty { return (land(&storage, .success(RequestValues(all: [], requestIDs: []))), []) }
+            return (false, storage.parts)
+        }
+        if landed { deliver() }
+        for (index, part) in parts.enumerated() {
+            part.observe { [self] result in requestLanded(at: index, with: result) }
+        }
+        for part in parts { part.start(service) }
+    }
+
+    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, BatchError>) -> Void) {
+        if let result = storage.withLock({ $0.landing.add(observer: observer) }) { observer(result) }
+    }
+
+    /// One request landed: keep its value, report progress, and land the batch when it is done
+    /// (or at the first failure, cancelling the others first).
+    private func requestLanded(at index: Int, with result: Result<any Sendable, NetworkError>) {
+        let (landed, toCancel) = storage.withLock { storage -> (Bool, [RequestPart]) in
+            guard !storage.landing.hasLanded else { return (false, []) }
+            storage.landedCount += 1
+            switch result {
+            case .success(let value):
+                storage.values[index] = value
+            case .failure(let error):
+                let failure = BatchError(index: index, in: storage.parts, error: error)
+                if cancelsRemainingOnFailure {
+                    let others = storage.parts.enumerated().filter { $0.offset != index }.map(\.element)
+                    return (land(&storage, .failure(failure)), others)
+                }
+                if storage.firstFailure == nil { storage.firstFailure = failure }
+            }
+            reportProgress(storage)
+            guard storage.landedCount == storage.parts.count else { return (false, []) }
+            if let failure = storage.firstFailure { return (land(&storage, .failure(failure)), []) }
+            let values = RequestValues(all: storage.values.compactMap { $0 }, requestIDs: storage.parts.map(\.id))
+            return (land(&storage, .success(values)), [])
+        }
+        // The others land cancelled (their results are ignored) before anyone hears of the failure.
+        for part in toCancel { part.cancel() }
+        if landed { deliver() }
+    }
+
+    /// Queues the progress handlers (under the lock, so they run before the completion handlers).
+    private func reportProgress(_ storage: Storage) {
+        let handlers = storage.progressHandlers
+        guard !handlers.isEmpty else { return }
+        let progress = BatchProgress(completed: storage.landedCount, total: storage.parts.count)
+        storage.landing.enqueue { for handler in handlers { handler(self, progress) } }
+    }
+
+    /// Stores the batch's result; false when it had one already.
+    func land(_ storage: inout Storage, _ result: Result<RequestValues, BatchError>) -> Bool {
+        var cancelled = false
+        if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
+        return storage.landing.land(result, cancelled: cancelled)
+    }
+
+    /// Queues the handlers of the stored result and wakes its observers. Only the caller that
+    /// landed the batch calls it, once it has cancelled what it had to.
+    func deliver() {
+        storage.withLock { $0.landing.deliver(owner: self) }()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Several requests, of any output types, started together and reported as one (YTKNetwork's
+/// `YTKBatchRequest`): one completion when all of them succeed, with their values in the order
+/// added, or the first failure at once.
+///
+/// ```swift
+/// let batch = BatchRequest()
+/// let feed = batch.add(Request(path: "/feed", parser: ModelParser([Entrance].self)))
+/// let avatar = batch.add(Request(path: "/avatar.png"))
+/// batch.addCompletionHandler { batch, result in
+///     if case .success(let values) = result { show(values[feed], values[avatar]) }
+/// }
+/// service.start(batch)                       // or: let values = try await service.send(batch)
+/// ```
+///
+/// When a request fails, the batch fails at once with a ``BatchError`` naming it, and cancels the
+/// others (unless ``cancelsRemainingOnFailure`` is false). Handlers are called in the order added,
+/// each exactly once, on the service's callback queue, like a request's.
+public final class BatchRequest: Sendable {
+    /// Called once when the batch lands, with the batch and the values in order or the first failure.
+    public typealias CompletionHandler = @Sendable (BatchRequest, Result<RequestValues, BatchError>) -> Void
+    /// Called each time one of the batch's requests lands, with how many have.
+    public typealias ProgressHandler = @Sendable (BatchRequest, BatchProgress) -> Void
+
+    /// Whether the first failure cancels the requests still running (true by default). When
+    /// false they run to their end and the batch lands after the last, with the first failure.
+    public let cancelsRemainingOnFailure: Bool
+    /// Everything that changes as the batch runs, under one lock.
+    let storage = Protected(Storage())
+
+    /// A batch's requests and progress, guarded by `storage`'s lock.
+    struct Storage {
+        var parts: [RequestPart] = []
+        /// Each request's value once it has one, by position.
+        var values: [(any Sendable)?] = []
+        var landedCount = 0
+        /// The first failure, kept until the last request lands (`cancelsRemainingOnFailure` false).
+        var firstFailure: BatchError?
+        var progressHandlers: [ProgressHandler] = []
+        var landing = GroupLanding<BatchRequest, BatchError>()
+    }
+
+    /// Creates an empty batch; add its requests with ``add(_:)`` before starting it.
+    public init(cancelsRemainingOnFailure: Bool = true) {
+        self.cancelsRemainingOnFailure = cancelsRemainingOnFailure
+    }
+
+    /// Adds `request` to the batch and returns it, to read its value from the results later with
+    /// `values[request]`. Add every request before the batch starts: one added later is not
+    /// part of it (it is neither started nor waited for).
+    @discardableResult
+    public func add<Output>(_ request: Request<Output>) -> Request<Output> {
+        storage.withLock { storage in
+            guard storage.landing.state == .ready else { return }
+            storage.parts.append(RequestPart(request))
+        }
+        return request
+    }
+
+    /// The identities of the batch's requests, in the order added.
+    public var requestIDs: [RequestID] {
+        storage.withLock { $0.parts.map(\.id) }
+    }
+
+    /// Where the batch is: ready, running, finished (succeeded or failed) or cancelled.
+    public var state: RequestState {
+        storage.withLock { $0.landing.state }
+    }
+
+    /// Adds a handler called once, on the service's callback queue, when the batch lands.
+    /// Handlers run in the order added; one added after landing is called with the stored result.
+    public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
+        storage.withLock { $0.landing.add(handler, owner: self) }
+    }
+
+    /// Adds a handler called on the callback queue each time one of the batch's requests lands,
+    /// never after the completion handlers.
+    public func addProgressHandler(_ handler: @escaping ProgressHandler) {
+        storage.withLock { $0.progressHandlers.append(handler) }
+    }
+
+    /// Cancels the batch and every request of it. Running: the batch lands at once with a
+    /// ``BatchError`` whose error is `NetworkError.cancelled`, at the first request without a
+    /// value. Not started yet: its requests are cancelled, and it lands cancelled as soon as it is
+    /// started. Landed: nothing happens.
+    public func cancel() {
+        let (landed, parts) = storage.withLock { storage -> (Bool, [RequestPart]) in
+            guard storage.landing.requestCancel() else { return (false, []) }
+            guard storage.landing.callbackQueue != nil else { return (false, storage.parts) }
+            let index = storage.values.firstIndex { $0 == nil } ?? 0
+            let landed = land(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled)))
+            return (landed, landed ? storage.parts : [])
+        }
+        for part in parts { part.cancel() }
+        if landed { deliver() }
+    }
+}

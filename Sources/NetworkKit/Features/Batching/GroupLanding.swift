@@ -1,0 +1,117 @@
+import Foundation
+
+/// A batch or a chain as `Service.start`, `send` and `result(of:)` drive it.
+protocol RequestGroup: AnyObject, Sendable {
+    /// How the group fails: `BatchError` or `ChainError`.
+    associatedtype Failure: Error
+
+    /// Starts the group's requests on `service`; nothing when it was started before.
+    func begin(on service: Service)
+    /// Calls `observer` with the group's result as soon as it exists (at once if it does).
+    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, Failure>) -> Void)
+    /// Cancels the group.
+    func cancel()
+}
+
+/// What a batch or a chain keeps about landing, guarded by its owner's lock: where to deliver,
+/// who waits for the result, and the result once it exists. Like a request, a group lands once.
+///
+/// Landing takes two steps: `land` stores the result (so nothing else can land the group), then,
+/// after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
+/// observers, so they find the group's requests settled.
+struct GroupLanding<Owner: Sendable, Failure: Error> {
+    typealias Outcome = Result<RequestValues, Failure>
+    typealias Handler = @Sendable (Owner, Outcome) -> Void
+
+    private(set) var state: RequestState = .ready
+    /// The service's callback queue, from start on.
+    private(set) var callbackQueue: DispatchQueue?
+    private(set) var isCancelRequested = false
+    private(set) var result: Outcome?
+    /// True once the handlers of the result have been queued.
+    private var isDelivered = false
+    private var handlers: [Handler] = []
+    private var observers: [@Sendable (Outcome) -> Void] = []
+
+    /// True once the group has a result.
+    var hasLanded: Bool { result != nil }
+
+    /// Moves ready → running, delivering on `queue`; false when the group was started before.
+    mutating func begin(callbackQueue queue: DispatchQueue) -> Bool {
+        guard callbackQueue == nil else { return false }
+        callbackQueue = queue
+        if !isCancelRequested { state = .running }
+        return true
+    }
+
+    /// Records a `cancel()`; false when there is nothing to cancel (landed already). A group not
+    /// started yet lands cancelled as soon as it is started.
+    mutating func requestCancel() -> Bool {
+        guard result == nil else { return false }
+        isCancelRequested = true
+        if callbackQueue == nil { state = .cancelled }
+        return true
+    }
+
+    /// Adds a completion handler; one added after delivery is queued at once with the result.
+    mutating func add(_ handler: @escaping Handler, owner: Owner) {
+        if isDelivered, let result, let callbackQueue {
+            callbackQueue.async { handler(owner, result) }
+        } else {
+            handlers.append(handler)
+        }
+    }
+
+    /// Adds an internal observer; returns the result instead when it has been delivered.
+    mutating func add(observer: @escaping @Sendable (Outcome) -> Void) -> Outcome? {
+        guard isDelivered, let result else {
+            observers.append(observer)
+            return nil
+        }
+        return result
+    }
+
+    /// Queues `work` on the callback queue, in order with the handlers (call it under the lock).
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        callbackQueue?.async(execute: work)
+    }
+
+    /// Stores `result`, once, and returns true; false when the group had landed or was never
+    /// started. Call `deliver` next.
+    mutating func land(_ result: Outcome, cancelled: Bool) -> Bool {
+        guard self.result == nil, callbackQueue != nil else { return false }
+        self.result = result
+        state = cancelled ? .cancelled : .finished
+        return true
+    }
+
+    /// Queues the handlers on the callback queue in the order added (under the lock, so one added
+    /// later runs after them) and returns what wakes the internal observers: call it after
+    /// leaving the lock.
+    mutating func deliver(owner: Owner) -> () -> Void {
+        guard !isDelivered, let result, let callbackQueue else { return {} }
+        isDelivered = true
+        let handlers = self.handlers
+        let observers = self.observers
+        self.handlers = []
+        self.observers = []
+        if !handlers.isEmpty {
+            callbackQueue.async { for handler in handlers { handler(owner, result) } }
+        }
+        return { for observer in observers { observer(result) } }
+    }
+}
+
+extension Service {
+    /// Starts `group` and waits for its result; cancelling the calling task cancels the group.
+    func awaitResult<Group: RequestGroup>(of group: Group) async -> Result<RequestValues, Group.Failure> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                group.observeResult { continuation.resume(returning: $0) }
+                group.begin(on: self)
+            }
+        } onCancel: {
+            group.cancel()
+        }
+    }
+}
