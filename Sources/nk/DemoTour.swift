@@ -13,7 +13,7 @@ struct DemoTour {
     /// Runs every step, prints what each did, and returns how many failed.
     func run() async -> Int {
         var failures = 0
-        for (index, step) in (coreSteps + pipelineSteps + transferSteps + fileSteps + imageSteps + errorSteps).enumerated() {
+        for (index, step) in (coreSteps + pipelineSteps + transferSteps + fileSteps + imageSteps + batchSteps + errorSteps).enumerated() {
             let started = ContinuousClock.now
             do {
                 let outcome = try await step.body()
