@@ -13,7 +13,8 @@ struct DemoTour {
     /// Runs every step, prints what each did, and returns how many failed.
     func run() async -> Int {
         var failures = 0
-        for (index, step) in (coreSteps + pipelineSteps + transferSteps + fileSteps + cacheSteps + imageSteps + errorSteps).enumerated() {
+        for (index, step) in (coreSteps + pipelineSteps + transferSteps + fileSteps + cacheSteps + batchSteps + imageSteps
+                              + errorSteps).enumerated() {
             let started = ContinuousClock.now
             do {
                 let outcome = try await step.body()

@@ -151,6 +151,38 @@ struct PagingTests {
         guard case .failure(.noMorePages) = refused else { Issue.record("got \(refused)"); return }
     }
 
+    @Test func loadFirstPageStartsOverWhileAPageIsLoading() async throws {
+        let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
+        let gate = Gate()
+        defer { gate.open() }
+        let parser = PageParser(PagedItem.self, json: JSONParser(contentKeyPath: "data"), items: "items",
+                                lastPage: .totalCount(at: "total"))
+        let held = Protected(false)
+        let pager = Pager(service: fixture.service, paging: Paging(pageSize: 10)) {
+            let request = Request(path: "/pages/refresh", parser: parser)
+            if held.snapshot { request.interceptors = [gate] }
+            return request
+        }
+        try await pager.loadFirstPage()
+        held.withLock { $0 = true }
+        let second = Task { try await pager.loadNextPage() }
+        await gate.arrivals(1)
+        held.withLock { $0 = false }
+        let refreshed = try await pager.loadFirstPage()
+        #expect(refreshed.index == 0 && pager.items.map(\.id) == Array(1...10) && !pager.isLoading)
+        gate.open()
+        do {
+            _ = try await second.value
+            Issue.record("the replaced load succeeded")
+        } catch let error as PagingError {
+            guard case .requestFailed(.cancelled) = error else { Issue.record("got \(error)"); return }
+        }
+        #expect(pager.loadedPageCount == 1 && pager.items.count == 10)
+        try await pager.loadNextPage()
+        #expect(pager.items.map(\.id) == Array(1...20))
+    }
+
     @Test func cancellingALoadKeepsThePageToAskForAgain() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
