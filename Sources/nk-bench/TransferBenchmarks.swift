@@ -78,7 +78,7 @@ struct TransferBenchmarks {
     /// A 100 MB file part uploaded as multipart (assembled on disk, streamed): peak RSS growth.
     private func uploadPeak(folder: URL, service: Service) async throws {
         let file = folder.appendingPathComponent("upload.bin")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchError.wrongAnswer }
         let handle = try FileHandle(forWritingTo: file)
         for block in 0..<100 { try handle.write(contentsOf: Data(FixtureFile.bytes(seed: 5, offset: block << 20, count: 1 << 20))) }
         try handle.close()
@@ -113,7 +113,7 @@ final class RawDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func download(_ url: String, to file: URL) async throws {
         guard let target = URL(string: url) else { throw BenchError.wrongAnswer }
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchError.wrongAnswer }
         handle = try FileHandle(forWritingTo: file)
         try await withCheckedThrowingContinuation { continuation in
             self.continuation = continuation

@@ -11,7 +11,7 @@ struct JSONReaderTests {
         let json = try JSON(data: Data(text.utf8))
         #expect(json["s"] == "a\"b\\c/d\né😀")
         #expect(json["i"] == -42)
-        #expect(json["big"] == .double(12345678901234567890))
+        #expect(json["big"] == .double(1.2345678901234567e19))
         #expect(json["d"] == .double(1500))
         #expect(json["z"] == 0)
         #expect(json["t"] == true && json["f"] == false && json["n"] == .null)

@@ -69,7 +69,7 @@ struct UploadTests {
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("big.bin")
         let size = 100 * 1024 * 1024
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: file.path, contents: nil), "cannot create \(file.path)")
         let handle = try FileHandle(forWritingTo: file)
         var crc = crc32(0, nil, 0)
         for block in 0..<100 {
