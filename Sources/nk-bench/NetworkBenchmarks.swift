@@ -79,19 +79,21 @@ struct NetworkBenchmarks {
         return (subjectTotal, baselineTotal)
     }
 
-    /// Sequential requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw`.
+    /// Requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw`, sequential
+    /// unless `NK_BENCH_IN_FLIGHT` says how many at once.
     func profile(_ mode: String) async throws {
         let url = server.url("/json/small")
         let count = Int(ProcessInfo.processInfo.environment["NK_BENCH_COUNT"] ?? "") ?? 6_000
+        let inFlight = Int(ProcessInfo.processInfo.environment["NK_BENCH_IN_FLIGHT"] ?? "") ?? 1
         let seconds: Double
         if mode == "raw" {
-            seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: count, inFlight: 1)
+            seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: count, inFlight: inFlight)
         } else {
             let timeout = Double(ProcessInfo.processInfo.environment["NK_BENCH_TIMEOUT"] ?? "") ?? 15
             let service = Service(configuration: ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "bench.callbacks")))
-            seconds = try await serviceBatch(service, url: url, count: count, inFlight: 1)
+            seconds = try await serviceBatch(service, url: url, count: count, inFlight: inFlight)
         }
-        print(String(format: "%@: %d sequential GETs in %.1f ms", mode, count, seconds * 1000))
+        print(String(format: "%@: %d GETs, %d in flight, in %.1f ms", mode, count, inFlight, seconds * 1000))
     }
 
     private func serviceBatch(_ service: Service, url: String, count: Int, inFlight: Int) async throws -> Double {
