@@ -20,6 +20,17 @@ struct PagingTests {
         return Pager(service: fixture.service, path: "/pages/\(key)?\(query)", paging: paging, parser: parser)
     }
 
+    /// A pager of `path` whose requests wait at `gate` while `held` is true, parsed for `rule`.
+    func gatedPager(_ fixture: Fixture, path: String, rule: LastPageRule, gate: Gate,
+                    held: Protected<Bool>) -> Pager<PagedItem> {
+        let parser = PageParser(PagedItem.self, json: JSONParser(contentKeyPath: "data"), items: "items", lastPage: rule)
+        return Pager(service: fixture.service, paging: Paging(pageSize: 10)) {
+            let request = Request(path: path, parser: parser)
+            if held.snapshot { request.interceptors = [gate] }
+            return request
+        }
+    }
+
     static let lastPageRules: [(style: String, rule: LastPageRule, total: Int)] = [
         ("total", .totalCount(at: "total"), 45),
         ("hasMore", .hasMoreFlag(at: "hasMore"), 45),
@@ -63,13 +74,8 @@ struct PagingTests {
         defer { fixture.server.stop() }
         let gate = Gate()
         defer { gate.open() }
-        let parser = PageParser(PagedItem.self, json: JSONParser(contentKeyPath: "data"), items: "items",
-                                lastPage: .totalCount(at: "total"))
-        let pager = Pager(service: fixture.service, paging: Paging(pageSize: 10)) {
-            let request = Request(path: "/pages/refused", parser: parser)
-            request.interceptors = [gate]
-            return request
-        }
+        let pager = gatedPager(fixture, path: "/pages/refused", rule: .totalCount(at: "total"), gate: gate,
+                               held: Protected(true))
         let firstPage = Task { try await pager.loadNextPage() }
         await gate.arrivals(1)
         #expect(pager.isLoading)
@@ -156,14 +162,8 @@ struct PagingTests {
         defer { fixture.server.stop() }
         let gate = Gate()
         defer { gate.open() }
-        let parser = PageParser(PagedItem.self, json: JSONParser(contentKeyPath: "data"), items: "items",
-                                lastPage: .totalCount(at: "total"))
         let held = Protected(false)
-        let pager = Pager(service: fixture.service, paging: Paging(pageSize: 10)) {
-            let request = Request(path: "/pages/refresh", parser: parser)
-            if held.snapshot { request.interceptors = [gate] }
-            return request
-        }
+        let pager = gatedPager(fixture, path: "/pages/refresh", rule: .totalCount(at: "total"), gate: gate, held: held)
         try await pager.loadFirstPage()
         held.withLock { $0 = true }
         let second = Task { try await pager.loadNextPage() }
@@ -188,14 +188,9 @@ struct PagingTests {
         defer { fixture.server.stop() }
         let gate = Gate()
         defer { gate.open() }
-        let parser = PageParser(PagedItem.self, json: JSONParser(contentKeyPath: "data"), items: "items",
-                                lastPage: .hasMoreFlag(at: "hasMore"))
         let held = Protected(true)
-        let pager = Pager(service: fixture.service, paging: Paging(pageSize: 10)) {
-            let request = Request(path: "/pages/cancelled?style=hasMore", parser: parser)
-            if held.snapshot { request.interceptors = [gate] }
-            return request
-        }
+        let pager = gatedPager(fixture, path: "/pages/cancelled?style=hasMore", rule: .hasMoreFlag(at: "hasMore"),
+                               gate: gate, held: held)
         let load = Task { try await pager.loadFirstPage() }
         await gate.arrivals(1)
         pager.cancel()
