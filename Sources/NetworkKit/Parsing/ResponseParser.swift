@@ -29,6 +29,17 @@ public protocol ResponseParser<Output>: Sendable {
 extension ResponseParser {
     /// Parsers are not lightweight unless they say so.
     public var isLightweight: Bool { false }
+
+    /// Steps 6 and 7 of the pipeline, for it and for `Service.cachedValue(for:)`: inflates a body
+    /// the transport left content-encoded (within `limit` bytes), then parses it. A failure is a
+    /// `NetworkError` naming this parser.
+    func decodeAndParse(_ response: Response, decompressionLimit limit: Int) -> Result<Output, NetworkError> {
+        do {
+            return .success(try parse(Decompressor.decodeIfStillEncoded(response, limit: limit)))
+        } catch {
+            return .failure(NetworkError.wrap(error, parser: String(describing: type(of: self))))
+        }
+    }
 }
 
 /// A parser built from a closure, for one-off parsing and for `map`.

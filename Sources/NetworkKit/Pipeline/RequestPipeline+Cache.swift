@@ -52,9 +52,7 @@ extension RequestPipeline {
     /// An entry through the request's parser chain, as if the server had just sent it.
     private func parse(cached entry: CacheEntry) async -> Result<Output, NetworkError> {
         request.didReceive(head: entry.head)
-        var response = entry.response
-        response.envelope = configuration.envelope
-        return await parse(response)
+        return await parse(entry.response(envelope: configuration.envelope))
     }
 
     /// Runs `wait` in a task of its own that `Request.cancel()` can cancel (the pipeline may run

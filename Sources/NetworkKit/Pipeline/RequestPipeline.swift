@@ -232,12 +232,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         let parser = request.parser
         let limit = configuration.maxDecompressedBytes
         let work: @Sendable () -> Result<Output, NetworkError> = {
-            do {
-                let decoded = try Decompressor.decodeIfStillEncoded(response, limit: limit)         // 6. decode
-                return .success(try parser.parse(decoded))                                          // 7. parse
-            } catch {
-                return .failure(NetworkError.wrap(error, parser: String(describing: type(of: parser))))
-            }
+            parser.decodeAndParse(response, decompressionLimit: limit)                             // 6. decode, 7. parse
         }
         let started = monitors.isEmpty ? nil : ContinuousClock.now
         let result: Result<Output, NetworkError>

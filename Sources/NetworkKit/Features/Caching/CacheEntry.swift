@@ -11,9 +11,11 @@ struct CacheEntry: Sendable {
     var body: Data
     var storedAt: Date
 
-    /// What parsers see, as if the server had just sent it.
-    var response: Response {
-        Response(url: url, statusCode: statusCode, headers: headers, data: body)
+    /// What parsers see, as if the server had just sent it, with the service's `envelope`.
+    func response(envelope: ResponseEnvelope?) -> Response {
+        var response = Response(url: url, statusCode: statusCode, headers: headers, data: body)
+        response.envelope = envelope
+        return response
     }
 
     var head: ResponseHead {
@@ -37,8 +39,7 @@ struct CacheEntry: Sendable {
         } else {
             lifetime = policy.lifetime
         }
-        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
-        return now.timeIntervalSince(storedAt) < seconds
+        return now.timeIntervalSince(storedAt) < lifetime.inSeconds
     }
 
     /// The headers that turn a request for this entry into a conditional one.

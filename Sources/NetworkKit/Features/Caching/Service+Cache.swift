@@ -31,16 +31,14 @@ extension Service {
         guard let step = CacheStep(policy: options.cache, prepared: prepared, options: options,
                                    cache: configuration.responseCache),
               let entry = configuration.responseCache.entry(for: step.key) else { return nil }
-        var response = entry.response
-        response.envelope = configuration.envelope
-        do {
-            let decoded = try Decompressor.decodeIfStillEncoded(response, limit: configuration.maxDecompressedBytes)
-            let value = try request.parser.parse(decoded)
+        let response = entry.response(envelope: configuration.envelope)
+        switch request.parser.decodeAndParse(response, decompressionLimit: configuration.maxDecompressedBytes) {
+        case .success(let value):
             return CachedValue(value: value, storedAt: entry.storedAt,
                                isFresh: entry.isFresh(at: configuration.responseCache.currentDate, policy: step.policy))
-        } catch {
+        case .failure(let error):
             configuration.responseCache.remove(step.key)
-            throw NetworkError.wrap(error, parser: String(describing: type(of: request.parser)))
+            throw error
         }
     }
 
