@@ -28,7 +28,7 @@ final class DiskCacheStore: @unchecked Sendable {
 
     /// The total size of the entry files.
     var totalSize: Int {
-        withIndex { index in index.values.reduce(0) { $0 + $1.size } }
+        withIndex { Self.size(of: $0) }
     }
 
     /// The entry stored under `key`, or nil (missing, corrupt, or another key's file).
@@ -66,7 +66,9 @@ final class DiskCacheStore: @unchecked Sendable {
             }
             let evicted = withIndex { index -> [String] in
                 index[name] = (data.count, Date())
-                return Self.evictions(from: &index, capacity: capacity)
+                let evicted = LeastRecentlyUsed.evictions(from: index, total: Self.size(of: index), capacity: capacity)
+                for file in evicted { index[file] = nil }
+                return evicted
             }
             for file in evicted { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
         } catch {
@@ -110,17 +112,8 @@ final class DiskCacheStore: @unchecked Sendable {
         return complete ? data : nil
     }
 
-    /// The files to delete, least recently used first, to bring the total to 3/4 of `capacity`.
-    private static func evictions(from index: inout [String: (size: Int, lastUse: Date)], capacity: Int) -> [String] {
-        var total = index.values.reduce(0) { $0 + $1.size }
-        guard total > capacity else { return [] }
-        var evicted: [String] = []
-        for (name, file) in index.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where total > capacity / 4 * 3 {
-            index[name] = nil
-            total -= file.size
-            evicted.append(name)
-        }
-        return evicted
+    private static func size(of index: [String: (size: Int, lastUse: Date)]) -> Int {
+        index.values.reduce(0) { $0 + $1.size }
     }
 
     /// Runs `body` on the index, loaded from the directory the first time (sizes and

@@ -27,8 +27,8 @@ struct MemoryCacheStore: Sendable {
         entries[entry.key] = (entry, clock)
         totalCost += entry.cost
         guard totalCost > capacity else { return }
-        // Evict the least recently used down to 3/4 of the capacity, so one sort pays for many stores.
-        for (key, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where totalCost > capacity / 4 * 3 {
+        let sizes = entries.mapValues { (size: $0.entry.cost, lastUse: $0.lastUse) }
+        for key in LeastRecentlyUsed.evictions(from: sizes, total: totalCost, capacity: capacity) {
             remove(key)
         }
     }
