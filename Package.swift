@@ -13,12 +13,18 @@ let package = Package(
     products: [
         .library(name: "NetworkKit", targets: ["NetworkKit"]),
         .library(name: "NetworkKitImage", targets: ["NetworkKitImage"]),
+        // A transport on SwiftNIO's AsyncHTTPClient; only apps that use it build SwiftNIO.
+        .library(name: "NetworkKitNIO", targets: ["NetworkKitNIO"]),
         .executable(name: "nk", targets: ["nk"]),
         .executable(name: "nk-bench", targets: ["nk-bench"]),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // NetworkKitNIO's transport (and nothing else).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         // Test, demo and benchmark only: the library products depend on none of these.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -49,6 +55,20 @@ let package = Package(
             dependencies: ["NetworkKit", "CPNG", "CJPEG", "CWebP", "CImageShims"],
             swiftSettings: strict
         ),
+        // The SwiftNIO transport: a separate product, so the core never builds SwiftNIO.
+        .target(
+            name: "NetworkKitNIO",
+            dependencies: [
+                "NetworkKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
 
         // A real HTTP server on 127.0.0.1 for tests, the demo and benchmarks.
         .target(
@@ -64,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "nk",
             dependencies: [
-                "NetworkKit", "NetworkKitImage", "FixtureServer",
+                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -72,13 +92,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "nk-bench",
-            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureServer", "CJPEG", "CPNG", "CWebP"],
+            dependencies: [
+                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer", "CJPEG", "CPNG", "CWebP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "NetworkKitTests",
             dependencies: [
-                "NetworkKit", "FixtureServer", "CZlib",
+                "NetworkKit", "NetworkKitNIO", "FixtureServer", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

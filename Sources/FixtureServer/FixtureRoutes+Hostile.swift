@@ -21,6 +21,20 @@ extension FixtureRoutes {
             let body = GzipBomb.make(megabytes: megabytes)
             return respond(contentType: "application/json", body: body, extraHeaders: [.contentEncoding: "gzip"])
         }
+        // /compressed/gzip|deflate|rawdeflate?count=N (default 100): a JSON array of N items,
+        // compressed (deflate zlib-wrapped, rawdeflate without a wrapper but sent as `deflate`);
+        // ?cut=K leaves out the last K bytes of the compressed body.
+        router.get("compressed/{coding}") { request, context in
+            let coding = context.parameters.get("coding") ?? ""
+            let windowBits: Int32? = ["gzip": 31, "deflate": 15, "rawdeflate": -15][coding]
+            guard let windowBits else { return json(#"{"error": "unknown coding"}"#, status: .badRequest) }
+            let count = min(100_000, max(0, Int(query(request, "count") ?? "") ?? 100))
+            let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
+            var body = FixtureZlib.compress(Data(("[" + items.joined(separator: ",") + "]").utf8), windowBits: windowBits)
+            body.removeLast(min(body.count, max(0, Int(query(request, "cut") ?? "") ?? 0)))
+            return respond(contentType: "application/json", body: body,
+                           extraHeaders: [.contentEncoding: coding == "gzip" ? "gzip" : "deflate"])
+        }
         // ?bytes=N (default 100) announced, one byte every ?ms=M (default 500) milliseconds.
         router.get("drip") { request, _ in
             let count = max(1, Int(query(request, "bytes") ?? "") ?? 100)
@@ -76,5 +90,28 @@ enum GzipBomb {
             }
         }
         return output
+    }
+}
+
+/// One-shot zlib compression for the fixture's compressed answers.
+public enum FixtureZlib {
+    /// `data` compressed at level 6; `windowBits` 31 writes gzip, 15 zlib, -15 raw deflate.
+    public static func compress(_ data: Data, windowBits: Int32) -> Data {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 6, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return Data() }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(data.count))))
+        let written: Int = data.withUnsafeBytes { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.bindMemory(to: Bytef.self).baseAddress)
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                deflate(&stream, Z_FINISH)
+                return target.count - Int(stream.avail_out)
+            }
+        }
+        return Data(output.prefix(written))
     }
 }

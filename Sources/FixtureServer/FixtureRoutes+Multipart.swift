@@ -14,20 +14,22 @@ extension FixtureRoutes {
             guard let type = request.headers[.contentType], let boundary = boundary(in: type) else {
                 return json(#"{"error": "not multipart/form-data"}"#, status: .badRequest)
             }
-            let digest = PartDigest()
-            let parser = MultipartParser(boundary: boundary)
-            parser.onHeader = { name, value in digest.header(name, value) }
-            parser.onBody = { buffer in digest.body(buffer.readableBytesView) }
-            parser.onPartComplete = { digest.endPart() }
+            let upload = ParsedUpload(boundary: boundary)
             var length = 0
             for try await buffer in request.body {
                 length += buffer.readableBytes
-                try parser.execute(buffer)
+                // multipart-kit reads byte by byte (about 1 µs a byte in a debug build): off the
+                // cooperative pool, so a big upload does not starve every other test's tasks.
+                try await parsing.run { try upload.parser.execute(buffer) }
             }
-            let object: [String: Any] = ["parts": digest.parts, "bodyLength": length]
+            let parts = try await parsing.value { upload.digest.parts }
+            let object: [String: Any] = ["parts": parts, "bodyLength": length]
             return respond(contentType: "application/json", body: try JSONSerialization.data(withJSONObject: object))
         }
     }
+
+    /// Where uploaded bodies are parsed.
+    private static let parsing = SerialWork(label: "fixture.multipart")
 
     private static func boundary(in contentType: String) -> String? {
         guard contentType.lowercased().hasPrefix("multipart/form-data"),
@@ -78,5 +80,43 @@ private final class PartDigest {
         current = [:]
         size = 0
         crc = crc32(0, nil, 0)
+    }
+}
+
+/// A multipart parser and what it learned.
+/// `@unchecked Sendable`: only ever touched on the route's serial `parsing` queue, one awaited
+/// call at a time, so nothing in it is accessed concurrently.
+private final class ParsedUpload: @unchecked Sendable {
+    let digest = PartDigest()
+    let parser: MultipartParser
+
+    init(boundary: String) {
+        parser = MultipartParser(boundary: boundary)
+        parser.onHeader = { [digest] name, value in digest.header(name, value) }
+        parser.onBody = { [digest] buffer in digest.body(buffer.readableBytesView) }
+        parser.onPartComplete = { [digest] in digest.endPart() }
+    }
+}
+
+/// A serial dispatch queue that async code hands blocking work to.
+final class SerialWork: Sendable {
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    /// Runs `work` on the queue and waits for it.
+    func run(_ work: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Reads a value on the queue.
+    func value<T>(_ read: @escaping @Sendable () -> T) async -> sending T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            queue.async { continuation.resume(returning: read()) }
+        }
     }
 }

@@ -19,18 +19,20 @@ struct CacheFixture {
     let date: TestDate
 
     static func start(memory: Int = 1 << 20, disk: Int = 1 << 20, directory: URL? = nil,
-                      logger: Logger = Logger(label: "test.cache")) async throws -> CacheFixture {
+                      logger: Logger = Logger(label: "test.cache"),
+                      transport: TransportKind = .urlSession) async throws -> CacheFixture {
         let server = try await FixtureServer.start()
         let date = TestDate()
         let cache = ResponseCache(memoryCapacity: memory, diskCapacity: disk, directory: directory, logger: logger,
                                   now: { date.now })
-        return CacheFixture(server: server, service: service(for: server, cache: cache), cache: cache, date: date)
+        return CacheFixture(server: server, service: service(for: server, cache: cache, transport: transport),
+                            cache: cache, date: date)
     }
 
-    static func service(for server: FixtureServer, cache: ResponseCache) -> Service {
+    static func service(for server: FixtureServer, cache: ResponseCache, transport: TransportKind = .urlSession) -> Service {
         var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "cache.tests"))
         configuration.responseCache = cache
-        return Service(configuration: configuration)
+        return transport.service(configuration)
     }
 
     /// A JSON request for `/cache/KEY?QUERY` with `policy`, reading the body's `hit`.
@@ -49,9 +51,9 @@ struct CacheFixture {
 
 @Suite("Response cache")
 struct CacheTests {
-    @Test("a fresh entry answers without any traffic, and says it came from the cache")
-    func freshEntryAnswers() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("a fresh entry answers without any traffic, and says it came from the cache", arguments: TransportKind.allCases)
+    func freshEntryAnswers(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         #expect(try await fixture.send(fixture.request("fresh")) == (1, .miss))
         fixture.date.advance(seconds: 59)
@@ -61,9 +63,9 @@ struct CacheTests {
         #expect(uncached == (2, .notUsed))
     }
 
-    @Test("a stale entry is revalidated: one conditional request answered 304 refreshes it")
-    func staleEntryRevalidates() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("a stale entry is revalidated: one conditional request answered 304 refreshes it", arguments: TransportKind.allCases)
+    func staleEntryRevalidates(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         #expect(try await fixture.send(fixture.request("stale", "etag=abc")) == (1, .miss))
         fixture.date.advance(seconds: 61)
@@ -76,9 +78,9 @@ struct CacheTests {
         #expect(fixture.server.hits.count("stale") == 2)
     }
 
-    @Test("Last-Modified revalidates too; a changed resource replaces the entry")
-    func lastModifiedAndChangedResource() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("Last-Modified revalidates too; a changed resource replaces the entry", arguments: TransportKind.allCases)
+    func lastModifiedAndChangedResource(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         _ = try await fixture.send(fixture.request("modified", "modified=1"))
         fixture.date.advance(seconds: 61)
@@ -92,9 +94,9 @@ struct CacheTests {
         #expect(try await fixture.send(request) == (2, .refreshed))
     }
 
-    @Test("no-store is never cached; HTTP semantics follow max-age and no-cache")
-    func cacheControl() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("no-store is never cached; HTTP semantics follow max-age and no-cache", arguments: TransportKind.allCases)
+    func cacheControl(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         for _ in 0..<2 { _ = try await fixture.send(fixture.request("nostore", "cacheControl=no-store")) }
         #expect(fixture.server.hits.count("nostore") == 2)
@@ -111,9 +113,9 @@ struct CacheTests {
         #expect(try await fixture.send(fixture.request("nocache", "cacheControl=no-cache&etag=n", policy: http)).cache == .revalidated)
     }
 
-    @Test("only answers that validate and parse are stored")
-    func onlyParsedAnswersAreStored() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("only answers that validate and parse are stored", arguments: TransportKind.allCases)
+    func onlyParsedAnswersAreStored(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         for _ in 0..<2 {
             let result = await fixture.service.result(of: fixture.request("badcode", "code=7"))
@@ -123,9 +125,9 @@ struct CacheTests {
         #expect(fixture.cache.memoryUsage == 0)
     }
 
-    @Test("the key separates methods, query, body, version and sensitive data")
-    func keysSeparate() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("the key separates methods, query, body, version and sensitive data", arguments: TransportKind.allCases)
+    func keysSeparate(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         _ = try await fixture.send(fixture.request("keys", "a=1"))
         #expect(try await fixture.send(fixture.request("keys", "a=2")).cache == .miss)
@@ -138,18 +140,18 @@ struct CacheTests {
         #expect(one != two && one.fileName != two.fileName)
     }
 
-    @Test("reload always asks the network and stores the answer")
-    func reload() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("reload always asks the network and stores the answer", arguments: TransportKind.allCases)
+    func reload(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         _ = try await fixture.send(fixture.request("reload"))
         #expect(try await fixture.send(fixture.request("reload", policy: CachePolicy(lifetime: .seconds(60), mode: .reload))) == (2, .miss))
         #expect(try await fixture.send(fixture.request("reload")) == (2, .hit))
     }
 
-    @Test("cachedValue reads the last parsed entry synchronously, fresh or stale")
-    func cachedValue() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("cachedValue reads the last parsed entry synchronously, fresh or stale", arguments: TransportKind.allCases)
+    func cachedValue(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         #expect(try fixture.service.cachedValue(for: fixture.request("sync")) == nil)
         _ = try await fixture.send(fixture.request("sync"))
@@ -160,9 +162,9 @@ struct CacheTests {
         #expect(try fixture.service.cachedValue(for: fixture.request("sync", policy: nil)) == nil)
     }
 
-    @Test("cache then network calls the handlers with the cached value, then the network's")
-    func cacheThenNetwork() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("cache then network calls the handlers with the cached value, then the network's", arguments: TransportKind.allCases)
+    func cacheThenNetwork(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         let policy = CachePolicy(lifetime: .seconds(60), mode: .cacheThenNetwork)
         let first = try await fixture.send(fixture.request("then", policy: policy))
@@ -188,8 +190,8 @@ struct CacheTests {
         #expect(replies.map(\.0) == [2, 3] && replies.map(\.1) == [true, false])
     }
 
-    @Test("the disk cache survives a new service, and drops corrupt, truncated and foreign files")
-    func diskCache() async throws {
+    @Test("the disk cache survives a new service, and drops corrupt, truncated and foreign files", arguments: TransportKind.allCases)
+    func diskCache(transport: TransportKind) async throws {
         let folder = try TestFolder()
         let lines = Protected<[(Logger.Level, String)]>([])
         let logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
@@ -223,8 +225,8 @@ struct CacheTests {
         #expect(lines.snapshot.filter { $0.0 == .warning && $0.1.contains("dropping cache file") }.count == 4)
     }
 
-    @Test("memory and disk caps evict the least recently used entries")
-    func eviction() async throws {
+    @Test("memory and disk caps evict the least recently used entries", arguments: TransportKind.allCases)
+    func eviction(transport: TransportKind) async throws {
         let folder = try TestFolder()
         // Each answer is ~4 KB: three fit in 14 KB, a fourth does not.
         let fixture = try await CacheFixture.start(memory: 14_000, disk: 14_500, directory: folder.url)
@@ -239,9 +241,9 @@ struct CacheTests {
         #expect(try await fixture.send(fixture.request("e2", "pad=4000")).cache == .miss)
     }
 
-    @Test("concurrent misses of one key send one request when the policy coalesces")
-    func coalescedMisses() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("concurrent misses of one key send one request when the policy coalesces", arguments: TransportKind.allCases)
+    func coalescedMisses(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         let policy = CachePolicy(lifetime: .seconds(60), coalescesMisses: true)
         let hits = try await withThrowingTaskGroup(of: Int?.self) { group in
@@ -254,9 +256,9 @@ struct CacheTests {
         #expect(fixture.server.hits.count("coalesce") == 1)
     }
 
-    @Test("a request waiting for a coalesced miss can be cancelled")
-    func cancelWhileWaiting() async throws {
-        let fixture = try await CacheFixture.start()
+    @Test("a request waiting for a coalesced miss can be cancelled", arguments: TransportKind.allCases)
+    func cancelWhileWaiting(transport: TransportKind) async throws {
+        let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
         let coalescer = fixture.cache.coalescer
         #expect(await coalescer.lead("/cache/wait"))

@@ -103,3 +103,94 @@ import Testing
         #expect(throws: ParseError.self) { try Decompressor.decodeIfStillEncoded(deflated, limit: 1000) }
     }
 }
+
+/// Compressed answers over the wire, through both transports, and the streaming inflater the NIO
+/// transport decodes with.
+@Suite("Compressed answers")
+struct CompressedAnswerTests {
+    @Test(arguments: TransportKind.allCases, ["gzip", "deflate", "rawdeflate"])
+    func compressedJSONArrivesDecoded(transport: TransportKind, coding: String) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let json = try await fixture.service.send(Request(path: "/compressed/\(coding)?count=5000", parser: JSONParser()))
+        #expect(json[4999]?["name"] == "item 4999")
+    }
+
+    @Test(arguments: TransportKind.allCases, ["gzip", "deflate"])
+    func aTruncatedCompressedBodyFails(transport: TransportKind, coding: String) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let result = await fixture.service.result(of: Request(path: "/compressed/\(coding)?count=5000&cut=20", parser: JSONParser()))
+        #expect(result.failure != nil, "a cut \(coding) body was accepted: \(result)")
+        if transport == .nio {
+            guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
+            #expect(error.parser == "decompress" && error.reason.contains("truncated"), "\(error)")
+        }
+    }
+
+    static let sample = Data((0..<20_000).map { UInt8(truncatingIfNeeded: ($0 * 7) % 251 / 3) })
+
+    /// Every way of cutting a body into two pieces inflates to the same bytes.
+    @Test(arguments: [ContentCoding.gzip, .deflate])
+    func splitAnywhereInflatesTheSame(_ coding: ContentCoding) throws {
+        let compressed = try Decompressor.compress(Self.sample, coding: coding)
+        for cut in stride(from: 0, through: compressed.count, by: max(1, compressed.count / 300)) + [1, 2, 3] {
+            let inflater = StreamingInflater(coding: coding, pieceSize: 1024)
+            var output = Data()
+            try inflater.inflate(compressed.prefix(cut)) { output += $0 }
+            try inflater.inflate(compressed.dropFirst(cut)) { output += $0 }
+            try inflater.finish()
+            #expect(output == Self.sample, "cut at \(cut)")
+        }
+    }
+
+    @Test func rawDeflateConcatenatedMembersAndPaddingAreRead() throws {
+        let raw = FixtureZlib.compress(Self.sample, windowBits: -15)
+        var output = Data()
+        let inflater = StreamingInflater(coding: .deflate)
+        try inflater.inflate(raw) { output += $0 }
+        try inflater.finish()
+        #expect(output == Self.sample)
+
+        let gzip = try Decompressor.compress(Self.sample, coding: .gzip)
+        let twoMembers = gzip + gzip + Data(count: 8)
+        output = Data()
+        let joined = StreamingInflater(coding: .gzip)
+        for byte in twoMembers { try joined.inflate(Data([byte])) { output += $0 } }
+        try joined.finish()
+        #expect(output == Self.sample + Self.sample)
+    }
+
+    @Test func pieceSizeBoundsEachDeliveryAndAThrowStopsInflating() throws {
+        let bomb = try Decompressor.compress(Data(count: 8 << 20), coding: .gzip)
+        let inflater = StreamingInflater(coding: .gzip, pieceSize: 64 * 1024)
+        var delivered = 0
+        struct Enough: Error {}
+        #expect(throws: Enough.self) {
+            try inflater.inflate(bomb) { piece in
+                #expect(piece.count <= 64 * 1024)
+                delivered += piece.count
+                if delivered >= 1 << 20 { throw Enough() }
+            }
+        }
+        #expect(delivered == 1 << 20)
+    }
+
+    @Test func truncatedAndCorruptStreamsThrowParseErrors() throws {
+        let gzip = try Decompressor.compress(Self.sample, coding: .gzip)
+        let cut = StreamingInflater(coding: .gzip)
+        try cut.inflate(gzip.dropLast(10)) { _ in }
+        #expect(throws: ParseError.self) { try cut.finish() }
+
+        var damaged = gzip
+        damaged[20] ^= 0xff
+        damaged[21] ^= 0xff
+        let corrupt = StreamingInflater(coding: .gzip)
+        #expect(throws: ParseError.self) {
+            try corrupt.inflate(damaged) { _ in }
+            try corrupt.finish()
+        }
+        let trailing = StreamingInflater(coding: .gzip)
+        #expect(throws: ParseError.self) { try trailing.inflate(gzip + Data("junk".utf8)) { _ in } }
+    }
+}

@@ -12,39 +12,39 @@ struct EncodingTests {
         #expect(encoded == "empty=&q=a%20b%26c%3Dd%2Be%2F%C3%BC&tags%5B%5D=x&tags%5B%5D=y&user%5Bage%5D=3&user%5Bname%5D=Ann")
     }
 
-    @Test func getParametersGoInTheQuery() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func getParametersGoInTheQuery(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/echo?x=1", parameters: ["name": "a b", "n": 2], parser: JSONParser())
         let echo = try await fixture.service.send(request)
         #expect(echo["method"] == "GET")
         #expect(echo["query"] == "x=1&n=2&name=a%20b")
     }
 
-    @Test(arguments: HTTPMethod.allCases.filter { $0 != .head })
-    func methodsAreSentAsSet(method: HTTPMethod) async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases, HTTPMethod.allCases.filter { $0 != .head })
+    func methodsAreSentAsSet(transport: TransportKind, method: HTTPMethod) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let echo = try await fixture.service.send(Request(path: "/echo", method: method, parser: JSONParser()))
         #expect(echo["method"]?.stringValue == method.rawValue)
     }
 
-    @Test func headIsSentAndHasNoBody() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func headIsSentAndHasNoBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/echo", method: .head)
         let data = try await fixture.service.send(request)
         #expect(data.isEmpty)
         #expect(request.responseHead?.statusCode == 200)
     }
 
-    @Test func postParametersAreAFormBody() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func postParametersAreAFormBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/echo", method: .post, parameters: ["user": "ann", "pass": "p&ss w"], parser: JSONParser())
         let echo = try await fixture.service.send(request)
         #expect(echo["body"] == "pass=p%26ss%20w&user=ann")
         #expect(echo["headers"]?["Content-Type"]?.stringValue?.hasPrefix("application/x-www-form-urlencoded") == true)
     }
 
-    @Test func jsonBody() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func jsonBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/echo", method: .put, parameters: ["a": [1, 2], "b": ["c": true]], parser: JSONParser())
         request.body = .json
         let echo = try await fixture.service.send(request)
@@ -54,8 +54,8 @@ struct EncodingTests {
     }
 
     /// One `RequestBody` decides where parameters go: a raw or file body puts them in the query.
-    @Test func rawAndFileBodiesPutParametersInTheQuery() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func rawAndFileBodiesPutParametersInTheQuery(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let raw = Request(path: "/echo", method: .post, parameters: ["id": 7], parser: JSONParser())
         raw.body = .data(Data("<x/>".utf8), contentType: "application/xml")
         let echoed = try await fixture.service.send(raw)
@@ -81,14 +81,14 @@ struct EncodingTests {
         #expect(deleted["body"] == "a=1" && deleted["query"] == "")
     }
 
-    @Test func headersAreSent() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func headersAreSent(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/echo", headers: ["X-Trace": "abc"], parser: JSONParser(contentKeyPath: "headers/X-Trace"))
         #expect(try await fixture.service.send(request) == "abc")
     }
 
-    @Test func baseAndCDNURLsSwitchAtRuntime() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func baseAndCDNURLsSwitchAtRuntime(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let other = try await FixtureServer.start()
         let service = fixture.service
         service.configure { $0.cdnURL = other.baseURL }

@@ -5,16 +5,16 @@ import FixtureServer
 
 @Suite("Bad input gets a typed error")
 struct ErrorTests {
-    @Test func malformedJSON() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func malformedJSON(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let result = await fixture.land(Request(path: "/json/malformed", parser: JSONParser()))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.parser == "json")
         #expect(error.reason.contains("malformed JSON"))
     }
 
-    @Test func wrongContentType() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func wrongContentType(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let lenient = await fixture.land(Request(path: "/html", parser: JSONParser()))
         guard case .parse(let error) = lenient.failure else { Issue.record("got \(lenient)"); return }
         #expect(error.reason.contains("text/html"))
@@ -25,17 +25,17 @@ struct ErrorTests {
         #expect(try await fixture.service.send(Request(path: "/json/small", parser: strict))["code"] == 0)
     }
 
-    @Test func emptyBody() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func emptyBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let result = await fixture.land(Request(path: "/empty", parser: JSONParser()))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.reason.contains("empty body"))
         #expect(try await fixture.service.send(Request(path: "/empty")).isEmpty)
     }
 
-    @Test(arguments: [404, 500, 503])
-    func httpStatusCarriesCodeBodyAndHeaders(code: Int) async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases, [404, 500, 503])
+    func httpStatusCarriesCodeBodyAndHeaders(transport: TransportKind, code: Int) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let result = await fixture.land(Request(path: "/status/\(code)", parser: JSONParser()))
         guard case .httpStatus(let status, let body, let headers) = result.failure else { Issue.record("got \(result)"); return }
         #expect(status == code)
@@ -45,23 +45,23 @@ struct ErrorTests {
         #expect(result.failure?.description.hasPrefix("HTTP \(code)") == true)
     }
 
-    @Test func acceptableStatusCodesAreConfigurable() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func acceptableStatusCodesAreConfigurable(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/status/404", parser: JSONParser(contentKeyPath: "error"))
         request.acceptableStatusCodes = 200..<500
         #expect(try await fixture.service.send(request) == "status 404")
     }
 
-    @Test func connectionDroppedMidResponse() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func connectionDroppedMidResponse(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let result = await fixture.land(Request(path: "/drop", parser: JSONParser()))
         guard case .transport(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.code != .cancelled)
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test func serverSlowerThanTheTimeout() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func serverSlowerThanTheTimeout(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/slow?ms=5000")
         request.timeout = 1
         let started = ContinuousClock.now
@@ -70,14 +70,14 @@ struct ErrorTests {
         #expect(ContinuousClock.now - started < .seconds(4))
     }
 
-    @Test func serviceTimeoutAppliesByDefault() async throws {
-        let fixture = try await Fixture.start(timeout: 1)
+    @Test(arguments: TransportKind.allCases) func serviceTimeoutAppliesByDefault(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(timeout: 1, transport: transport)
         let result = await fixture.land(Request(path: "/slow?ms=5000"))
         #expect(result.failure?.isTimeout == true, "got \(result)")
     }
 
-    @Test func nothingListening() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func nothingListening(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         fixture.server.stop()
         try await Task.sleep(for: .milliseconds(200))
         let result = await fixture.land(Request(path: "/json/small"))

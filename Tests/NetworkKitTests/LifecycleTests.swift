@@ -5,8 +5,8 @@ import FixtureServer
 
 @Suite("Request lifecycle")
 struct LifecycleTests {
-    @Test func handlersRunInOrderExactlyOnce() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func handlersRunInOrderExactlyOnce(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/json/small", parser: JSONParser())
         let calls = Recorder<Int>()
         for index in 0..<5 {
@@ -30,8 +30,8 @@ struct LifecycleTests {
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test func progressIsCoalescedAndReachesTheTotal() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func progressIsCoalescedAndReachesTheTotal(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let size = 4 * 1024 * 1024
         let request = Request(path: "/bytes?count=\(size)")
         let seen = Recorder<TransferProgress>()
@@ -48,8 +48,8 @@ struct LifecycleTests {
         #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.completedBytes < $1.completedBytes })
     }
 
-    @Test func uploadProgressIsReported() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func uploadProgressIsReported(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
         request.body = .data(Data(repeating: 7, count: 1_000_000), contentType: "application/octet-stream")
         let seen = Recorder<TransferProgress>()
@@ -64,8 +64,8 @@ struct LifecycleTests {
         #expect(uploads.last?.completedBytes == 1_000_000)
     }
 
-    @Test func cancelBeforeStartLandsCancelledWhenStarted() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func cancelBeforeStartLandsCancelledWhenStarted(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/json/small")
         request.cancel()
         #expect(request.state == .cancelled)
@@ -74,8 +74,8 @@ struct LifecycleTests {
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test func cancelInFlight() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func cancelInFlight(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/slow?ms=10000")
         let calls = Recorder<NetworkError?>()
         let started = ContinuousClock.now
@@ -97,8 +97,8 @@ struct LifecycleTests {
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test func cancelAfterFinishChangesNothing() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func cancelAfterFinishChangesNothing(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/json/small", parser: JSONParser())
         let calls = Recorder<Bool>()
         request.addCompletionHandler { _, result in calls.append(result.success != nil) }
@@ -109,8 +109,8 @@ struct LifecycleTests {
         #expect(calls.all == [true])
     }
 
-    @Test func cancelByIDAndCancelAll() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func cancelByIDAndCancelAll(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let requests = (0..<4).map { _ in Request(path: "/slow?ms=3000") }
         let results = Recorder<NetworkError?>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -132,8 +132,8 @@ struct LifecycleTests {
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test func cancellingTheTaskCancelsTheRequest() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func cancellingTheTaskCancelsTheRequest(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/slow?ms=3000")
         let task = Task { try await fixture.service.send(request) }
         try await Task.sleep(for: .milliseconds(200))
@@ -145,8 +145,8 @@ struct LifecycleTests {
         #expect(request.state == .cancelled)
     }
 
-    @Test func aThousandRequestsSixteenInFlight() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func aThousandRequestsSixteenInFlight(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let total = 1_000
         let counts = Protected([Int](repeating: 0, count: total))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -186,8 +186,8 @@ struct LifecycleTests {
         #expect(onMain)
     }
 
-    @Test func serviceHoldsRequestsCallersDropped() async throws {
-        let fixture = try await Fixture.start()
+    @Test(arguments: TransportKind.allCases) func serviceHoldsRequestsCallersDropped(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let landed = await withCheckedContinuation { continuation in
             do {
                 let request = Request(path: "/slow?ms=100", parser: JSONParser(contentKeyPath: "slept"))

@@ -6,9 +6,9 @@ import FixtureServer
 /// Size and time limits against servers that send too much or too slowly.
 @Suite("Size and time limits")
 struct LimitTests {
-    @Test("a Content-Length over the limit fails before the body is read")
-    func announcedLength() async throws {
-        let fixture = try await Fixture.start()
+    @Test("a Content-Length over the limit fails before the body is read", arguments: TransportKind.allCases)
+    func announcedLength(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/bytes?count=2000000")
         request.maxResponseBytes = 1_000_000
         let result = await fixture.land(request)
@@ -20,9 +20,9 @@ struct LimitTests {
         #expect((request.metrics?.bytesReceived ?? 0) < 1_000_000)
     }
 
-    @Test("an endless chunked body is cut at the limit")
-    func endlessBody() async throws {
-        let fixture = try await Fixture.start()
+    @Test("an endless chunked body is cut at the limit", arguments: TransportKind.allCases)
+    func endlessBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         fixture.service.configure { $0.maxResponseBytes = 4 * 1024 * 1024 }
         let request = Request(path: "/endless", parser: JSONParser())
         let started = ContinuousClock.now
@@ -36,9 +36,9 @@ struct LimitTests {
         #expect(request.state == .finished)
     }
 
-    @Test("a gzip bomb is cut by what it inflates to, not what crosses the wire")
-    func gzipBomb() async throws {
-        let fixture = try await Fixture.start()
+    @Test("a gzip bomb is cut by what it inflates to, not what crosses the wire", arguments: TransportKind.allCases)
+    func gzipBomb(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/bomb?mb=128", parser: JSONParser())
         request.maxResponseBytes = 8 * 1024 * 1024
         let (result, before, after) = await MemoryHeavy.exclusive {
@@ -57,8 +57,11 @@ struct LimitTests {
         // until the cancellation reaches libcurl. Only a transport that inflates itself (the
         // SwiftNIO one) can bound it; recorded here so it is seen, not hidden.
         if let before, let after {
+            // The NIO transport inflates with the kit's own streaming inflater and stops at the limit.
             withKnownIssue("URLSession on Linux inflates before the kit can count") {
                 #expect(after - before < 64 * 1024 * 1024, "RSS grew by \(after - before) bytes")
+            } when: {
+                transport == .urlSession
             }
         }
     }
@@ -70,9 +73,9 @@ struct LimitTests {
         #expect(ServiceConfiguration().timeLimit == .seconds(120))
     }
 
-    @Test("a server dripping a byte every 300 ms trips the time limit, not the idle timeout")
-    func dripTimeLimit() async throws {
-        let fixture = try await Fixture.start(timeout: 15)
+    @Test("a server dripping a byte every 300 ms trips the time limit, not the idle timeout", arguments: TransportKind.allCases)
+    func dripTimeLimit(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(timeout: 15, transport: transport)
         let request = Request(path: "/drip?bytes=100&ms=300")
         request.timeLimit = .milliseconds(800)
         let started = ContinuousClock.now
@@ -87,9 +90,9 @@ struct LimitTests {
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test("the time limit covers retries and the waits between them")
-    func timeLimitAcrossRetries() async throws {
-        let fixture = try await Fixture.start()
+    @Test("the time limit covers retries and the waits between them", arguments: TransportKind.allCases)
+    func timeLimitAcrossRetries(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let request = Request(path: "/flaky/limit-retries?failures=100&status=503", parser: JSONParser())
         request.interceptors = [RetryPolicy(maxRetries: 50, backoff: Backoff(initial: .milliseconds(200), multiplier: 1, jitter: 0))]
         request.timeLimit = .milliseconds(700)

@@ -221,11 +221,12 @@ struct MiddleLayerTests {
         #expect(!names.isEmpty)
     }
 
-    @Test func redirectsToAnotherHostDropCredentialsAndCanBeRefused() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func redirectsToAnotherHostDropCredentialsAndCanBeRefused(transport: TransportKind) async throws {
         let first = try await FixtureServer.start()
         let other = try await FixtureServer.start()
         defer { first.stop(); other.stop() }
-        let service = Service(configuration: configuration(first))
+        let service = transport.service(configuration(first))
         let headers = ["Authorization": "Bearer s3cret", "Cookie": "id=1", "X-Kept": "yes"]
         let sameOrigin = first.url("/echo").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let echoed = try await service.send(Request(path: "/redirect?to=\(sameOrigin)", headers: headers, parser: JSONParser()))

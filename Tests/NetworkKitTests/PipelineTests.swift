@@ -91,12 +91,12 @@ struct PipelineTests {
         server = try await FixtureServer.start()
     }
 
-    func service(_ interceptors: [any RequestInterceptor] = []) -> Service {
+    func service(_ interceptors: [any RequestInterceptor] = [], transport: TransportKind = .urlSession) -> Service {
         var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "pipeline"))
         configuration.interceptors = interceptors
         configuration.eventMonitors = [log]
         configuration.clock = clock
-        return Service(configuration: configuration)
+        return transport.service(configuration)
     }
 
     static let noWait = RetryPolicy(maxRetries: 2, backoff: Backoff(initial: .zero, jitter: 0))
@@ -172,11 +172,12 @@ struct PipelineTests {
         #expect(json["hit"] == 2)
     }
 
-    @Test func droppedConnectionsAreRetried() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func droppedConnectionsAreRetried(transport: TransportKind) async throws {
         defer { server.stop() }
-        let request = Request(path: "/flaky/dropped?failures=1&drop=1", parser: JSONParser())
+        let request = Request(path: "/flaky/dropped-\(transport)?failures=1&drop=1", parser: JSONParser())
         request.interceptors = [Self.noWait]
-        #expect(try await service().send(request)["hit"] == 2)
+        #expect(try await service(transport: transport).send(request)["hit"] == 2)
     }
 
     @Test func retryAfterInSecondsAndAsADateIsHonoured() async throws {
@@ -235,14 +236,15 @@ struct PipelineTests {
         #expect(request.metrics?.id == request.id)
     }
 
-    @Test func aProgressHandlerAddedAfterStartReportsFromThenOn() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aProgressHandlerAddedAfterStartReportsFromThenOn(transport: TransportKind) async throws {
         defer { server.stop() }
         let size = 2 * 1024 * 1024
         // The server pauses after its first write, long enough that the handler is added while
         // the body is still coming even when the suites around it keep the machine busy (a 300 ms
         // pause lost that race in a full CI run).
         let request = Request(path: "/bytes?count=\(size)&pauseMs=1500")
-        let service = service()
+        let service = service(transport: transport)
         service.start(request)
         await log.wait(for: "head 200")
         let seen = Recorder<TransferProgress>()

@@ -1,6 +1,35 @@
 import Foundation
 import FixtureServer
 @testable import NetworkKit
+import NetworkKitNIO
+import Testing
+
+/// The transports the transport-level tests run against, each test once per transport.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession = "URLSession"
+    case nio = "NIO"
+
+    var testDescription: String { rawValue }
+
+    /// Whether a download dropped by the server after `offset` bytes resumed from the right place:
+    /// URLSession hands over every byte before the error; AsyncHTTPClient drops what it had
+    /// buffered but not yet handed over when the connection fails, so the kit resumes a little
+    /// earlier (the file is still byte-identical: the tests check it).
+    func resumesFrom(_ resumedFrom: Int64, droppedAt offset: Int64) -> Bool {
+        switch self {
+        case .urlSession: resumedFrom == offset
+        case .nio: resumedFrom > 0 && resumedFrom <= offset
+        }
+    }
+
+    /// A service with `configuration` sending through this transport.
+    func service(_ configuration: ServiceConfiguration) -> Service {
+        switch self {
+        case .urlSession: Service(configuration: configuration)
+        case .nio: Service(configuration: configuration, transport: NIOTransport())
+        }
+    }
+}
 
 /// A fixture server plus a service whose base URL points at it and whose handlers run on a
 /// private serial queue (tests do not spin the main run loop).
@@ -9,10 +38,10 @@ struct Fixture {
     let service: Service
     let callbackQueue: DispatchQueue
 
-    static func start(timeout: TimeInterval = 15) async throws -> Fixture {
+    static func start(timeout: TimeInterval = 15, transport: TransportKind = .urlSession) async throws -> Fixture {
         let server = try await FixtureServer.start()
         let queue = DispatchQueue(label: "tests.callbacks")
-        let service = Service(configuration: ServiceConfiguration(
+        let service = transport.service(ServiceConfiguration(
             baseURL: server.baseURL, timeout: timeout, callbackQueue: queue
         ))
         return Fixture(server: server, service: service, callbackQueue: queue)

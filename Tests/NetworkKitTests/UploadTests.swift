@@ -31,9 +31,9 @@ struct UploadTests {
         } ?? []
     }
 
-    @Test("text fields and data parts arrive whole, named and typed")
-    func dataParts() async throws {
-        let fixture = try await Fixture.start()
+    @Test("text fields and data parts arrive whole, named and typed", arguments: TransportKind.allCases)
+    func dataParts(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let photo = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         var form = MultipartForm()
         form.append("Ada Lovelace", name: "author")
@@ -49,9 +49,9 @@ struct UploadTests {
         ])
     }
 
-    @Test("names with quotes and line breaks cannot break the part header")
-    func escapedNames() async throws {
-        let fixture = try await Fixture.start()
+    @Test("names with quotes and line breaks cannot break the part header", arguments: TransportKind.allCases)
+    func escapedNames(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         var form = MultipartForm()
         form.append(Data("x".utf8), name: "a\"b\r\nc", fileName: "evil\".txt")
         let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
@@ -63,16 +63,17 @@ struct UploadTests {
         #expect(parts.first?.contentType == "text/plain")
     }
 
-    @Test("a 100 MB file part streams from disk: memory flat, progress to 100 %, temp file removed")
-    func largeFilePart() async throws {
-        let fixture = try await Fixture.start()
+    @Test("a 32 MiB file part streams from disk: memory flat, progress to 100 %, temp file removed", arguments: TransportKind.allCases)
+    func largeFilePart(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("big.bin")
-        let size = 100 * 1024 * 1024
+        // The fixture's multipart parser reads about 1 MB a second in a debug build, so no bigger.
+        let size = 32 * 1024 * 1024
         try #require(FileManager.default.createFile(atPath: file.path, contents: nil), "cannot create \(file.path)")
         let handle = try FileHandle(forWritingTo: file)
         var crc = crc32(0, nil, 0)
-        for block in 0..<100 {
+        for block in 0..<32 {
             let bytes = FixtureFile.bytes(seed: 7, offset: block << 20, count: 1 << 20)
             crc = crc32(crc, bytes, uInt(bytes.count))
             try handle.write(contentsOf: Data(bytes))
@@ -85,13 +86,16 @@ struct UploadTests {
         let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
         request.body = .multipart(form)
         request.timeLimit = .seconds(300)
+        // The server may still be parsing megabytes it has buffered after the last byte was sent.
+        request.timeout = 60
         let progress = Recorder<TransferProgress>()
         request.addProgressHandler { _, value in if value.direction == .upload { progress.append(value) } }
-        let before = temporaryMultipartFiles()
-        let (json, rssBefore, rssAfter) = try await MemoryHeavy.exclusive {
+        // Exclusive also for the temporary files: the other transport's case runs meanwhile.
+        let (json, rssBefore, rssAfter, leftBehind) = try await MemoryHeavy.exclusive {
+            let before = temporaryMultipartFiles()
             let rssBefore = ResidentMemory.current
             let json = try await fixture.service.send(request)
-            return (json, rssBefore, ResidentMemory.current)
+            return (json, rssBefore, ResidentMemory.current, temporaryMultipartFiles().subtracting(before))
         }
         let parts = Self.parts(json)
         #expect(parts.last == Part(name: "upload", filename: "big.bin", contentType: "application/octet-stream",
@@ -103,12 +107,12 @@ struct UploadTests {
         let last = try #require(progress.all.last)
         #expect(last.completedBytes == last.totalBytes)
         #expect(last.completedBytes > Int64(size))
-        #expect(temporaryMultipartFiles() == before, "the assembled body file was not removed")
+        #expect(leftBehind.isEmpty, "the assembled body file was not removed: \(leftBehind)")
     }
 
-    @Test("a file body streams from disk with its content type")
-    func fileBody() async throws {
-        let fixture = try await Fixture.start()
+    @Test("a file body streams from disk with its content type", arguments: TransportKind.allCases)
+    func fileBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("body.txt")
         try Data("hello from disk".utf8).write(to: file)
@@ -119,9 +123,9 @@ struct UploadTests {
         #expect(echo["headers"]?["Content-Type"] == "text/plain")
     }
 
-    @Test("a custom URLRequest is sent as is, with the parser chain")
-    func customRequest() async throws {
-        let fixture = try await Fixture.start()
+    @Test("a custom URLRequest is sent as is, with the parser chain", arguments: TransportKind.allCases)
+    func customRequest(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
         fixture.service.configure { $0.commonHeaders = { ["X-Common": "yes"] } }
         guard let url = URL(string: fixture.server.url("/echo?raw=1")) else { Issue.record("bad URL"); return }
         var urlRequest = URLRequest(url: url)
@@ -136,8 +140,8 @@ struct UploadTests {
         #expect(echo["headers"]?["X-Common"] == nil)
     }
 
-    private func temporaryMultipartFiles() -> [String] {
+    private func temporaryMultipartFiles() -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-        return names.filter { $0.hasPrefix("nk-multipart-") }.sorted()
+        return Set(names.filter { $0.hasPrefix("nk-multipart-") })
     }
 }

@@ -13,7 +13,10 @@ public struct ServiceConfiguration: Sendable {
     /// Where completion, progress and state handlers run. Main by default, as UI code expects;
     /// use a serial queue so handlers stay in order.
     public var callbackQueue: DispatchQueue
-    /// The most bytes a compressed response may inflate to before it is refused.
+    /// The most bytes a content-encoded (gzip, deflate) response may inflate to before it is
+    /// refused, downloads to disk included (256 MiB by default): a gzip bomb fails instead of
+    /// filling memory or the disk. For an in-memory request the smaller of this and
+    /// `maxResponseBytes` applies.
     public var maxDecompressedBytes: Int
     /// The most body bytes an in-memory request accepts (64 MiB by default), counted as
     /// delivered, after any content decoding; nil accepts any size. A request's own wins.

@@ -22,6 +22,8 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private let origin: URL?
     /// The most body bytes to take, if there is a limit.
     private let sizeLimit: Int64?
+    /// The most bytes a content-encoded body may inflate to (the service's `maxDecompressedBytes`).
+    private let decompressionLimit: Int64
     /// Where a download's body goes.
     private let file: PartialDownload?
     /// Not nested in this generic class: a concrete type keeps the per-chunk path free of
@@ -29,13 +31,15 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private let state: Protected<ExchangeState>
 
     init(request: Request<Output>, attempt: Int, monitors: [any EventMonitor], redirects: RedirectPolicy, origin: URL?,
-         sizeLimit: Int64?, file: PartialDownload?, continuation: CheckedContinuation<Outcome, Never>) {
+         sizeLimit: Int64?, decompressionLimit: Int, file: PartialDownload?,
+         continuation: CheckedContinuation<Outcome, Never>) {
         self.request = request
         self.attempt = attempt
         self.monitors = monitors
         self.redirects = redirects
         self.origin = origin
         self.sizeLimit = sizeLimit
+        self.decompressionLimit = Int64(decompressionLimit)
         self.file = file
         state = Protected(ExchangeState(outcome: Outcome(), continuation: continuation))
     }
@@ -59,9 +63,14 @@ final class Exchange<Output: Sendable>: TransportEvents {
     }
 
     func transportDidReceive(head: ResponseHead) {
+        // A body that arrives content-encoded is inflated by the transport (libcurl, or the kit's
+        // streaming inflater), so what is delivered is the inflated size: both limits apply to it.
+        let isEncoded = head.header("Content-Encoding").flatMap(ContentCoding.init(headerValue:)) != nil
+        let sizeLimit = isEncoded ? min(self.sizeLimit ?? .max, decompressionLimit) : self.sizeLimit
         state.withLock {
             $0.outcome.head = head
             $0.outcome.body = Data()
+            $0.limit = sizeLimit
         }
         request.didReceive(head: head)
         for monitor in monitors { monitor.request(request.id, didReceive: head, attempt: attempt) }
@@ -102,7 +111,7 @@ final class Exchange<Output: Sendable>: TransportEvents {
         let taken = state.withLock { state -> TakenChunk in
             guard !state.stopped else { return .dropped }
             if state.writesToFile { return .toFile }
-            let limit = file == nil ? sizeLimit : Self.errorBodyLimit
+            let limit = file == nil ? state.limit : Self.errorBodyLimit
             if let limit, Int64(state.outcome.body.count + chunk.count) > limit {
                 return file == nil ? .overLimit(limit) : .dropped
             }
@@ -128,7 +137,10 @@ final class Exchange<Output: Sendable>: TransportEvents {
         guard let file else { return }
         do {
             let length = try file.write(chunk)
-            state.withLock { $0.outcome.bytesReceived += Int64(chunk.count) }
+            let sizeLimit = state.withLock { state in
+                state.outcome.bytesReceived += Int64(chunk.count)
+                return state.limit
+            }
             if let sizeLimit, length > sizeLimit { return stopTransfer(.responseTooLarge(limit: sizeLimit)) }
             request.didReceive(bodyBytes: length)
         } catch {
@@ -170,6 +182,8 @@ struct TransferOutcome: Sendable {
 struct ExchangeState {
     var outcome: TransferOutcome
     var continuation: CheckedContinuation<TransferOutcome, Never>?
+    /// The most body bytes to take, once the head said whether the body is content-encoded.
+    var limit: Int64?
     /// Set once the transfer was stopped: later chunks are dropped.
     var stopped = false
     /// True while the body goes to the download's file.

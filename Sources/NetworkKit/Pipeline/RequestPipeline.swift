@@ -193,7 +193,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         await withCheckedContinuation { continuation in
             let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
                                     redirects: options.redirectPolicy ?? configuration.redirectPolicy,
-                                    origin: urlRequest.url, sizeLimit: sizeLimit, file: file, continuation: continuation)
+                                    origin: urlRequest.url, sizeLimit: sizeLimit,
+                                    decompressionLimit: configuration.maxDecompressedBytes, file: file,
+                                    continuation: continuation)
             let task = service.transport.start(urlRequest, bodyFile: upload, events: exchange)
             if file != nil { exchange.attach(task) }
             request.attach(transfer: task)

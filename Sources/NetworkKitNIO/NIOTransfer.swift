@@ -1,0 +1,136 @@
+import AsyncHTTPClient
+import Foundation
+import NetworkKit
+import NIOCore
+import NIOHTTP1
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One transfer of the NIO transport, run in a task of its own: sends the request (following
+/// redirects as the events allow), streams the head and the body, inflated when it is
+/// content-encoded, and ends with exactly one completion.
+struct NIOTransfer: Sendable {
+    /// As many redirects as a transfer follows before it fails (URLSession's limit on Linux is 16 too).
+    static let maxRedirects = 16
+
+    let client: HTTPClient
+    let events: any TransportEvents
+    let timer: IdleTimer
+
+    /// Sends `request` and reports everything to the events, ending with one completion.
+    func run(_ request: URLRequest, bodyFile: URL?) async {
+        let error: (any Error)?
+        do {
+            try await send(request, body: UploadBody(request: request, file: bodyFile))
+            error = nil
+        } catch let failure {
+            error = NIOErrors.urlError(for: failure, timedOut: timer.didFire)
+        }
+        timer.stop()
+        events.transportDidComplete(error: error)
+    }
+
+    private func send(_ request: URLRequest, body: UploadBody?) async throws {
+        var request = request, body = body
+        for _ in 0...Self.maxRedirects {
+            try Task.checkCancellation()
+            let response = try await client.execute(try clientRequest(request, body: body), deadline: .distantFuture)
+            timer.touch()
+            let head = ResponseHead(url: request.url, status: response.status, headers: response.headers)
+            if let proposed = Redirect.proposal(after: request, head: head) {
+                if let next = events.transportWillRedirect(to: proposed, response: head) {
+                    await Self.discard(response.body)
+                    if next.httpMethod != request.httpMethod { body = UploadBody(request: next, file: nil) }
+                    request = next
+                    continue
+                }
+            }
+            events.transportDidReceive(head: head)
+            return try await receive(response.body, head: head)
+        }
+        throw URLError(.httpTooManyRedirects)
+    }
+
+    /// The AsyncHTTPClient request for `request`: the same method, URL, headers and body, and
+    /// `Accept-Encoding: gzip, deflate` unless the request says otherwise (as libcurl does).
+    private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            throw URLError(.unsupportedURL, userInfo: [
+                NSLocalizedDescriptionKey: "only http and https URLs are supported, not \(request.url?.absoluteString ?? "nil")",
+            ])
+        }
+        var clientRequest = HTTPClientRequest(url: url.absoluteString)
+        clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            clientRequest.headers.add(name: name, value: value)
+        }
+        if !clientRequest.headers.contains(name: "Accept-Encoding") {
+            clientRequest.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        if let body {
+            clientRequest.body = .stream(body.chunks(reportingTo: events, timer: timer), length: .known(body.length))
+        }
+        return clientRequest
+    }
+
+    /// Streams the body to the events, inflated when it is content-encoded.
+    private func receive(_ body: HTTPClientResponse.Body, head: ResponseHead) async throws {
+        let inflater = head.header("Content-Encoding").flatMap(ContentCoding.init(headerValue:))
+            .map { StreamingInflater(coding: $0) }
+        for try await buffer in body {
+            timer.touch()
+            if let inflater {
+                try buffer.withUnsafeReadableBytes { bytes in
+                    try inflater.inflate(bytes) { piece in
+                        // A bomb inflates far more than it sends: stop as soon as the request is stopped.
+                        try Task.checkCancellation()
+                        events.transportDidReceive(chunk: piece)
+                    }
+                }
+            } else {
+                events.transportDidReceive(chunk: Data(sharing: buffer))
+            }
+        }
+        try inflater?.finish()
+    }
+
+    /// Reads a redirect's body to its end so its connection can be used again, up to 1 MiB;
+    /// a longer one is dropped with its connection.
+    private static func discard(_ body: HTTPClientResponse.Body) async {
+        var length = 0
+        do {
+            for try await buffer in body {
+                length += buffer.readableBytes
+                if length > 1 << 20 { return }
+            }
+        } catch {
+            return
+        }
+    }
+}
+
+extension ResponseHead {
+    /// The head of an AsyncHTTPClient response; repeated fields are joined with ", ".
+    init(url: URL?, status: HTTPResponseStatus, headers: HTTPHeaders) {
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
+            if let earlier = fields[name] { fields[name] = earlier + ", " + value } else { fields[name] = value }
+        }
+        self.init(url: url, statusCode: Int(status.code), headers: fields)
+    }
+}
+
+extension Data {
+    /// The readable bytes of `buffer` without copying them: the data keeps the buffer's storage
+    /// alive until it is freed.
+    init(sharing buffer: ByteBuffer) {
+        self = buffer.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return Data() }
+            let retained = storage.retain()
+            return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count,
+                        deallocator: .custom { _, _ in retained.release() })
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import NetworkKit
+import NIOCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request body for the NIO transport: the request's `httpBody`, or a file streamed from disk
+/// in 64 KiB pieces; either way sent piece by piece, reporting upload progress as the client
+/// takes each piece.
+struct UploadBody: Sendable {
+    static let pieceSize = 64 * 1024
+
+    private enum Source {
+        case data(Data)
+        case file(URL)
+    }
+
+    private let source: Source
+    /// The body's length in bytes.
+    let length: Int64
+
+    /// The body of `request` (`file` when given); nil when it has none.
+    init?(request: URLRequest, file: URL?) {
+        if let file {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+            source = .file(file)
+            length = size ?? 0
+        } else if let data = request.httpBody, !data.isEmpty {
+            source = .data(data)
+            length = Int64(data.count)
+        } else {
+            return nil
+        }
+    }
+
+    /// The body as a sequence of pieces that reports to `events` how much the client has taken.
+    /// Sending counts as activity for `timer`, as it does for URLSession's timeout.
+    func chunks(reportingTo events: any TransportEvents, timer: IdleTimer) -> UploadChunks {
+        switch source {
+        case .data(let data): UploadChunks(reader: .data(data), total: length, events: events, timer: timer)
+        case .file(let url): UploadChunks(reader: .file(url), total: length, events: events, timer: timer)
+        }
+    }
+}
+
+/// An upload body's pieces, read when the client asks for the next one.
+struct UploadChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    enum Reader: Sendable {
+        case data(Data)
+        case file(URL)
+    }
+
+    let reader: Reader
+    let total: Int64
+    let events: any TransportEvents
+    let timer: IdleTimer
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(pieces: PieceReader(reader), total: total, events: events, timer: timer)
+    }
+
+    /// Hands out the pieces; asking for the next one means the previous ones were taken.
+    struct Iterator: AsyncIteratorProtocol {
+        let pieces: PieceReader
+        let total: Int64
+        let events: any TransportEvents
+        let timer: IdleTimer
+        var sent: Int64 = 0
+        var finished = false
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard !finished else { return nil }
+            if sent > 0 {
+                timer.touch()
+                events.transportDidSend(bytes: sent, of: total)
+            }
+            guard let piece = try pieces.next() else {
+                finished = true
+                return nil
+            }
+            sent += Int64(piece.readableBytes)
+            return piece
+        }
+    }
+}
+
+/// Reads a body's pieces: slices of a `Data`, or `read(2)`s of a file it opens on first use
+/// and closes at the end or when freed.
+final class PieceReader {
+    private let reader: UploadChunks.Reader
+    private var offset = 0
+    private var descriptor: Int32 = -1
+    private var done = false
+
+    init(_ reader: UploadChunks.Reader) {
+        self.reader = reader
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The next piece, or nil at the end.
+    func next() throws -> ByteBuffer? {
+        guard !done else { return nil }
+        switch reader {
+        case .data(let data):
+            guard offset < data.count else { return finish() }
+            let end = min(offset + UploadBody.pieceSize, data.count)
+            let start = data.startIndex + offset
+            offset = end
+            return ByteBuffer(bytes: data[start..<(data.startIndex + end)])
+        case .file(let url):
+            if descriptor < 0 {
+                descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    throw URLError(.fileDoesNotExist, userInfo: [NSLocalizedDescriptionKey: "cannot open \(url.path)"])
+                }
+            }
+            var buffer = ByteBufferAllocator().buffer(capacity: UploadBody.pieceSize)
+            let count = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: UploadBody.pieceSize) { bytes in
+                let count = read(descriptor, bytes.baseAddress, bytes.count)
+                guard count >= 0 else {
+                    throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "cannot read \(url.path)"])
+                }
+                return count
+            }
+            return count == 0 ? finish() : buffer
+        }
+    }
+
+    private func finish() -> ByteBuffer? {
+        done = true
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        return nil
+    }
+}
