@@ -2,55 +2,35 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// URLSession's `timeoutInterval` for one transfer: fires when no byte has come for that long.
-/// Each received piece pushes the deadline back; the check runs on an event loop, rescheduled
-/// rather than reset per piece, so a busy transfer costs a clock read per piece.
+/// URLSession's `timeoutInterval` for one transfer: it fires when nothing has been received or
+/// sent for that long. Each piece pushes the deadline back (a clock read); the transport's
+/// `IdleWatch` checks every running transfer's timer a few times a second, so a request costs no
+/// timer of its own on an event loop.
 final class IdleTimer: Sendable {
     private struct State {
         var lastActivity = NIODeadline.now()
-        var scheduled: Scheduled<Void>?
         var onFire: (@Sendable () -> Void)?
         var fired = false
-        var stopped = false
     }
 
     /// Nil when the request set no usable timeout.
-    private let timeout: TimeAmount?
-    private let eventLoop: any EventLoop
+    let timeout: TimeAmount?
     private let state = NIOLockedValueBox(State())
 
-    /// A timer of `timeout` seconds (none when not positive and finite) checked on `eventLoop`.
-    init(timeout: TimeInterval, eventLoop: any EventLoop) {
+    /// A timer of `timeout` seconds (none when not positive and finite).
+    init(timeout: TimeInterval) {
         self.timeout = timeout > 0 && timeout < 1e9 ? .nanoseconds(Int64(timeout * 1e9)) : nil
-        self.eventLoop = eventLoop
     }
 
-    /// Starts timing; `onFire` runs once if the transfer goes idle too long.
-    func start(onFire: @escaping @Sendable () -> Void) {
-        guard let timeout else { return }
-        state.withLockedValue { state in
-            guard !state.stopped else { return }
-            state.onFire = onFire
-            state.lastActivity = .now()
-            state.scheduled = schedule(at: state.lastActivity + timeout)
-        }
+    /// What to do if the transfer goes idle too long; runs at most once.
+    func onFire(_ action: @escaping @Sendable () -> Void) {
+        state.withLockedValue { $0.onFire = action }
     }
 
-    /// Something arrived: the idle time starts again.
+    /// Something arrived or was sent: the idle time starts again.
     func touch() {
         guard timeout != nil else { return }
         state.withLockedValue { $0.lastActivity = .now() }
-    }
-
-    /// The transfer ended: the timer never fires.
-    func stop() {
-        let scheduled = state.withLockedValue { state -> Scheduled<Void>? in
-            state.stopped = true
-            state.onFire = nil
-            defer { state.scheduled = nil }
-            return state.scheduled
-        }
-        scheduled?.cancel()
     }
 
     /// True when the timer fired (the transfer was cancelled for being idle).
@@ -58,23 +38,72 @@ final class IdleTimer: Sendable {
         state.withLockedValue { $0.fired }
     }
 
-    private func schedule(at deadline: NIODeadline) -> Scheduled<Void> {
-        eventLoop.scheduleTask(deadline: deadline) { [self] in check() }
-    }
-
-    private func check() {
+    /// Fires the timer if the transfer has been idle for its timeout at `now`.
+    func check(now: NIODeadline) {
         guard let timeout else { return }
         let fire = state.withLockedValue { state -> (@Sendable () -> Void)? in
-            guard !state.stopped else { return nil }
-            let due = state.lastActivity + timeout
-            if due > .now() {
-                state.scheduled = schedule(at: due)
-                return nil
-            }
+            guard !state.fired, state.lastActivity + timeout <= now else { return nil }
             state.fired = true
             defer { state.onFire = nil }
             return state.onFire
         }
         fire?()
+    }
+}
+
+/// Checks the idle timers of a transport's running transfers every 100 ms, on one event loop,
+/// while there are any; the check stops by itself when none is left.
+final class IdleWatch: Sendable {
+    static let interval = TimeAmount.milliseconds(100)
+
+    private struct State {
+        var timers: [ObjectIdentifier: IdleTimer] = [:]
+        var task: RepeatedTask?
+    }
+
+    private let eventLoop: any EventLoop
+    private let state = NIOLockedValueBox(State())
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    /// Watches `timer` until `remove(_:)`.
+    func add(_ timer: IdleTimer) {
+        guard timer.timeout != nil else { return }
+        state.withLockedValue { state in
+            state.timers[ObjectIdentifier(timer)] = timer
+            if state.task == nil {
+                state.task = eventLoop.scheduleRepeatedTask(initialDelay: Self.interval, delay: Self.interval) { [self] task in
+                    tick(task)
+                }
+            }
+        }
+    }
+
+    func remove(_ timer: IdleTimer) {
+        guard timer.timeout != nil else { return }
+        _ = state.withLockedValue { $0.timers.removeValue(forKey: ObjectIdentifier(timer)) }
+    }
+
+    /// Stops watching (the transport shuts down).
+    func stop() {
+        state.withLockedValue { state in
+            state.task?.cancel()
+            state.task = nil
+            state.timers = [:]
+        }
+    }
+
+    private func tick(_ task: RepeatedTask) {
+        let timers = state.withLockedValue { state -> [IdleTimer] in
+            if state.timers.isEmpty {
+                task.cancel()
+                state.task = nil
+            }
+            return Array(state.timers.values)
+        }
+        let now = NIODeadline.now()
+        for timer in timers { timer.check(now: now) }
     }
 }

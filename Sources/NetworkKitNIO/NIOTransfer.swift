@@ -27,7 +27,6 @@ struct NIOTransfer: Sendable {
         } catch let failure {
             error = NIOErrors.urlError(for: failure, timedOut: timer.didFire)
         }
-        timer.stop()
         events.transportDidComplete(error: error)
     }
 
@@ -88,6 +87,8 @@ struct NIOTransfer: Sendable {
                         events.transportDidReceive(chunk: piece)
                     }
                 }
+            } else if buffer.readableBytes < 16 * 1024 {
+                events.transportDidReceive(chunk: Data(buffer.readableBytesView))
             } else {
                 events.transportDidReceive(chunk: Data(sharing: buffer))
             }

@@ -25,6 +25,7 @@ public final class NIOTransport: Transport {
     /// The one client behind this transport.
     public let client: HTTPClient
     private let life = NIOTransportLife()
+    private let idleWatch: IdleWatch
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
@@ -44,11 +45,13 @@ public final class NIOTransport: Transport {
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        idleWatch = IdleWatch(eventLoop: eventLoopGroup.next())
     }
 
     deinit {
         // Reached when no transfer holds the transport any more; the client must be shut down
         // before it is freed.
+        idleWatch.stop()
         if life.shutDownNow() { client.shutdown { _ in } }
     }
 
@@ -56,25 +59,33 @@ public final class NIOTransport: Transport {
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
         guard life.begin() else {
             events.transportDidComplete(error: URLError(.cancelled))
-            return NIOTransportTask(task: nil, timer: nil)
+            return NIOTransportTask(task: nil)
         }
-        let timer = IdleTimer(timeout: request.timeoutInterval, eventLoop: client.eventLoopGroup.next())
+        let timer = IdleTimer(timeout: request.timeoutInterval)
         let transfer = NIOTransfer(client: client, events: events, timer: timer)
         let task = Task {
             await transfer.run(request, bodyFile: bodyFile)
+            self.idleWatch.remove(timer)
             self.transferDidEnd()
         }
-        timer.start { task.cancel() }
-        return NIOTransportTask(task: task, timer: timer)
+        timer.onFire { task.cancel() }
+        idleWatch.add(timer)
+        return NIOTransportTask(task: task)
     }
 
     /// Lets running transfers finish, then shuts the client down.
     public func finishAndInvalidate() {
-        if life.invalidate() { client.shutdown { _ in } }
+        if life.invalidate() {
+            idleWatch.stop()
+            client.shutdown { _ in }
+        }
     }
 
     private func transferDidEnd() {
-        if life.end() { client.shutdown { _ in } }
+        if life.end() {
+            idleWatch.stop()
+            client.shutdown { _ in }
+        }
     }
 
     /// How many transfers are under way.
@@ -86,7 +97,6 @@ public final class NIOTransport: Transport {
 /// A running transfer of the NIO transport.
 struct NIOTransportTask: TransportTask {
     let task: Task<Void, Never>?
-    let timer: IdleTimer?
 
     func cancel() {
         task?.cancel()

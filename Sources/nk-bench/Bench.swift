@@ -5,7 +5,8 @@ import Foundation
 /// in the same process (lower is better). Build in release: `swift run -c release nk-bench`;
 /// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
 /// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
-/// `NK_BENCH_ONLY=cache` the response cache's hits.
+/// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
+/// against bare AsyncHTTPClient and against URLSession.
 @main
 enum Bench {
     static func main() async throws {
@@ -16,7 +17,11 @@ enum Bench {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
         }
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio
+        if only == "nio" || only == nil {
+            try await Task.detached { try await NIOBenchmarks(server: server).run() }.value
+            if only == "nio" { return }
+        }
         if only == "transfers" {
             return try await Task.detached { try await TransferBenchmarks(server: server).run() }.value
         }

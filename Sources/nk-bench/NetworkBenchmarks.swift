@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import NetworkKit
+import NetworkKitNIO
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -49,37 +50,11 @@ struct NetworkBenchmarks {
         _ subject: @escaping (Int, Int) async throws -> Double,
         _ baseline: @escaping (Int, Int) async throws -> Double
     ) async throws -> (Double, Double) {
-        var results: [(Double, Double)] = []
-        for _ in 0..<rounds {
-            results.append(try await interleavedRound(inFlight: inFlight, subject, baseline))
-        }
-        return results.sorted { $0.0 / $0.1 < $1.0 / $1.1 }[results.count / 2]
+        let seconds = try await interleavedMedian(count: count, rounds: rounds, inFlight: inFlight, [subject, baseline])
+        return (seconds[0], seconds[1])
     }
 
-    /// `count` requests each way, in blocks that alternate between subject and baseline (and
-    /// which goes first), so both meet the same machine: a busy second hits both, not one.
-    private func interleavedRound(
-        inFlight: Int,
-        _ subject: (Int, Int) async throws -> Double,
-        _ baseline: (Int, Int) async throws -> Double
-    ) async throws -> (Double, Double) {
-        let blocks = 10
-        let perBlock = count / blocks
-        var subjectTotal = 0.0
-        var baselineTotal = 0.0
-        for block in 0..<blocks {
-            if block.isMultiple(of: 2) {
-                subjectTotal += try await subject(perBlock, inFlight)
-                baselineTotal += try await baseline(perBlock, inFlight)
-            } else {
-                baselineTotal += try await baseline(perBlock, inFlight)
-                subjectTotal += try await subject(perBlock, inFlight)
-            }
-        }
-        return (subjectTotal, baselineTotal)
-    }
-
-    /// Requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw`, sequential
+    /// Requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw|nio|ahc`, sequential
     /// unless `NK_BENCH_IN_FLIGHT` says how many at once.
     func profile(_ mode: String) async throws {
         let url = server.url("/json/small")
@@ -88,6 +63,14 @@ struct NetworkBenchmarks {
         let seconds: Double
         if mode == "raw" {
             seconds = try await RawClient(session: URLSession(configuration: .default)).batch(url: url, count: count, inFlight: inFlight)
+        } else if mode == "ahc" {
+            let bare = BareAsyncHTTPClient()
+            defer { bare.shutdown() }
+            seconds = try await bare.batch(url: url, count: count, inFlight: inFlight)
+        } else if mode == "nio" {
+            let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")),
+                                  transport: NIOTransport())
+            seconds = try await serviceBatch(service, url: url, count: count, inFlight: inFlight)
         } else {
             let timeout = Double(ProcessInfo.processInfo.environment["NK_BENCH_TIMEOUT"] ?? "") ?? 15
             let service = Service(configuration: ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "bench.callbacks")))
@@ -96,7 +79,7 @@ struct NetworkBenchmarks {
         print(String(format: "%@: %d GETs, %d in flight, in %.1f ms", mode, count, inFlight, seconds * 1000))
     }
 
-    private func serviceBatch(_ service: Service, url: String, count: Int, inFlight: Int) async throws -> Double {
+    func serviceBatch(_ service: Service, url: String, count: Int, inFlight: Int) async throws -> Double {
         try await timed(count: count, inFlight: inFlight) {
             let json = try await service.send(Request(url: url, parser: JSONParser()))
             guard json["code"] == 0 else { throw BenchError.wrongAnswer }

@@ -1,12 +1,14 @@
 import FixtureServer
 import Foundation
 import NetworkKit
+import NetworkKitNIO
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Downloads to disk through NetworkKit, a bare URLSession data task writing to a `FileHandle`,
-/// and `curl -o`, alternating in the same run; NetworkKit's peak RSS while downloading; a
+/// Downloads to disk through NetworkKit (on URLSession and on SwiftNIO), a bare URLSession data
+/// task writing to a `FileHandle`, and `curl -o`, alternating in the same run; NetworkKit's peak
+/// RSS while downloading; a
 /// 100 MB multipart upload's peak RSS. `NK_BENCH_DOWNLOAD_MB` sets the size (1024 by default).
 struct TransferBenchmarks {
     let server: FixtureServer
@@ -20,9 +22,11 @@ struct TransferBenchmarks {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = server.url("/files/bench.bin?size=\(size)")
         let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.transfers")))
+        let nio = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.transfers.nio")),
+                          transport: NIOTransport())
         let raw = RawDownloader()
-        var kit: [Double] = [], bare: [Double] = [], curl: [Double] = []
-        var peak = 0, barePeak = 0
+        var kit: [Double] = [], bare: [Double] = [], curl: [Double] = [], kitNIO: [Double] = []
+        var peak = 0, barePeak = 0, nioPeak = 0
         for round in 0..<rounds {
             // Each client goes first in turn.
             var runs: [() async throws -> Void] = [
@@ -45,6 +49,15 @@ struct TransferBenchmarks {
                     try? FileManager.default.removeItem(at: rawFile)
                 },
                 {
+                    let destination = folder.appendingPathComponent("nio.bin")
+                    let (seconds, rss) = try await RSSSampler.peak {
+                        try await timedSeconds { _ = try await nio.send(Request(download: url, to: .file(destination))) }
+                    }
+                    kitNIO.append(seconds)
+                    nioPeak = max(nioPeak, rss)
+                    try? FileManager.default.removeItem(at: destination)
+                },
+                {
                     let curlFile = folder.appendingPathComponent("curl.bin")
                     curl.append(try await timedSeconds {
                         guard runTool(["curl", "-s", "-o", curlFile.path, url]) == 0 else { throw BenchError.wrongAnswer }
@@ -52,10 +65,12 @@ struct TransferBenchmarks {
                     try? FileManager.default.removeItem(at: curlFile)
                 },
             ]
-            runs = Array(runs[(round % 3)...] + runs[..<(round % 3)])
-            // NK_BENCH_CLIENT=0|1|2 runs one client alone (NetworkKit, URLSession, curl), for a profiler.
-            if let only = Int(ProcessInfo.processInfo.environment["NK_BENCH_CLIENT"] ?? "") {
-                runs = [[runs[(3 - round % 3 + only) % 3]]].flatMap { $0 }
+            // NK_BENCH_CLIENT=0|1|2|3 runs one client alone (NetworkKit, URLSession, NetworkKit on NIO,
+            // curl), for a profiler.
+            if let only = Int(ProcessInfo.processInfo.environment["NK_BENCH_CLIENT"] ?? ""), runs.indices.contains(only) {
+                runs = [runs[only]]
+            } else {
+                runs = Array(runs[(round % runs.count)...] + runs[..<(round % runs.count)])
             }
             for run in runs {
                 // Each starts with no dirty pages left by the one before.
@@ -64,14 +79,16 @@ struct TransferBenchmarks {
             }
         }
         if ProcessInfo.processInfo.environment["NK_BENCH_VERBOSE"] != nil {
-            print("rounds (s): NetworkKit \(kit), URLSession \(bare), curl \(curl)")
+            print("rounds (s): NetworkKit \(kit), URLSession \(bare), NetworkKit on NIO \(kitNIO), curl \(curl)")
         }
-        guard !kit.isEmpty, !bare.isEmpty, !curl.isEmpty else { return }
-        let (k, b, c) = (median(kit), median(bare), median(curl))
+        guard !kit.isEmpty, !bare.isEmpty, !curl.isEmpty, !kitNIO.isEmpty else { return }
+        let (k, b, c, n) = (median(kit), median(bare), median(curl), median(kitNIO))
         let mb = Double(size) / 1_048_576
         print(String(format: "download %d MiB to disk: NetworkKit %.0f MiB/s, bare URLSession %.0f MiB/s, curl %.0f MiB/s; "
                      + "time ratio vs URLSession %.2f, vs curl %.2f; peak RSS growth: NetworkKit %.1f MiB, bare URLSession %.1f MiB",
                      megabytes, mb / k, mb / b, mb / c, k / b, k / c, Double(peak) / 1_048_576, Double(barePeak) / 1_048_576))
+        print(String(format: "download %d MiB to disk on NIO: NetworkKit %.0f MiB/s, curl %.0f MiB/s; time ratio vs curl %.2f; "
+                     + "peak RSS growth %.1f MiB", megabytes, mb / n, mb / c, n / c, Double(nioPeak) / 1_048_576))
         try await uploadPeak(folder: folder, service: service)
     }
 
