@@ -78,7 +78,7 @@ struct APIEmitter {
                 lines += "\n  - \(SwiftNames.bare(parameter.name)): \(text)"
             }
         }
-        lines += "\n- Returns: A request whose value is `\(operation.outputType)`."
+        lines += (operation.parameters.isEmpty ? "\n\n" : "\n") + "- Returns: A request whose value is `\(operation.outputType)`."
         if operation.throwsError { lines += "\n- Throws: `NetworkError.invalidRequest` when the body cannot be encoded as JSON." }
         writer.doc(lines)
 

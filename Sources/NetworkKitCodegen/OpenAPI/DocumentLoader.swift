@@ -19,14 +19,15 @@ enum DocumentLoader {
         let version: String
         do {
             version = try decode(VersionField.self).openapi
-        } catch let error as DecodingError {
+        } catch let error as DecodingError where YAMLErrors.yamlError(in: error) == nil {
             let (path, message) = DecodingErrors.describe(error)
             let pointer = JSONPointer(path)
             throw GeneratorError(file: file, line: locator.line(of: pointer), pointer: pointer.description,
                                  message: "not an OpenAPI document: \(message)")
         } catch {
+            let described = YAMLErrors.summary(of: error)
             throw GeneratorError(file: file, line: YAMLErrors.line(of: error),
-                                 message: "not valid \(isJSON ? "JSON" : "YAML"): \(error)")
+                                 message: "not valid \(isJSON ? "JSON" : "YAML"): \(described)")
         }
         do {
             if version.hasPrefix("3.0.") {

@@ -136,7 +136,7 @@ extension GeneratorConfig: Decodable {
     public static func parse(_ text: String, file: String) throws -> GeneratorConfig {
         do {
             return try YAMLDecoder().decode(GeneratorConfig.self, from: text)
-        } catch let error as DecodingError {
+        } catch let error as DecodingError where YAMLErrors.yamlError(in: error) == nil {
             let (path, message) = DecodingErrors.describe(error)
             let pointer = JSONPointer(path)
             throw GeneratorError(file: file, line: SourceLocator(text: text).line(of: pointer),
@@ -144,7 +144,7 @@ extension GeneratorConfig: Decodable {
                                  message: "invalid configuration: \(message)")
         } catch {
             throw GeneratorError(file: file, line: YAMLErrors.line(of: error),
-                                 message: "the configuration is not valid YAML or JSON: \(error)")
+                                 message: "the configuration is not valid YAML or JSON: \(YAMLErrors.summary(of: error))")
         }
     }
 }
@@ -209,8 +209,22 @@ enum DecodingErrors {
 
 /// Positions in Yams' parse errors.
 enum YAMLErrors {
+    /// The Yams error inside `error` (Yams' decoder wraps it in a `DecodingError`), if any.
+    static func yamlError(in error: any Error) -> YamlError? {
+        if let error = error as? YamlError { return error }
+        if case .dataCorrupted(let context)? = error as? DecodingError { return context.underlyingError as? YamlError }
+        return nil
+    }
+
+    /// Yams' message on one line, without the quoted snippet and caret it adds.
+    static func summary(of error: any Error) -> String {
+        guard let yaml = yamlError(in: error) else { return "\(error)" }
+        let lines = "\(yaml)".split(separator: "\n").map(String.init)
+        return (lines.count > 2 ? lines.dropLast(2) : lines[...]).joined(separator: " ")
+    }
+
     static func line(of error: any Error) -> Int? {
-        guard let error = error as? YamlError else { return nil }
+        guard let error = yamlError(in: error) else { return nil }
         switch error {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
             return mark.line

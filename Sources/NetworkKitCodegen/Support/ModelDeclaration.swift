@@ -131,7 +131,7 @@ struct ModelEmitter {
         writer.doc(oneOf.doc)
         writer.block("\(access)enum \(oneOf.name): \(conformances)") { writer in
             for item in oneOf.cases {
-                writer.line("/// A `\(item.type)`.")
+                writer.line("/// The value as `\(item.type)`.")
                 writer.line("case \(item.name)(\(item.type))")
             }
             writer.line()
