@@ -7,6 +7,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// A target under `Examples/` whose Swift the NetworkKitOpenAPI plugin generates from its OpenAPI document.
+func openAPIExample(_ name: String, path: String) -> Target {
+    .target(name: name, dependencies: ["NetworkKit"], path: path, swiftSettings: strict, plugins: ["NetworkKitOpenAPI"])
+}
+
 let package = Package(
     name: "NetworkKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -123,34 +128,10 @@ let package = Package(
 
         // Examples that apply the build plugin: the fixture server's API (tests and `nk demo`), and
         // excerpts of public APIs of different styles, which only have to compile.
-        .target(
-            name: "FixtureAPI",
-            dependencies: ["NetworkKit"],
-            path: "Examples/FixtureAPI",
-            swiftSettings: strict,
-            plugins: ["NetworkKitOpenAPI"]
-        ),
-        .target(
-            name: "PetStoreExample",
-            dependencies: ["NetworkKit"],
-            path: "Examples/PetStore",
-            swiftSettings: strict,
-            plugins: ["NetworkKitOpenAPI"]
-        ),
-        .target(
-            name: "PagedListExample",
-            dependencies: ["NetworkKit"],
-            path: "Examples/PagedList",
-            swiftSettings: strict,
-            plugins: ["NetworkKitOpenAPI"]
-        ),
-        .target(
-            name: "PaymentsExample",
-            dependencies: ["NetworkKit"],
-            path: "Examples/Payments",
-            swiftSettings: strict,
-            plugins: ["NetworkKitOpenAPI"]
-        ),
+        openAPIExample("FixtureAPI", path: "Examples/FixtureAPI"),
+        openAPIExample("PetStoreExample", path: "Examples/PetStore"),
+        openAPIExample("PagedListExample", path: "Examples/PagedList"),
+        openAPIExample("PaymentsExample", path: "Examples/Payments"),
 
         .testTarget(
             name: "NetworkKitTests",
