@@ -17,10 +17,12 @@ public enum SwiftNames {
     /// Type names a generated type must not take, because the generated code or its readers use
     /// them (a nested `Data` would hide Foundation's inside its parent).
     static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "Codable", "CodingKeys", "Data", "Date", "Decodable", "Decoder", "Dictionary",
-        "Double", "Encodable", "Encoder", "Error", "Float", "Hashable", "Int", "Int32", "Int64", "JSON",
-        "JSONParser", "ModelParser", "ModelRegistry", "NetworkError", "Optional", "Protocol", "Request",
-        "RequestBody", "Response", "Result", "Self", "Sendable", "Set", "String", "Type", "URL", "UUID",
+        "Any", "Array", "Bool", "CharacterSet", "Codable", "CodableConverter", "CodingKeys", "Data", "Date",
+        "DecodingError", "Decodable", "Decoder", "Dictionary", "Double", "Download", "DownloadedFile", "Encodable",
+        "Encoder", "Error", "Float", "Hashable", "Int", "Int32", "Int64", "JSON", "JSONDecoder", "JSONEncoder",
+        "JSONKeyPath", "JSONParser", "ModelParser", "ModelRegistry", "MultipartForm", "NetworkError", "Optional",
+        "Protocol", "Request", "RequestBody", "Response", "Result", "Self", "Sendable", "Set", "String",
+        "StringParser", "Type", "URL", "UUID",
     ]
 
     /// The words of `name`: split at `_`, `-`, spaces, dots and other non-alphanumerics, and at
