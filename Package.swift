@@ -7,6 +7,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// A target under `Examples/` whose Swift the NetworkKitOpenAPI plugin generates from its OpenAPI document.
+func openAPIExample(_ name: String, path: String) -> Target {
+    .target(name: name, dependencies: ["NetworkKit"], path: path, swiftSettings: strict, plugins: ["NetworkKitOpenAPI"])
+}
+
 let package = Package(
     name: "NetworkKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -17,6 +22,10 @@ let package = Package(
         .library(name: "NetworkKitNIO", targets: ["NetworkKitNIO"]),
         .executable(name: "nk", targets: ["nk"]),
         .executable(name: "nk-bench", targets: ["nk-bench"]),
+        // Code generation: OpenAPI documents to NetworkKit requests at build time, and models
+        // from a sample response on demand. Their tools link OpenAPIKit and Yams; the libraries do not.
+        .plugin(name: "NetworkKitOpenAPI", targets: ["NetworkKitOpenAPI"]),
+        .plugin(name: "GenerateModel", targets: ["GenerateModel"]),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
@@ -33,6 +42,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The code generators' readers of OpenAPI documents and YAML (build tools only). OpenAPIKit
+        // without its default trait: external references are not loaded, and it builds faster.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -84,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "nk",
             dependencies: [
-                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer",
+                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer", "FixtureAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -98,6 +111,51 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The code generators: a library (unit-tested), the tools the plugins run, and the plugins.
+        .target(
+            name: "NetworkKitCodegen",
+            dependencies: [
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "nk-openapi-gen",
+            dependencies: ["NetworkKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "nk-model-gen",
+            dependencies: ["NetworkKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .plugin(
+            name: "NetworkKitOpenAPI",
+            capability: .buildTool(),
+            dependencies: ["nk-openapi-gen"],
+            path: "Plugins/NetworkKitOpenAPI"
+        ),
+        .plugin(
+            name: "GenerateModel",
+            capability: .command(
+                intent: .custom(verb: "generate-model",
+                                description: "Writes Codable structs inferred from a sample JSON response."),
+                permissions: [.writeToPackageDirectory(reason: "generate-model writes the Swift file of the models it inferred.")]
+            ),
+            dependencies: ["nk-model-gen"],
+            path: "Plugins/GenerateModel"
+        ),
+
+        // Examples that apply the build plugin: the fixture server's API (tests and `nk demo`), and
+        // excerpts of public APIs of different styles, which only have to compile.
+        openAPIExample("FixtureAPI", path: "Examples/FixtureAPI"),
+        openAPIExample("PetStoreExample", path: "Examples/PetStore"),
+        openAPIExample("PagedListExample", path: "Examples/PagedList"),
+        openAPIExample("PaymentsExample", path: "Examples/Payments"),
+
         .testTarget(
             name: "NetworkKitTests",
             dependencies: [
@@ -110,12 +168,23 @@ let package = Package(
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["NetworkKit", "NetworkKitImage"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureAPI"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "NetworkKitImageTests",
             dependencies: ["NetworkKit", "NetworkKitImage", "CImageShims", "CZlib", "FixtureServer"],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        // The generators: golden files (compiled here), errors, model inference, the example APIs
+        // end to end against the fixture server, and the tools run as SwiftPM runs them.
+        .testTarget(
+            name: "NetworkKitCodegenTests",
+            dependencies: [
+                "NetworkKitCodegen", "NetworkKit", "FixtureServer", "FixtureAPI",
+                "PetStoreExample", "PagedListExample", "PaymentsExample", "nk-openapi-gen", "nk-model-gen",
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -15,6 +15,7 @@ enum FixtureRoutes {
         addCaching(to: router, hits: hits)
         addAuth(to: router, verifier: verifier)
         addPaging(to: router, hits: hits)
+        addProfiles(to: router)
     }
 
     static func respond(

@@ -1,0 +1,3 @@
+// An excerpt of paged list APIs (OpenAPI 3.1, JSON): the NetworkKitOpenAPI plugin generates
+// `IssueTracker` from openapi.json. This target only has to compile; NetworkKitCodegenTests
+// builds requests with it.

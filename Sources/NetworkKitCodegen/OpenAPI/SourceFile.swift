@@ -1,0 +1,17 @@
+/// The document being read: its name for messages and a way to find the line of a pointer.
+struct SourceFile {
+    /// The file as messages name it.
+    let path: String
+    let locator: SourceLocator
+
+    /// An error at `pointer`, with its line.
+    func error(at pointer: JSONPointer, _ message: String) -> GeneratorError {
+        GeneratorError(file: path, line: locator.line(of: pointer), pointer: pointer.description, message: message)
+    }
+
+    /// A warning at `pointer`, as compilers print one.
+    func warning(at pointer: JSONPointer, _ message: String) -> String {
+        let line = locator.line(of: pointer).map { ":\($0)" } ?? ""
+        return "\(path)\(line): warning: \(message) (at \(pointer))"
+    }
+}
