@@ -168,7 +168,7 @@ let package = Package(
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "FixtureAPI"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureAPI"],
             swiftSettings: strict
         ),
         .testTarget(

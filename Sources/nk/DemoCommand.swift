@@ -10,6 +10,9 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Start the embedded fixture server on 127.0.0.1 and tour NetworkKit's features against it."
     )
 
+    @Option(help: "The transport: nio (SwiftNIO's AsyncHTTPClient) or urlsession. Default: nio on Linux, urlsession elsewhere.")
+    var transport: TransportChoice = .platformDefault
+
     @Flag(help: "Only start the fixture server and keep it running (for trying nk get/download against it).")
     var serve = false
 
@@ -21,7 +24,8 @@ struct DemoCommand: AsyncParsableCommand {
             while true { try await Task.sleep(for: .seconds(3600)) }
         }
         print("Fixture server on \(server.baseURL.absoluteString)\n")
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL))
+        print("Transport: \(transport.rawValue) (--transport nio|urlsession)\n")
+        let service = transport.service(ServiceConfiguration(baseURL: server.baseURL))
         let tour = DemoTour(server: server, service: service)
         let failures = await tour.run()
         print(failures == 0 ? "\nAll steps behaved as described." : "\n\(failures) step(s) did not behave as described.")

@@ -14,7 +14,7 @@ struct DemoTour {
     func run() async -> Int {
         var failures = 0
         for (index, step) in (coreSteps + pipelineSteps + transferSteps + fileSteps + cacheSteps + batchSteps + imageSteps
-                              + generatedSteps + errorSteps).enumerated() {
+                              + generatedSteps + transportSteps + errorSteps).enumerated() {
             let started = ContinuousClock.now
             do {
                 let outcome = try await step.body()

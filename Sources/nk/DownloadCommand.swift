@@ -24,6 +24,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "The SHA-256 the file must have, in hex; a mismatch removes the file and exits non-zero.")
     var sha256: String?
 
+    @Option(help: "The transport: nio (SwiftNIO's AsyncHTTPClient) or urlsession. Default: nio on Linux, urlsession elsewhere.")
+    var transport: TransportChoice = .platformDefault
+
     @Flag(help: "Replace an existing file at PATH.")
     var force = false
 
@@ -41,7 +44,7 @@ struct DownloadCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
         let destination: Download.Destination = exists && isDirectory.boolValue ? .directory(target) : .file(target)
-        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")))
+        let service = transport.service(ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")))
         let request = Request(download: url, to: destination)
         request.download?.replacesExisting = force
         request.download?.createsDirectories = true

@@ -13,6 +13,9 @@ struct GetCommand: AsyncParsableCommand {
     @Argument(help: "The URL to fetch.")
     var url: String
 
+    @Option(help: "The transport: nio (SwiftNIO's AsyncHTTPClient) or urlsession. Default: nio on Linux, urlsession elsewhere.")
+    var transport: TransportChoice = .platformDefault
+
     @Flag(help: "Parse the body as JSON and pretty-print it.")
     var json = false
 
@@ -76,7 +79,7 @@ struct GetCommand: AsyncParsableCommand {
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
-        let service = Service(configuration: configuration)
+        let service = transport.service(configuration)
         if json || codeKey != nil || keyPath != nil {
             let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
                                     contentKeyPath: keyPath.map { JSONKeyPath($0) })
