@@ -31,31 +31,25 @@ struct TransferBenchmarks {
             // Each client goes first in turn.
             var runs: [() async throws -> Void] = [
                 {
-                    let destination = folder.appendingPathComponent("kit.bin")
-                    let (seconds, rss) = try await RSSSampler.peak {
-                        try await timedSeconds { _ = try await service.send(Request(download: url, to: .file(destination))) }
+                    let (seconds, rss) = try await measured(folder.appendingPathComponent("kit.bin")) {
+                        _ = try await service.send(Request(download: url, to: .file($0)))
                     }
                     kit.append(seconds)
                     peak = max(peak, rss)
-                    try? FileManager.default.removeItem(at: destination)
                 },
                 {
-                    let rawFile = folder.appendingPathComponent("raw.bin")
-                    let (seconds, rss) = try await RSSSampler.peak {
-                        try await timedSeconds { try await raw.download(url, to: rawFile) }
+                    let (seconds, rss) = try await measured(folder.appendingPathComponent("raw.bin")) {
+                        try await raw.download(url, to: $0)
                     }
                     bare.append(seconds)
                     barePeak = max(barePeak, rss)
-                    try? FileManager.default.removeItem(at: rawFile)
                 },
                 {
-                    let destination = folder.appendingPathComponent("nio.bin")
-                    let (seconds, rss) = try await RSSSampler.peak {
-                        try await timedSeconds { _ = try await nio.send(Request(download: url, to: .file(destination))) }
+                    let (seconds, rss) = try await measured(folder.appendingPathComponent("nio.bin")) {
+                        _ = try await nio.send(Request(download: url, to: .file($0)))
                     }
                     kitNIO.append(seconds)
                     nioPeak = max(nioPeak, rss)
-                    try? FileManager.default.removeItem(at: destination)
                 },
                 {
                     let curlFile = folder.appendingPathComponent("curl.bin")
@@ -107,6 +101,12 @@ struct TransferBenchmarks {
         let (seconds, rss) = try await RSSSampler.peak { try await timedSeconds { _ = try await service.send(request) } }
         print(String(format: "multipart upload of a 100 MiB file part: %.1f s, NetworkKit peak RSS growth %.1f MiB",
                      seconds, Double(rss) / 1_048_576))
+    }
+
+    /// One download to `file`: its seconds and the peak RSS growth meanwhile; the file is removed.
+    private func measured(_ file: URL, _ download: (URL) async throws -> Void) async throws -> (Double, Int) {
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await RSSSampler.peak { try await timedSeconds { try await download(file) } }
     }
 
     private func timedSeconds(_ body: () async throws -> Void) async throws -> Double {
