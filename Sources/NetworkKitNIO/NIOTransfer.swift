@@ -55,9 +55,8 @@ struct NIOTransfer: Sendable {
     /// `Accept-Encoding: gzip, deflate` unless the request says otherwise (as libcurl does).
     private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            throw URLError(.unsupportedURL, userInfo: [
-                NSLocalizedDescriptionKey: "only http and https URLs are supported, not \(request.url?.absoluteString ?? "nil")",
-            ])
+            throw URLError(.unsupportedURL,
+                           detail: "only http and https URLs are supported, not \(request.url?.absoluteString ?? "nil")")
         }
         var clientRequest = HTTPClientRequest(url: url.absoluteString)
         clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
@@ -75,8 +74,7 @@ struct NIOTransfer: Sendable {
 
     /// Streams the body to the events, inflated when it is content-encoded.
     private func receive(_ body: HTTPClientResponse.Body, head: ResponseHead) async throws {
-        let inflater = head.header("Content-Encoding").flatMap(ContentCoding.init(headerValue:))
-            .map { StreamingInflater(coding: $0) }
+        let inflater = head.contentCoding.map { StreamingInflater(coding: $0) }
         for try await buffer in body {
             timer.touch()
             if let inflater {

@@ -51,8 +51,7 @@ public final class NIOTransport: Transport {
     deinit {
         // Reached when no transfer holds the transport any more; the client must be shut down
         // before it is freed.
-        idleWatch.stop()
-        if life.shutDownNow() { client.shutdown { _ in } }
+        if life.shutDownNow() { shutDown() }
     }
 
     /// Starts sending `request` in a task of its own; its events come from that task, in order.
@@ -75,22 +74,17 @@ public final class NIOTransport: Transport {
 
     /// Lets running transfers finish, then shuts the client down.
     public func finishAndInvalidate() {
-        if life.invalidate() {
-            idleWatch.stop()
-            client.shutdown { _ in }
-        }
+        if life.invalidate() { shutDown() }
     }
 
     private func transferDidEnd() {
-        if life.end() {
-            idleWatch.stop()
-            client.shutdown { _ in }
-        }
+        if life.end() { shutDown() }
     }
 
-    /// How many transfers are under way.
-    var activeTransferCount: Int {
-        life.activeCount
+    /// The one shutdown `NIOTransportLife` hands out: no more idle checks, then the client.
+    private func shutDown() {
+        idleWatch.stop()
+        client.shutdown { _ in }
     }
 }
 

@@ -44,10 +44,6 @@ final class NIOTransportLife: Sendable {
         }
     }
 
-    var activeCount: Int {
-        state.withLockedValue { $0.active }
-    }
-
     private func takeShutdown(_ state: inout State) -> Bool {
         guard state.invalidated, state.active == 0, !state.shutDown else { return false }
         state.shutDown = true

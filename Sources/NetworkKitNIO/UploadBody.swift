@@ -11,12 +11,7 @@ import FoundationNetworking
 struct UploadBody: Sendable {
     static let pieceSize = 64 * 1024
 
-    private enum Source {
-        case data(Data)
-        case file(URL)
-    }
-
-    private let source: Source
+    private let reader: UploadChunks.Reader
     /// The body's length in bytes.
     let length: Int64
 
@@ -24,10 +19,10 @@ struct UploadBody: Sendable {
     init?(request: URLRequest, file: URL?) {
         if let file {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
-            source = .file(file)
+            reader = .file(file)
             length = size ?? 0
         } else if let data = request.httpBody, !data.isEmpty {
-            source = .data(data)
+            reader = .data(data)
             length = Int64(data.count)
         } else {
             return nil
@@ -37,10 +32,7 @@ struct UploadBody: Sendable {
     /// The body as a sequence of pieces that reports to `events` how much the client has taken.
     /// Sending counts as activity for `timer`, as it does for URLSession's timeout.
     func chunks(reportingTo events: any TransportEvents, timer: IdleTimer) -> UploadChunks {
-        switch source {
-        case .data(let data): UploadChunks(reader: .data(data), total: length, events: events, timer: timer)
-        case .file(let url): UploadChunks(reader: .file(url), total: length, events: events, timer: timer)
-        }
+        UploadChunks(reader: reader, total: length, events: events, timer: timer)
     }
 }
 
@@ -48,6 +40,7 @@ struct UploadBody: Sendable {
 struct UploadChunks: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
+    /// Where the pieces come from.
     enum Reader: Sendable {
         case data(Data)
         case file(URL)

@@ -65,8 +65,7 @@ final class Exchange<Output: Sendable>: TransportEvents {
     func transportDidReceive(head: ResponseHead) {
         // A body that arrives content-encoded is inflated by the transport (libcurl, or the kit's
         // streaming inflater), so what is delivered is the inflated size: both limits apply to it.
-        let isEncoded = head.header("Content-Encoding").flatMap(ContentCoding.init(headerValue:)) != nil
-        let sizeLimit = isEncoded ? min(self.sizeLimit ?? .max, decompressionLimit) : self.sizeLimit
+        let sizeLimit = head.contentCoding != nil ? min(self.sizeLimit ?? .max, decompressionLimit) : self.sizeLimit
         state.withLock {
             $0.outcome.head = head
             $0.outcome.body = Data()

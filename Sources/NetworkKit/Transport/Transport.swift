@@ -62,6 +62,12 @@ public struct ResponseHead: Sendable {
         Response.field(name, in: headers)
     }
 
+    /// The coding of a content-encoded body (`Content-Encoding: gzip` or `deflate`), if the kit
+    /// knows it. Transports deliver such a body inflated.
+    public var contentCoding: ContentCoding? {
+        header("Content-Encoding").flatMap(ContentCoding.init(headerValue:))
+    }
+
     /// The body length `Content-Length` announces, unless the body is content-encoded: libcurl
     /// inflates it on the way in, so the length counts bytes that are never delivered as such.
     var deliveredLength: Int64? {

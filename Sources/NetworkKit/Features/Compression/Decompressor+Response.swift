@@ -11,8 +11,7 @@ extension Decompressor {
     /// - Throws: `ParseError(parser: "decompress")` when the output would exceed `limit`,
     ///   or a body with gzip magic is truncated or corrupt.
     public static func decodeIfStillEncoded(_ response: Response, limit: Int) throws -> Response {
-        guard let header = response.header("Content-Encoding"),
-              let coding = ContentCoding(headerValue: header) else { return response }
+        guard let coding = response.contentCoding else { return response }
         let body = response.data
         let inflated: Data
         switch coding {
@@ -42,12 +41,18 @@ extension Decompressor {
     /// zlib header for deflate), so inflating it may cost up to the size limit: the pipeline then
     /// parses it on the parsing queue rather than in place.
     static func looksStillEncoded(_ response: Response) -> Bool {
-        guard let header = response.header("Content-Encoding"), let coding = ContentCoding(headerValue: header),
-              response.data.count >= 2 else { return false }
+        guard let coding = response.contentCoding, response.data.count >= 2 else { return false }
         let first = response.data[response.data.startIndex], second = response.data[response.data.startIndex + 1]
         switch coding {
         case .gzip: return first == 0x1f && second == 0x8b
         case .deflate: return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
         }
+    }
+}
+
+extension Response {
+    /// The coding its `Content-Encoding` names, if the kit knows it.
+    var contentCoding: ContentCoding? {
+        header("Content-Encoding").flatMap(ContentCoding.init(headerValue:))
     }
 }
