@@ -1,3 +1,3 @@
 // An excerpt of a payments API with `oneOf` (OpenAPI 3.1, YAML): the NetworkKitOpenAPI plugin
 // generates `Payments` from openapi.yaml. This target only has to compile;
-// NetworkKitCodegenTests decodes its models.
+// ExampleTests decodes its models.

@@ -23,6 +23,24 @@ import Testing
         #expect(first == second)
     }
 
+    /// `Sources/FixtureAPI` is the plugin's output for `Examples/FixtureAPI` under a header of
+    /// three comment lines (the package under Examples/ checks the plugin's own output against it).
+    @Test func fixtureAPICopyIsWhatThePluginGenerates() throws {
+        let root = Files.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let example = root.appendingPathComponent("Examples/FixtureAPI")
+        let copy = root.appendingPathComponent("Sources/FixtureAPI/FixtureAPI.swift")
+        let output = try OpenAPIGenerator.generate(input: example.appendingPathComponent("openapi.yaml"),
+                                                   config: example.appendingPathComponent("networkkit-openapi.yaml"))
+        guard let text = Files.text(copy) else { return }
+        let header = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "\n") + "\n"
+        if ProcessInfo.processInfo.environment["NK_UPDATE_GOLDEN"] == "1" {
+            try (header + output.source).write(to: copy, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(text == header + output.source,
+                "Sources/FixtureAPI/FixtureAPI.swift is out of date: run NK_UPDATE_GOLDEN=1 swift test --filter Golden to rewrite it")
+    }
+
     @Test func userSample() throws {
         guard let sample = Files.text(Files.fixture("samples/user.json")) else { return }
         Files.expectGolden(try ModelInference.generate(sample: sample, name: "SampleUser"), "SampleUser.swift")

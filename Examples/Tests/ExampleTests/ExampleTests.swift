@@ -1,3 +1,4 @@
+import FixtureAPIExample
 import Foundation
 import NetworkKit
 import PagedListExample
@@ -5,9 +6,17 @@ import PaymentsExample
 import PetStoreExample
 import Testing
 
-/// The public-API excerpts under Examples/ compiled when this target was built (the plugin
-/// generated them); here their requests and models are checked for the constructs each shows.
+/// The examples compiled when this target was built (the plugin generated them from a package
+/// that depends on NetworkKit, as an app's would); here their requests and models are checked for
+/// the constructs each shows. NetworkKit's own tests send the fixture API's requests to the server.
 @Suite struct ExampleTests {
+    @Test func fixtureAPI() throws {
+        let profile = FixtureAPI.getProfile(id: 42)
+        #expect(profile.url == "/profiles/42" && profile.method == .get)
+        let form = FixtureAPI.echoForm(user: "ann", note: "hello")
+        #expect(form.body == .form && form.parameters == ["user": "ann", "note": "hello"])
+    }
+
     @Test func petStore() throws {
         let find = SwaggerPetstore.findPetsByStatus(status: .sold)
         #expect(find.url == "/pet/findByStatus" && find.parameters == ["status": "sold"])

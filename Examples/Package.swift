@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Examples of the NetworkKitOpenAPI build plugin, applied the way an app's package applies it:
+/// from a package that depends on NetworkKit. Each target holds an OpenAPI document (and an
+/// optional `networkkit-openapi.yaml`); the plugin generates its Swift at build time.
+///
+/// `scripts/test` builds and tests this package, checks that the plugin's output for FixtureAPI
+/// is the copy NetworkKit's own tests and `nk demo` use, and runs `swift package generate-model`.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+
+/// A target whose Swift the NetworkKitOpenAPI plugin generates from its OpenAPI document.
+func openAPIExample(_ name: String, path: String) -> Target {
+    .target(
+        name: name,
+        dependencies: [.product(name: "NetworkKit", package: "NetworkKit")],
+        path: path,
+        swiftSettings: strict,
+        plugins: [.plugin(name: "NetworkKitOpenAPI", package: "NetworkKit")]
+    )
+}
+
+let package = Package(
+    name: "NetworkKitExamples",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    dependencies: [
+        .package(name: "NetworkKit", path: ".."),
+    ],
+    targets: [
+        // The fixture server's API, and excerpts of public APIs of different styles.
+        openAPIExample("FixtureAPIExample", path: "FixtureAPI"),
+        openAPIExample("PetStoreExample", path: "PetStore"),
+        openAPIExample("PagedListExample", path: "PagedList"),
+        openAPIExample("PaymentsExample", path: "Payments"),
+        // Requests and models of the generated code, for the constructs each example shows.
+        .testTarget(
+            name: "ExampleTests",
+            dependencies: [
+                "FixtureAPIExample", "PetStoreExample", "PagedListExample", "PaymentsExample",
+                .product(name: "NetworkKit", package: "NetworkKit"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)
