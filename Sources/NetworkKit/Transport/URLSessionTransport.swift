@@ -14,7 +14,8 @@ public final class URLSessionTransport: Transport {
     /// underlying queue unowned.
     private let delegateDispatchQueue: DispatchQueue
 
-    /// Creates the transport; `configuration` is copied into its own session.
+    /// Creates the transport; `configuration` is copied into its own session, without its
+    /// `URLCache` (see ``sessionConfiguration(_:)``).
     public convenience init(configuration: URLSessionConfiguration = .default) {
         self.init(configuration: configuration,
                   delegateQueue: DispatchQueue(label: "NetworkKit.urlsession-delegate", qos: .userInitiated))
@@ -30,8 +31,19 @@ public final class URLSessionTransport: Transport {
         delegateQueue.maxConcurrentOperationCount = 1
         delegateQueue.underlyingQueue = delegateDispatchQueue
         self.transfers = transfers
-        session = URLSession(configuration: configuration, delegate: URLSessionEventForwarder(transfers: transfers),
-                             delegateQueue: delegateQueue)
+        session = URLSession(configuration: Self.sessionConfiguration(configuration),
+                             delegate: URLSessionEventForwarder(transfers: transfers), delegateQueue: delegateQueue)
+    }
+
+    /// A copy of `configuration` without a `URLCache`: the kit caches with its own
+    /// ``ResponseCache``, and on Linux a session with a `URLCache` traps the process when a task
+    /// is cancelled while the cache is being read for it (FoundationNetworking then reports the
+    /// cancel for a task it has already dropped; the load run hit it within 4,000 requests).
+    public static func sessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copy.urlCache = nil
+        copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return copy
     }
 
     /// Starts a data task (an upload task from `bodyFile` when given) whose events go to `events`.
