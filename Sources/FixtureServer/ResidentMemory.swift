@@ -4,10 +4,13 @@ import Foundation
 /// checks of tests and benchmarks.
 public enum ResidentMemory {
     /// Bytes resident now.
-    public static var current: Int? { read("VmRSS:") }
+    public static var current: Int? { read("VmRSS:", of: "self") }
 
-    private static func read(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    /// Bytes resident now in the process `processID` (a child the caller started).
+    public static func of(processID: Int32) -> Int? { read("VmRSS:", of: "\(processID)") }
+
+    private static func read(_ field: String, of process: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
         return kilobytes * 1024

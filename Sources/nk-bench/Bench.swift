@@ -6,10 +6,14 @@ import Foundation
 /// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
 /// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
-/// against bare AsyncHTTPClient and against URLSession.
+/// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=load` the load and leak run
+/// (`LoadRun`: not part of the default run).
 @main
 enum Bench {
     static func main() async throws {
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | load
+        if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
+        if only == "load" { return try await LoadRun.runAll() }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")
@@ -17,7 +21,6 @@ enum Bench {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
         }
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio
         if only == "nio" || only == nil {
             try await Task.detached { try await NIOBenchmarks(server: server).run() }.value
             if only == "nio" { return }
