@@ -1,0 +1,63 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Nothing outlives its use: once a request has landed and the caller lets go, the request, its
+/// service, the transport and the URL session are freed (a leak here grows with every request).
+@Suite("Objects are freed")
+struct LifetimeTests {
+    /// What the test holds weakly.
+    final class Watched: @unchecked Sendable {
+        // `@unchecked Sendable`: written once inside the test's scope, read after it, by one task.
+        weak var request: AnyObject?
+        weak var cancelled: AnyObject?
+        weak var service: Service?
+        weak var transport: AnyObject?
+        weak var session: URLSession?
+
+        /// What is still alive.
+        var alive: [String] {
+            [("a landed request", request), ("a cancelled request", cancelled), ("the service", service),
+             ("the transport", transport), ("the URL session", session)].compactMap { $0.1 == nil ? nil : $0.0 }
+        }
+    }
+
+    @Test("landed and cancelled requests, the service, its transport and session are freed",
+          arguments: TransportKind.allCases)
+    func freed(transport kind: TransportKind) async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let watched = Watched()
+        try await use(kind, server: server, watched: watched)
+        // Freed once the callback queue has run the last handler and the transport has let go of
+        // its last transfer: give that up to five seconds.
+        for _ in 0..<100 where !watched.alive.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(watched.alive.isEmpty, "still alive: \(watched.alive)")
+    }
+
+    private func use(_ kind: TransportKind, server: FixtureServer, watched: Watched) async throws {
+        let service = kind.service(ServiceConfiguration(baseURL: server.baseURL, timeout: 15))
+        let request = Request(path: "/json/small", parser: JSONParser())
+        _ = try await service.send(request)
+        let slow = Request(path: "/slow?ms=5000", parser: JSONParser())
+        await withCheckedContinuation { continuation in
+            slow.addCompletionHandler { _, _ in continuation.resume() }
+            slow.addStateHandler { request, state in
+                if state == .running { request.cancel() }
+            }
+            service.start(slow)
+        }
+        #expect(slow.state == .cancelled)
+        watched.request = request
+        watched.cancelled = slow
+        watched.service = service
+        watched.transport = service.transport as AnyObject
+        watched.session = (service.transport as? URLSessionTransport)?.session
+    }
+}
