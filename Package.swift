@@ -7,6 +7,12 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// A fuzz target under `Fuzz/` (see scripts/fuzz): a libFuzzer entry point when built with
+/// `-sanitize=fuzzer -DNK_FUZZ`, otherwise a program that replays a corpus (the tests run it).
+func fuzzTarget(_ name: String, path: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: path, swiftSettings: strict)
+}
+
 let package = Package(
     name: "NetworkKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -149,6 +155,15 @@ let package = Package(
         // tools of every build plugin applied in a package graph, so a target here that applied it
         // would make each user of NetworkKit build OpenAPIKit, Yams and the generator.
         .target(name: "FixtureAPI", dependencies: ["NetworkKit"], swiftSettings: strict),
+
+        // Fuzz targets: the parsers of what a server sends (scripts/fuzz; Fuzz/Corpus holds the seeds
+        // and every input that once crashed, replayed by FuzzCorpusTests).
+        .target(name: "FuzzSupport", path: "Fuzz/Support", swiftSettings: strict),
+        fuzzTarget("fuzz-json", path: "Fuzz/JSON", ["NetworkKit"]),
+        fuzzTarget("fuzz-inflate", path: "Fuzz/Inflate", ["NetworkKit"]),
+        fuzzTarget("fuzz-multipart", path: "Fuzz/Multipart", ["NetworkKit", .product(name: "MultipartKit", package: "multipart-kit")]),
+        fuzzTarget("fuzz-downloads", path: "Fuzz/Downloads", ["NetworkKit"]),
+        fuzzTarget("fuzz-images", path: "Fuzz/Images", ["NetworkKit", "NetworkKitImage"]),
 
         .testTarget(
             name: "NetworkKitTests",

@@ -35,11 +35,25 @@ enum DownloadFileName {
         var name = String(String.UnicodeScalarView(last.unicodeScalars.filter {
             !CharacterSet.controlCharacters.contains($0) && $0 != "\0" && $0 != ":"
         }))
-        name = name.trimmingCharacters(in: .whitespaces)
-        while name.hasPrefix(".") { name.removeFirst() }
+        name = String(name.trimmingCharacters(in: .whitespaces).drop { $0 == "." })
         guard !name.isEmpty else { return nil }
-        while name.utf8.count > 255 { name.removeFirst() }
-        return name
+        return lastCharacters(of: name, fittingIn: 255)
+    }
+
+    /// The longest tail of `name` (whole characters, so the extension stays) of at most `limit`
+    /// UTF-8 bytes. Linear: a server can send a name of a megabyte.
+    private static func lastCharacters(of name: String, fittingIn limit: Int) -> String {
+        guard name.utf8.count > limit else { return name }
+        var start = name.endIndex
+        var kept = 0
+        while start > name.startIndex {
+            let previous = name.index(before: start)
+            let size = name[previous].utf8.count
+            guard kept + size <= limit else { break }
+            kept += size
+            start = previous
+        }
+        return String(name[start...])
     }
 
     /// The file name in a `Content-Disposition` value: RFC 6266 `filename*` (RFC 5987,

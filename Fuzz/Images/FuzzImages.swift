@@ -1,0 +1,29 @@
+import Foundation
+import FuzzSupport
+import NetworkKit
+import NetworkKitImage
+
+/// Every image codec through the registry, full size and as a 64-pixel thumbnail (large baseline
+/// JPEGs take the 1/8-scale path): an image within the pixel limit, or a typed error.
+@main enum FuzzImages { static func main() { fuzzMain(fuzzImages) } }
+
+/// The codecs a JPEG also goes through: the 1/8-scale path forced on, on one and on two threads.
+let eighthScaleCodecs = [ImageFuzzHooks.jpegCodec(eighthScaleThreads: 1), ImageFuzzHooks.jpegCodec(eighthScaleThreads: 2)]
+
+func fuzzImages(_ data: Data) {
+    guard let codec = ImageCodecRegistry.shared.codec(sniffing: data) else { return }
+    var runs: [(any ImageCodec, ImageDecodingOptions)] = [
+        (codec, ImageDecodingOptions(pixelLimit: 16_000_000)),
+        (codec, ImageDecodingOptions(maxPixelSize: 64, pixelLimit: 16_000_000)),
+    ]
+    if codec.format == .jpeg {
+        runs += eighthScaleCodecs.map { ($0, ImageDecodingOptions(maxPixelSize: 16, pixelLimit: 16_000_000)) }
+    }
+    for (codec, options) in runs {
+        guard let image = try? codec.decode(data, options: options) else { continue }
+        invariant(image.width > 0 && image.height > 0 && image.width * image.height <= 16_000_000,
+                  "decoded \(image.width)×\(image.height) past the pixel limit")
+        invariant(image.pixels.count >= image.bytesPerRow * image.height, "pixels shorter than the rows")
+        if let side = options.maxPixelSize { invariant(max(image.width, image.height) <= side, "thumbnail \(image.width)×\(image.height) > \(side)") }
+    }
+}

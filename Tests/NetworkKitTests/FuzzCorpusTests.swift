@@ -1,0 +1,27 @@
+import FixtureServer
+import Foundation
+import Testing
+
+/// The fuzz targets' committed corpora (seeds, and every input that once crashed a target),
+/// replayed through the same code the fuzzer runs: the targets' ordinary builds are replayers.
+@Suite("Fuzz corpora replay")
+struct FuzzCorpusTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("every committed input runs through its target without a crash or a broken invariant",
+          arguments: ["fuzz-json", "fuzz-inflate", "fuzz-multipart", "fuzz-downloads", "fuzz-images"])
+    func replay(target: String) throws {
+        let corpus = Self.root.appendingPathComponent("Fuzz/Corpus/\(target)")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count
+        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(),
+                          Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent(),
+                          Self.root.appendingPathComponent(".build/debug")]
+            .compactMap { $0?.appendingPathComponent(target) }
+        guard let replayer = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            Issue.record("\(target) was not built (looked in \(candidates.map(\.path))): run swift build first")
+            return
+        }
+        let output = try toolOutput([replayer.path, corpus.path])
+        #expect(output.contains("replayed \(inputs) inputs"), "\(output)")
+    }
+}
