@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import FixtureServer
 @testable import NetworkKit
@@ -72,6 +75,20 @@ struct HostileServerTests {
         #expect(landing.result.success?["items"]?.arrayValue?.count == 5_000, "\(landing.result)")
         #expect(landing.result.success?["items"]?[4_999]?["id"] == 4_999)
         #expect(landing.elapsed < .seconds(60))
+    }
+
+    @Test("a URL of another scheme is refused plainly, before anything is sent", arguments: TransportKind.allCases,
+          ["file:///etc/hostname", "ftp://127.0.0.1/file", "FILE:///etc/hostname"])
+    func unsupportedScheme(transport: TransportKind, url: String) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        let custom = URLRequest(url: try #require(URL(string: url)))
+        for request in [Request(url: url), Request(urlRequest: custom, parser: DataParser())] {
+            let result = await fixture.land(request)
+            guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); continue }
+            #expect(text.contains("the \(scheme): scheme is not supported (http: and https: only)"), "\(text)")
+        }
     }
 
     /// A fixture whose service gives each request 60 s in all: generous on a loaded machine, the
