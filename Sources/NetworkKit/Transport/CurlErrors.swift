@@ -17,7 +17,7 @@ enum CurlErrors {
         guard let urlError = error as? URLError, remappable.contains(urlError.code),
               let message = urlError.userInfo[NSLocalizedDescriptionKey] as? String,
               let fault = fault(for: message, code: urlError.code) else { return error }
-        return fault.urlError("libcurl: \(message)")
+        return fault.urlError("libcurl: \(message)", userInfo: urlError.userInfo)
     }
 
     /// The codes FoundationNetworking gives failures it did not tell apart; the others (timeouts,
@@ -26,10 +26,13 @@ enum CurlErrors {
 
     /// The fault libcurl's `message` names, if it names one.
     static func fault(for message: String, code: URLError.Code) -> ServerFault? {
-        if let (_, fault) = faults.first(where: { message.localizedCaseInsensitiveContains($0.text) }) { return fault }
+        if let (_, fault) = faults.first(where: { message.contains($0.text) }) { return fault }
+        guard code == .unknown else { return nil }
         // libcurl's buffers for a header line are capped (100 KB in 7.x): past the cap, libcurl
         // 7.x reports only CURLE_OUT_OF_MEMORY, with no message of its own.
-        if code == .unknown, message == "Out of memory" { return .headersTooLarge }
+        if message == "Out of memory" { return .headersTooLarge }
+        // Any other failure of OpenSSL's (certificates, protocol versions…).
+        if message.contains("SSL") || message.contains("TLS") { return .tlsFailed }
         return nil
     }
 
@@ -39,17 +42,17 @@ enum CurlErrors {
         ("Unsupported HTTP version", .notHTTP),
         ("Invalid status line", .notHTTP),
         ("Weird server reply", .notHTTP),
-        ("Too large response headers", .headersTooLarge),        // 8.x's cap on the whole head
+        ("Too large response headers", .headersTooLarge),        // the 300 KB cap on the whole head (8.3)
         ("Avoided giant realloc for header", .headersTooLarge),
         ("Header too large", .headersTooLarge),
         ("chunk hex-length", .badChunk),                         // "… char not a hex digit"
         ("chunked-encoding", .badChunk),                         // "Malformed encoding found in …"
         ("invalid chunk", .badChunk),
         ("transfer closed with", .closedEarly),                  // "… N bytes remaining to read"
+        ("Connection reset by peer", .closedEarly),              // also inside "OpenSSL SSL_read: …"
+        ("unexpected eof while reading", .closedEarly),          // a TLS connection closed mid-answer
         ("Empty reply from server", .closedWithoutAnswer),
         ("wrong version number", .notTLS),                       // OpenSSL reading a plain HTTP answer
         ("packet length too long", .notTLS),
-        ("SSL", .tlsFailed),
-        ("TLS", .tlsFailed),
     ]
 }

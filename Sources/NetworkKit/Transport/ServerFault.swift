@@ -24,9 +24,12 @@ package enum ServerFault: Sendable {
     case tlsFailed
 
     /// The `URLError` for this fault, its description the fault's words followed by
-    /// `transportText` (what the transport itself said) in parentheses.
-    package func urlError(_ transportText: String) -> URLError {
-        URLError(code, detail: "\(words) (\(transportText))")
+    /// `transportText` (what the transport itself said) in parentheses; the rest of `userInfo`
+    /// (the failing URL…) is kept.
+    package func urlError(_ transportText: String, userInfo: [String: Any] = [:]) -> URLError {
+        var userInfo = userInfo
+        userInfo[NSLocalizedDescriptionKey] = "\(words) (\(transportText))"
+        return URLError(code, userInfo: userInfo)
     }
 
     /// The code a caller switches on.
