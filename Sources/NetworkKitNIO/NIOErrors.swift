@@ -80,7 +80,7 @@ enum NIOErrors {
         switch error {
         case .connectTimeout: URLError(.timedOut, detail: "\(error)")
         case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
-            URLError(.networkConnectionLost, detail: "the server closed the connection")
+            ServerFault.closedEarly.urlError("NIO: \(error)")
         default: URLError(.unknown, detail: "\(error)")
         }
     }
@@ -88,7 +88,7 @@ enum NIOErrors {
     private static func urlError(forErrno code: Int32, detail: String) -> URLError {
         switch code {
         case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: URLError(.cannotConnectToHost, detail: detail)
-        case ECONNRESET, EPIPE: URLError(.networkConnectionLost, detail: detail)
+        case ECONNRESET, EPIPE: ServerFault.closedEarly.urlError("NIO: \(detail)")
         case ETIMEDOUT: URLError(.timedOut, detail: detail)
         default: URLError(.unknown, detail: detail)
         }
