@@ -4,7 +4,8 @@ import NIOCore
 import Logging
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests, the `nk demo` tour and benchmarks.
-/// It binds a free port, serves the fixture routes, and stops when asked.
+/// It binds a free port, serves the fixture routes, and stops when asked. Beside it runs a raw
+/// TCP server (`rawBaseURL`) whose answers are malformed HTTP on purpose.
 ///
 /// ```swift
 /// let server = try await FixtureServer.start()
@@ -16,17 +17,34 @@ public final class FixtureServer: Sendable {
     public let port: Int
     /// `http://127.0.0.1:PORT`.
     public let baseURL: URL
+    /// `http://127.0.0.1:PORT` of the raw server, which answers each connection with canned
+    /// bytes, then closes it:
+    /// - `/raw/garbage-status`: a status line that is not HTTP;
+    /// - `/raw/long-body`: `Content-Length: 5`, then more bytes than that;
+    /// - `/raw/bad-chunk`: chunked, with a chunk size that is not hexadecimal;
+    /// - `/raw/http10-close`: HTTP/1.0 without `Content-Length`, the body ending at the close
+    ///   (`{"code": 0, "items": [...]}` with 5,000 items);
+    /// - `/raw/many-headers`: 100,000 header fields (about 2 MB);
+    /// - `/raw/huge-header`: one header field of 1 MiB.
+    public let rawBaseURL: URL
+    private let raw: RawServer
     let blobs: BlobStore
     /// Hits per key of the counting routes (`/count/KEY`, `/flaky/KEY`).
     public let hits: HitCounter
     private let task: Task<Void, any Error>
 
-    private init(port: Int, blobs: BlobStore, hits: HitCounter, task: Task<Void, any Error>) {
+    private init(port: Int, raw: RawServer, blobs: BlobStore, hits: HitCounter, task: Task<Void, any Error>) {
         self.port = port
+        self.raw = raw
         self.blobs = blobs
         self.hits = hits
         self.task = task
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!  // a literal loopback URL with a number: always valid
+        baseURL = Self.loopback(port)
+        rawBaseURL = Self.loopback(raw.port)
+    }
+
+    private static func loopback(_ port: Int) -> URL {
+        URL(string: "http://127.0.0.1:\(port)")!  // a literal loopback URL with a number: always valid
     }
 
     /// Starts a server on a free loopback port and returns once it accepts connections.
@@ -55,17 +73,34 @@ public final class FixtureServer: Sendable {
             task.cancel()
             throw FixtureServerError.couldNotBind
         }
-        return FixtureServer(port: port, blobs: blobs, hits: hits, task: task)
+        let raw: RawServer
+        do {
+            raw = try await RawServer.start()
+        } catch {
+            task.cancel()
+            throw error
+        }
+        return FixtureServer(port: port, raw: raw, blobs: blobs, hits: hits, task: task)
     }
 
-    /// Stops the server.
+    /// Stops the server and the raw server.
     public func stop() {
         task.cancel()
+        raw.stop()
     }
 
     /// The absolute URL of `path` (which may carry a query) on this server.
     public func url(_ path: String) -> String {
-        baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path)
+        Self.join(baseURL, path)
+    }
+
+    /// The absolute URL of `path` on the raw server (see `rawBaseURL`).
+    public func rawURL(_ path: String) -> String {
+        Self.join(rawBaseURL, path)
+    }
+
+    private static func join(_ base: URL, _ path: String) -> String {
+        base.absoluteString + (path.hasPrefix("/") ? path : "/" + path)
     }
 
     /// Serves `data` at `/blob/NAME` with the given `Content-Type` (none when nil).

@@ -31,12 +31,12 @@ enum NIOErrors {
             return urlError(forErrno: error.errnoCode, detail: "\(error)")
         case is SocketAddressError:
             return URLError(.cannotFindHost, detail: "\(error)")
-        case HTTPParserError.invalidEOFState:
-            return URLError(.networkConnectionLost, detail: "the server closed the connection before the response ended")
-        case is HTTPParserError:
-            return URLError(.badServerResponse, detail: "the response is not valid HTTP (\(error))")
+        case let error as HTTPParserError:
+            return urlError(for: error)
         case is NIOSSLError, is BoringSSLError:
-            return URLError(.secureConnectionFailed, detail: "\(error)")
+            // BoringSSL reading a plain HTTP answer as a TLS record.
+            let fault: ServerFault = "\(error)".contains("WRONG_VERSION_NUMBER") ? .notTLS : .tlsFailed
+            return fault.urlError("NIO: \(error)")
         case let error as ChannelError:
             return urlError(for: error)
         default:
@@ -52,16 +52,27 @@ enum NIOErrors {
              .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             return URLError(.timedOut, detail: "\(error)")
         case .remoteConnectionClosed:
-            return URLError(.networkConnectionLost, detail: "the server closed the connection before the response ended")
+            return ServerFault.closedEarly.urlError("NIO: \(error)")
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
             return URLError(.badURL, detail: "\(error)")
         case .redirectLimitReached, .redirectCycleDetected:
             return URLError(.httpTooManyRedirects, detail: "\(error)")
         case .bodyLengthMismatch:
-            return URLError(.networkConnectionLost, detail: "the body ended before its Content-Length")
+            return ServerFault.closedEarly.urlError("NIO: the body ended before its Content-Length")
         default:
             if "\(error)".contains("unsupportedScheme") { return URLError(.unsupportedURL, detail: "\(error)") }
             return URLError(.unknown, detail: "\(error)")
+        }
+    }
+
+    private static func urlError(for error: HTTPParserError) -> URLError {
+        let text = "NIO: \(error.debugDescription)"
+        switch error {
+        case .invalidEOFState: return ServerFault.closedEarly.urlError(text)
+        case .invalidConstant, .invalidVersion, .invalidStatus: return ServerFault.notHTTP.urlError(text)
+        case .headerOverflow: return ServerFault.headersTooLarge.urlError(text)
+        case .invalidChunkSize: return ServerFault.badChunk.urlError(text)
+        default: return URLError(.badServerResponse, detail: "the response is not valid HTTP (\(text))")
         }
     }
 
@@ -69,7 +80,7 @@ enum NIOErrors {
         switch error {
         case .connectTimeout: URLError(.timedOut, detail: "\(error)")
         case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
-            URLError(.networkConnectionLost, detail: "the server closed the connection")
+            ServerFault.closedEarly.urlError("NIO: \(error)")
         default: URLError(.unknown, detail: "\(error)")
         }
     }
@@ -77,16 +88,9 @@ enum NIOErrors {
     private static func urlError(forErrno code: Int32, detail: String) -> URLError {
         switch code {
         case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: URLError(.cannotConnectToHost, detail: detail)
-        case ECONNRESET, EPIPE: URLError(.networkConnectionLost, detail: detail)
+        case ECONNRESET, EPIPE: ServerFault.closedEarly.urlError("NIO: \(detail)")
         case ETIMEDOUT: URLError(.timedOut, detail: detail)
         default: URLError(.unknown, detail: detail)
         }
-    }
-}
-
-extension URLError {
-    /// A URLError whose description is `detail`.
-    init(_ code: Code, detail: String) {
-        self.init(code, userInfo: [NSLocalizedDescriptionKey: detail])
     }
 }

@@ -54,6 +54,32 @@ struct Fixture {
             service.start(request)
         }
     }
+
+    /// Lands `request` while no other memory-heavy test runs, timing it and measuring how much
+    /// the resident memory grew meanwhile.
+    func landMeasured<Output: Sendable>(_ request: Request<Output>) async -> MeasuredLanding<Output> {
+        await MemoryHeavy.exclusive {
+            let before = ResidentMemory.current
+            let started = ContinuousClock.now
+            let result = await land(request)
+            let elapsed = started.duration(to: .now)
+            let growth = ResidentMemory.current.flatMap { after in before.map { after - $0 } }
+            return MeasuredLanding(result: result, elapsed: elapsed, growth: growth)
+        }
+    }
+}
+
+/// An RSS growth that a request bounded in memory stays under even though other suites allocate
+/// in this process meanwhile (up to ~110 MiB seen in full runs on a loaded 2-core machine), and
+/// that a client holding an endless body or a 512 MiB bomb whole passes.
+let runawayMemoryGrowth = 192 << 20
+
+/// What a request came to, how long it took to land, and how many bytes the resident memory
+/// grew meanwhile (nil where it cannot be read).
+struct MeasuredLanding<Output: Sendable>: Sendable {
+    var result: Result<Output, NetworkError>
+    var elapsed: Duration
+    var growth: Int?
 }
 
 /// Thread-safe list for recording what handlers saw.

@@ -6,7 +6,10 @@ import FoundationNetworking
 /// Turns a request's description plus the service's configuration into a `URLRequest`.
 enum URLRequestBuilder {
     static func build(_ options: RequestOptions, configuration: ServiceConfiguration) throws -> URLRequest {
-        if let custom = options.customRequest { return custom }
+        if let custom = options.customRequest {
+            if let url = custom.url { try requireHTTP(url) }
+            return custom
+        }
         var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
         let method = options.method
         let common = configuration.commonParameters()
@@ -87,7 +90,10 @@ enum URLRequestBuilder {
 
     /// An absolute URL as is; a path joined onto the base (or CDN) URL.
     static func resolve(_ target: String, useCDN: Bool, configuration: ServiceConfiguration) throws -> URL {
-        if let url = URL(string: target), let scheme = url.scheme, !scheme.isEmpty, url.host != nil {
+        if let url = URL(string: target), let scheme = url.scheme, !scheme.isEmpty,
+           url.host != nil || target.contains("://") {
+            try requireHTTP(url)
+            guard url.host?.isEmpty == false else { throw NetworkError.invalidURL("\(target): no host") }
             return url
         }
         let base = useCDN ? configuration.cdnURL : configuration.baseURL
@@ -102,6 +108,14 @@ enum URLRequestBuilder {
             throw NetworkError.invalidURL(root + path)
         }
         return url
+    }
+
+    /// Throws unless `url` is an http or https URL: the only ones NetworkKit sends.
+    static func requireHTTP(_ url: URL) throws {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme != "http", scheme != "https" else { return }
+        let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme): scheme"
+        throw NetworkError.invalidURL("\(url.absoluteString): \(name) is not supported (http: and https: only)")
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))

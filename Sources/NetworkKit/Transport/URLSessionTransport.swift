@@ -139,7 +139,7 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         if error == nil, !(task.response is HTTPURLResponse) {
             events.transportDidComplete(error: URLError(.badServerResponse))
         } else {
-            events.transportDidComplete(error: error)
+            events.transportDidComplete(error: error.map(CurlErrors.mapped))
         }
     }
 }

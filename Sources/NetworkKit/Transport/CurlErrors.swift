@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// libcurl's failures as FoundationNetworking reports them, turned into the `URLError` code and
+/// words of what the server did (`ServerFault`).
+///
+/// FoundationNetworking keeps only libcurl's message: most failures arrive as `URLError(.unknown)`
+/// ("transfer failed (-1)"), a garbage status line as `.unsupportedURL`, a huge header as "Out of
+/// memory". The message is the only trace of what happened, so it is matched here, in one place,
+/// against the texts of libcurl 7.x and 8.x. Other errors (and URLSession elsewhere, whose
+/// errors carry no libcurl text) pass unchanged.
+enum CurlErrors {
+    /// `error` as the URLError of the fault libcurl's message names; `error` itself otherwise.
+    static func mapped(_ error: any Error) -> any Error {
+        guard let urlError = error as? URLError, remappable.contains(urlError.code),
+              let message = urlError.userInfo[NSLocalizedDescriptionKey] as? String,
+              let fault = fault(for: message, code: urlError.code) else { return error }
+        return fault.urlError("libcurl: \(message)", userInfo: urlError.userInfo)
+    }
+
+    /// The codes FoundationNetworking gives failures it did not tell apart; the others (timeouts,
+    /// refused connections, unknown hosts, cancellations) are already right.
+    private static let remappable: Set<URLError.Code> = [.unknown, .unsupportedURL, .badServerResponse, .networkConnectionLost]
+
+    /// The fault libcurl's `message` names, if it names one.
+    static func fault(for message: String, code: URLError.Code) -> ServerFault? {
+        if let (_, fault) = faults.first(where: { message.contains($0.text) }) { return fault }
+        guard code == .unknown else { return nil }
+        // libcurl's buffers for a header line are capped (100 KB in 7.x): past the cap, libcurl
+        // 7.x reports only CURLE_OUT_OF_MEMORY, with no message of its own.
+        if message == "Out of memory" { return .headersTooLarge }
+        // Any other failure of OpenSSL's (certificates, protocol versions…).
+        if message.contains("SSL") || message.contains("TLS") { return .tlsFailed }
+        return nil
+    }
+
+    /// Parts of libcurl's messages, most specific first, and what each means.
+    private static let faults: [(text: String, fault: ServerFault)] = [
+        ("Received HTTP/0.9", .notHTTP),                         // a status line that is not HTTP/1.x
+        ("Unsupported HTTP version", .notHTTP),
+        ("Invalid status line", .notHTTP),
+        ("Weird server reply", .notHTTP),
+        ("Too large response headers", .headersTooLarge),        // the 300 KB cap on the whole head (8.3)
+        ("Avoided giant realloc for header", .headersTooLarge),
+        ("Header too large", .headersTooLarge),
+        ("chunk hex-length", .badChunk),                         // "… char not a hex digit"
+        ("chunked-encoding", .badChunk),                         // "Malformed encoding found in …"
+        ("invalid chunk", .badChunk),
+        ("transfer closed with", .closedEarly),                  // "… N bytes remaining to read"
+        ("Connection reset by peer", .closedEarly),              // also inside "OpenSSL SSL_read: …"
+        ("unexpected eof while reading", .closedEarly),          // a TLS connection closed mid-answer
+        ("Empty reply from server", .closedWithoutAnswer),
+        ("wrong version number", .notTLS),                       // OpenSSL reading a plain HTTP answer
+        ("packet length too long", .notTLS),
+    ]
+}

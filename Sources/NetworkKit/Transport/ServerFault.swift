@@ -1,0 +1,63 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a server did wrong, as the transports' error mappings name it (libcurl's messages in
+/// `CurlErrors`, SwiftNIO's errors in NetworkKitNIO), so the same server behaviour fails with
+/// the same `URLError` code and words on either transport; the transport's own text follows.
+package enum ServerFault: Sendable {
+    /// The answer does not start with an HTTP status line.
+    case notHTTP
+    /// The header fields are larger than the transport holds.
+    case headersTooLarge
+    /// A chunked body has a malformed chunk.
+    case badChunk
+    /// The connection closed before the response ended (a body shorter than announced, a
+    /// dropped connection).
+    case closedEarly
+    /// The connection closed before any answer came.
+    case closedWithoutAnswer
+    /// TLS was asked for and the server answered in something else (a plain HTTP port).
+    case notTLS
+    /// The TLS handshake failed for another reason.
+    case tlsFailed
+
+    /// The `URLError` for this fault, its description the fault's words followed by
+    /// `transportText` (what the transport itself said) in parentheses; the rest of `userInfo`
+    /// (the failing URL…) is kept.
+    package func urlError(_ transportText: String, userInfo: [String: Any] = [:]) -> URLError {
+        var userInfo = userInfo
+        userInfo[NSLocalizedDescriptionKey] = "\(words) (\(transportText))"
+        return URLError(code, userInfo: userInfo)
+    }
+
+    /// The code a caller switches on.
+    package var code: URLError.Code {
+        switch self {
+        case .notHTTP, .headersTooLarge, .badChunk: .badServerResponse
+        case .closedEarly, .closedWithoutAnswer: .networkConnectionLost
+        case .notTLS, .tlsFailed: .secureConnectionFailed
+        }
+    }
+
+    /// What happened, in words a user can act on.
+    package var words: String {
+        switch self {
+        case .notHTTP: "the server's answer is not HTTP (no valid status line)"
+        case .headersTooLarge: "the server's response headers are too large"
+        case .badChunk: "the server's chunked body is malformed"
+        case .closedEarly: "the server closed the connection before the response ended"
+        case .closedWithoutAnswer: "the server closed the connection without answering"
+        case .notTLS: "the server does not speak TLS on this port (an https URL to a plain HTTP port?)"
+        case .tlsFailed: "the TLS handshake failed"
+        }
+    }
+}
+
+extension URLError {
+    /// A URLError whose description is `detail`.
+    package init(_ code: Code, detail: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: detail])
+    }
+}

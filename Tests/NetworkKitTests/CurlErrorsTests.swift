@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import NetworkKit
+
+/// libcurl's messages, including those of versions this machine does not run, as the faults
+/// they name (the hostile-server tests see this machine's libcurl say them over the wire).
+@Suite("libcurl's failures")
+struct CurlErrorsTests {
+    @Test(arguments: [
+        (URLError.Code.unsupportedURL, "Received HTTP/0.9 when not allowed", ServerFault.notHTTP),
+        (.unknown, "Unsupported HTTP version in response", .notHTTP),
+        (.unknown, "Out of memory", .headersTooLarge),
+        (.unknown, "Too large response headers: 307203 > 307200", .headersTooLarge),
+        (.unknown, "Illegal or missing hexadecimal sequence in chunked-encoding", .badChunk),
+        (.unknown, "invalid chunk size: 'zz'", .badChunk),
+        (.unknown, "transfer closed with 99000 bytes remaining to read", .closedEarly),
+        (.unknown, "transfer closed with outstanding read data remaining", .closedEarly),
+        (.networkConnectionLost, "OpenSSL SSL_read: Connection reset by peer, errno 104", .closedEarly),
+        (.badServerResponse, "Empty reply from server", .closedWithoutAnswer),
+        (.unknown, "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number", .notTLS),
+        (.unknown, "SSL certificate problem: self-signed certificate", .tlsFailed),
+    ])
+    func messageNamesTheFault(code: URLError.Code, message: String, fault: ServerFault) throws {
+        let failingURL = try #require(URL(string: "http://127.0.0.1:1/x"))
+        let reported = URLError(code, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: failingURL])
+        let mapped = try #require(CurlErrors.mapped(reported) as? URLError)
+        #expect(mapped.code == fault.code)
+        #expect(mapped.localizedDescription == "\(fault.words) (libcurl: \(message))")
+        #expect(mapped.failingURL == failingURL)
+    }
+
+    @Test(arguments: [
+        (URLError.Code.timedOut, "SSL connection timeout"),
+        (.cannotConnectToHost, "Failed to connect to 127.0.0.1 port 1: Connection refused"),
+        (.cancelled, "cancelled"),
+        (.unknown, "a message libcurl never wrote"),
+    ])
+    func rightOrUnknownFailuresPassUnchanged(code: URLError.Code, message: String) throws {
+        let mapped = try #require(CurlErrors.mapped(URLError(code, detail: message)) as? URLError)
+        #expect(mapped.code == code)
+        #expect(mapped.localizedDescription == message)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import FixtureServer
+@testable import NetworkKit
+
+/// Servers that break HTTP: each request ends in a typed error naming what the server did
+/// wrong (the same case, code and words on both transports), or in the right answer, within
+/// bounded time and memory. The size and time limits (endless body, gzip bomb, dripping bytes)
+/// are in `LimitTests`, the dropped connection in `ErrorTests`.
+@Suite("Hostile servers")
+struct HostileServerTests {
+    /// A hostile server and what it must be reported as.
+    enum Hostile: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case garbageStatus = "/raw/garbage-status"
+        case badChunk = "/raw/bad-chunk"
+        case manyHeaders = "/raw/many-headers"
+        case hugeHeader = "/raw/huge-header"
+        /// An https URL to the fixture's plain HTTP port.
+        case tlsToPlainPort = "/json/small"
+
+        var testDescription: String { rawValue }
+
+        func url(on server: FixtureServer) -> String {
+            switch self {
+            case .tlsToPlainPort: "https://127.0.0.1:\(server.port)" + rawValue
+            default: server.rawURL(rawValue)
+            }
+        }
+
+        var fault: ServerFault {
+            switch self {
+            case .garbageStatus: .notHTTP
+            case .badChunk: .badChunk
+            case .manyHeaders, .hugeHeader: .headersTooLarge
+            case .tlsToPlainPort: .notTLS
+            }
+        }
+    }
+
+    @Test("each hostile server is a typed error naming what it did", arguments: TransportKind.allCases, Hostile.allCases)
+    func hostileServerFails(transport: TransportKind, hostile: Hostile) async throws {
+        let fixture = try await Self.start(transport)
+        defer { fixture.server.stop() }
+        let request = Request(url: hostile.url(on: fixture.server))
+        let landing = await fixture.landMeasured(request)
+        guard case .transport(let error) = landing.result.failure else {
+            Issue.record("expected a transport error, got \(landing.result)")
+            return
+        }
+        #expect(error.code == hostile.fault.code, "\(error)")
+        #expect(landing.result.failure?.description.contains(hostile.fault.words) == true, "\(landing.result)")
+        #expect(landing.elapsed < .seconds(60))
+        if let growth = landing.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test("a body longer than its Content-Length is cut at the announced length", arguments: TransportKind.allCases)
+    func bodyLongerThanAnnounced(transport: TransportKind) async throws {
+        let fixture = try await Self.start(transport)
+        defer { fixture.server.stop() }
+        let landing = await fixture.landMeasured(Request(url: fixture.server.rawURL("/raw/long-body")))
+        #expect(landing.result.success == Data("hello".utf8), "\(landing.result)")
+        #expect(landing.elapsed < .seconds(60))
+    }
+
+    @Test("an HTTP/1.0 body that ends when the connection closes is the whole answer", arguments: TransportKind.allCases)
+    func closeDelimitedBody(transport: TransportKind) async throws {
+        let fixture = try await Self.start(transport)
+        defer { fixture.server.stop() }
+        let request = Request(url: fixture.server.rawURL("/raw/http10-close"), parser: JSONParser(checkKeyPath: "code"))
+        let landing = await fixture.landMeasured(request)
+        #expect(landing.result.success?["items"]?.arrayValue?.count == 5_000, "\(landing.result)")
+        #expect(landing.result.success?["items"]?[4_999]?["id"] == 4_999)
+        #expect(landing.elapsed < .seconds(60))
+    }
+
+    @Test("a URL of another scheme is refused plainly, before anything is sent", arguments: TransportKind.allCases,
+          ["file:///etc/hostname", "ftp://127.0.0.1/file", "FILE:///etc/hostname"])
+    func unsupportedScheme(transport: TransportKind, url: String) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        let custom = URLRequest(url: try #require(URL(string: url)))
+        for request in [Request(url: url), Request(urlRequest: custom, parser: DataParser())] {
+            let result = await fixture.land(request)
+            guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); continue }
+            #expect(text.contains("the \(scheme): scheme is not supported (http: and https: only)"), "\(text)")
+        }
+    }
+
+    /// A fixture whose service gives each request 60 s in all: generous on a loaded machine, the
+    /// bound a hostile server cannot pass. Its idle timeout (15 s) stays above AsyncHTTPClient's
+    /// connect timeout (10 s), which ends its retries of a failed TLS handshake.
+    static func start(_ transport: TransportKind) async throws -> Fixture {
+        let fixture = try await Fixture.start(timeout: 15, transport: transport)
+        fixture.service.configure { $0.timeLimit = .seconds(60) }
+        return fixture
+    }
+}
