@@ -221,6 +221,10 @@ struct DownloadTests {
         ("attachment; filename*=UTF-8''na%C3%AFve%20r%C3%A9sum%C3%A9.pdf; filename=\"fallback.pdf\"", "naïve résumé.pdf"),
         ("attachment; filename=\"C:\\\\Windows\\\\x.dll\"", "x.dll"),
         ("inline", "f.bin"),
+        // Found by fuzz-downloads: cutting a long name to 255 bytes could bare a leading dot, or
+        // leave ".." when the character before it is longer than 253 bytes.
+        ("attachment; filename=\"xxxxx.\(String(repeating: "y", count: 254))\"", String(repeating: "y", count: 254)),
+        ("attachment; filename=\"a\(String(repeating: "\u{301}", count: 300))..\"", "f.bin"),
     ])
     func sanitizedNames(disposition: String, expected: String) {
         let name = DownloadFileName.suggested(contentDisposition: disposition, url: URL(string: "http://h/dir/f.bin"))

@@ -35,9 +35,10 @@ enum DownloadFileName {
         var name = String(String.UnicodeScalarView(last.unicodeScalars.filter {
             !CharacterSet.controlCharacters.contains($0) && $0 != "\0" && $0 != ":"
         }))
-        name = String(name.trimmingCharacters(in: .whitespaces).drop { $0 == "." })
-        guard !name.isEmpty else { return nil }
-        return lastCharacters(of: name, fittingIn: 255)
+        // Cut to length first: a cut can bare a dot (the fuzzer found "x…..name" → "..name").
+        name = lastCharacters(of: name, fittingIn: 255)
+        name = String(name.drop { $0 == "." || $0.isWhitespace }).trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : name
     }
 
     /// The longest tail of `name` (whole characters, so the extension stays) of at most `limit`
