@@ -12,7 +12,7 @@ extension DecodedImage {
         return try DecodedImage(
             width: target.width, height: target.height, pixels: filter.pixels,
             scale: scale, format: format, frameCount: frameCount, orientation: orientation,
-            sourceWidth: sourceWidth, sourceHeight: sourceHeight
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, isIncomplete: isIncomplete, warnings: warnings
         )
     }
 }

@@ -6,6 +6,10 @@ import NetworkKit
 /// RGBA, CMYK/YCCK (including Adobe's inverted CMYK) are converted to RGBA. The EXIF
 /// orientation is reported, not applied.
 ///
+/// A file that ends before its end marker (`FF D9`) is an error. One whose pixel data is cut short
+/// or damaged but that ends properly decodes, with the rest gray, and ``DecodedImage/isIncomplete``
+/// set; with ``ImageDecodingOptions/isStrict`` it throws ``IncompleteImageError`` instead.
+///
 /// A thumbnail uses DCT scaling (1/8…1), so it costs a fraction of a full decode, then a box
 /// filter brings it to the exact size. At 1/8, a large baseline file takes a faster path with
 /// the same output bytes: only the coefficients that 1/8 scale needs are decoded, the others
@@ -45,8 +49,13 @@ public struct JPEGCodec: ImageCodec {
         guard let decoder = nk_jpeg_create() else { throw ParseError.image("cannot create a JPEG decoder") }
         defer { nk_jpeg_destroy(decoder) }
         func failure() -> ParseError {
-            ParseError.image("invalid JPEG: \(String(cString: nk_jpeg_message(decoder)))")
+            let message = String(cString: nk_jpeg_message(decoder))
+            if nk_jpeg_is_incomplete(decoder) != 0 && options.isStrict {
+                return IncompleteImageError(format: .jpeg, reason: message).parseError
+            }
+            return ParseError.image("invalid JPEG: \(message)")
         }
+        nk_jpeg_set_strict(decoder, options.isStrict ? 1 : 0)
         let image = try data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ParseError.image("empty JPEG data") }
             var info = nk_jpeg_info()
@@ -75,10 +84,18 @@ public struct JPEGCodec: ImageCodec {
             return try DecodedImage(
                 width: width, height: height, bytesPerRow: layout.bytesPerRow, pixels: pixels,
                 scale: options.scale ?? 1, format: .jpeg, orientation: orientation,
-                sourceWidth: sourceWidth, sourceHeight: sourceHeight
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                isIncomplete: nk_jpeg_is_incomplete(decoder) != 0, warnings: Self.warnings(of: decoder)
             )
         }
         return try image.downsampled(for: options)
+    }
+
+    /// The warnings libjpeg gave (those it kept word for word).
+    private static func warnings(of decoder: OpaquePointer) -> [String] {
+        (0..<nk_jpeg_warning_count(decoder)).compactMap { index in
+            nk_jpeg_warning(decoder, index).map { String(cString: $0) }
+        }
     }
 
     /// How many threads the 1/8-scale path gets for a file of `byteCount` bytes: one per
