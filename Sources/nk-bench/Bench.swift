@@ -6,7 +6,8 @@ import Foundation
 /// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
 /// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
-/// against bare AsyncHTTPClient and against URLSession.
+/// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=thumbnails` thumbnails under
+/// load and of huge PNGs (`ThumbnailBenchmarks`).
 @main
 enum Bench {
     static func main() async throws {
@@ -17,7 +18,10 @@ enum Bench {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
         }
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails
+        if only == "thumbnails" {
+            return try await Task.detached { try ThumbnailBenchmarks.run() }.value
+        }
         if only == "nio" || only == nil {
             try await Task.detached { try await NIOBenchmarks(server: server).run() }.value
             if only == "nio" { return }
