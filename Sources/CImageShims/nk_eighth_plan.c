@@ -120,6 +120,29 @@ void nk_eighth_plan_free(nk_eighth_plan *plan) {
 /* Bytes after the data, so that the bit reader may run past the end of a corrupt scan by an MCU. */
 #define NK_EIGHTH_PADDING 4096
 
+/*
+ * How far past the data the Huffman decoder can read. The runs (nk_eighth_parallel.c) check
+ * the bit position only between MCUs and stop once it is past the data, so an MCU may start at
+ * the data's last bit (a reader is placed at most at its end) and then decodes it whole:
+ * - a code is at most 16 bits (nk_huffman_decode_long gives up after 16) and its magnitude at
+ *   most 15 (a DC symbol is at most 15, nk_huffman_build refuses more; an AC magnitude is 4 bits);
+ * - a block is one DC code and at most 63 AC codes, as each AC code that does not end the block
+ *   moves the coefficient index, from 1, by at least one (nk_skip_ac's table entries only group
+ *   such codes, up to NK_HUFF_SKIP_BITS at a time, each part within this bound);
+ * - an MCU has at most NK_MAX_BLOCKS_IN_MCU blocks (nk_eighth_add_component).
+ * Before each code, nk_bits_ensure refills when fewer than 32 bits are held, loading the 8 bytes
+ * that start at the first byte not yet loaded: that byte is at most (32 - 1) / 8 + 1 bytes past
+ * the bit being decoded. So the last byte read is below
+ *   data end + NK_EIGHTH_MAX_MCU_BITS / 8 + 4 + 8
+ * (10 × 64 × 31 = 19,840 bits: 2,480 + 12 = 2,492 bytes).
+ */
+#define NK_HUFF_MAX_CODE_BITS 16
+#define NK_HUFF_MAX_MAGNITUDE_BITS 15
+#define NK_EIGHTH_MAX_MCU_BITS (NK_MAX_BLOCKS_IN_MCU * DCTSIZE2 * (NK_HUFF_MAX_CODE_BITS + NK_HUFF_MAX_MAGNITUDE_BITS))
+#define NK_EIGHTH_MAX_OVERREAD (NK_EIGHTH_MAX_MCU_BITS / 8 + (32 - 1) / 8 + 1 + 8)
+_Static_assert(NK_EIGHTH_PADDING >= NK_EIGHTH_MAX_OVERREAD,
+               "NK_EIGHTH_PADDING must cover the bytes one MCU's decoding can read past the data");
+
 int nk_eighth_stream_make(const nk_eighth_plan *plan, const uint8_t *data, size_t size, nk_eighth_stream *stream) {
     memset(stream, 0, sizeof(*stream));
     size_t expected = (plan->mcu_count + plan->segment_mcus - 1) / plan->segment_mcus;

@@ -19,11 +19,32 @@ static void nk_error_exit(j_common_ptr cinfo) {
     longjmp(decoder->jump, 1);
 }
 
-/* Warnings are ignored, except running out of data, which is fatal: a truncated file is an error. */
+/*
+ * The warnings that mean pixels are missing or made up: libjpeg goes on, filling the rest of
+ * the scan as if its coefficients were zero (a flat gray area).
+ */
+static int nk_is_damage(int code) {
+    return code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE || code == JWRN_ARITH_BAD_CODE ||
+           code == JWRN_MUST_RESYNC || code == JWRN_BOGUS_PROGRESSION || code == JWRN_JPEG_EOF;
+}
+
+/*
+ * Warnings (level -1) are kept and counted. Running out of data is fatal: a file cut off before
+ * its end marker is an error. Damage to the pixel data (above) is fatal in strict mode; otherwise
+ * the decode goes on, as in browsers, and `incomplete` says so. Trace messages are ignored.
+ */
 static void nk_emit_message(j_common_ptr cinfo, int level) {
-    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+    if (level >= 0) return;
+    nk_jpeg_decoder *decoder = (nk_jpeg_decoder *)cinfo->client_data;
+    int code = cinfo->err->msg_code;
+    if (nk_is_damage(code)) decoder->incomplete = 1;
+    if (code == JWRN_JPEG_EOF || (decoder->strict && nk_is_damage(code))) {
         nk_error_exit(cinfo);
     }
+    if (decoder->warning_count < NK_JPEG_KEPT_WARNINGS) {
+        (*cinfo->err->format_message)(cinfo, decoder->warnings[decoder->warning_count]);
+    }
+    decoder->warning_count++;
 }
 
 /*
@@ -73,6 +94,23 @@ void nk_jpeg_destroy(nk_jpeg_decoder *decoder) {
 
 const char *nk_jpeg_message(const nk_jpeg_decoder *decoder) {
     return decoder->message;
+}
+
+void nk_jpeg_set_strict(nk_jpeg_decoder *decoder, int strict) {
+    decoder->strict = strict != 0;
+}
+
+int nk_jpeg_is_incomplete(const nk_jpeg_decoder *decoder) {
+    return decoder->incomplete;
+}
+
+int nk_jpeg_warning_count(const nk_jpeg_decoder *decoder) {
+    return decoder->warning_count;
+}
+
+const char *nk_jpeg_warning(const nk_jpeg_decoder *decoder, int index) {
+    if (index < 0 || index >= decoder->warning_count || index >= NK_JPEG_KEPT_WARNINGS) return NULL;
+    return decoder->warnings[index];
 }
 
 static void nk_fill_output_size(const struct jpeg_decompress_struct *cinfo, nk_jpeg_info *info) {

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <jpeglib.h>
 
+/* The warnings kept word for word; later ones are only counted. */
+#define NK_JPEG_KEPT_WARNINGS 4
+
 /* libjpeg's state, its error manager, and where its errors jump to (see nk_jpeg.c). */
 struct nk_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
@@ -15,6 +18,10 @@ struct nk_jpeg_decoder {
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
     int created;
+    int strict;       /* damage to the pixel data is an error, not a warning */
+    int incomplete;   /* libjpeg warned that pixel data was missing or damaged */
+    int warning_count;
+    char warnings[NK_JPEG_KEPT_WARNINGS][JMSG_LENGTH_MAX];
 };
 
 #endif

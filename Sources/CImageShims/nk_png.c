@@ -6,33 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where libpng reads from: the caller's bytes. */
-typedef struct {
+/*
+ * A reader over the caller's bytes. Every call below sets `jump` before it calls libpng, and
+ * returns -1 right after a longjmp without reading a local changed after its setjmp, so no local
+ * needs to be volatile; state that outlives a call lives in the reader.
+ */
+struct nk_png_reader {
+    png_structp png;
+    png_infop info;
     const uint8_t *data;
     size_t size;
     size_t offset;
-} nk_png_source;
-
-/* Where libpng's errors go: the message, then a jump back to nk_png_decode_rgba. */
-typedef struct {
     jmp_buf jump;
-    char *message;
-    size_t message_size;
-} nk_png_failure;
+    int failed;
+    uint32_t width;
+    uint32_t height;
+    uint32_t rows_read;
+    int interlaced;
+    char message[256];
+};
 
 static void nk_png_read(png_structp png, png_bytep out, png_size_t length) {
-    nk_png_source *source = png_get_io_ptr(png);
-    if (length > source->size - source->offset) {
+    nk_png_reader *reader = png_get_io_ptr(png);
+    if (length > reader->size - reader->offset) {
         png_error(png, "truncated PNG data");
     }
-    memcpy(out, source->data + source->offset, length);
-    source->offset += length;
+    memcpy(out, reader->data + reader->offset, length);
+    reader->offset += length;
 }
 
 static void nk_png_fail(png_structp png, png_const_charp reason) {
-    nk_png_failure *failure = png_get_error_ptr(png);
-    snprintf(failure->message, failure->message_size, "%s", reason);
-    longjmp(failure->jump, 1);
+    nk_png_reader *reader = png_get_error_ptr(png);
+    snprintf(reader->message, sizeof(reader->message), "%s", reason);
+    reader->failed = 1;
+    longjmp(reader->jump, 1);
 }
 
 static void nk_png_ignore_warning(png_structp png, png_const_charp reason) {
@@ -40,40 +47,44 @@ static void nk_png_ignore_warning(png_structp png, png_const_charp reason) {
     (void)reason;
 }
 
-int nk_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *rgba, size_t stride,
-                       uint32_t width, uint32_t height, char *message, size_t message_size) {
-    nk_png_source source = {data, size, 0};
-    nk_png_failure failure;
-    failure.message = message;
-    failure.message_size = message_size;
-    if (message_size > 0) {
-        message[0] = 0;
+/* A failure of the reader's own: the message, and no further calls. */
+static int nk_png_refuse(nk_png_reader *reader, const char *reason) {
+    snprintf(reader->message, sizeof(reader->message), "%s", reason);
+    reader->failed = 1;
+    return -1;
+}
+
+nk_png_reader *nk_png_reader_create(const uint8_t *data, size_t size) {
+    nk_png_reader *reader = calloc(1, sizeof(nk_png_reader));
+    if (reader == NULL) return NULL;
+    reader->data = data;
+    reader->size = size;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, nk_png_fail, nk_png_ignore_warning);
+    if (reader->png != NULL) reader->info = png_create_info_struct(reader->png);
+    if (reader->info == NULL) {
+        nk_png_reader_destroy(reader);
+        return NULL;
     }
-    /* Changed after setjmp, read after longjmp: volatile. */
-    png_structp volatile png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, nk_png_fail,
-                                                      nk_png_ignore_warning);
-    png_infop volatile info = NULL;
-    png_bytep *volatile rows = NULL;
-    if (png == NULL) {
-        snprintf(message, message_size, "out of memory");
-        return -1;
-    }
-    if (setjmp(failure.jump)) {
-        png_structp failed_png = png;
-        png_infop failed_info = info;
-        free(rows);
-        png_destroy_read_struct(&failed_png, failed_info ? &failed_info : NULL, NULL);
-        return -1;
-    }
-    info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_error(png, "out of memory");
-    }
-    png_set_read_fn(png, &source, nk_png_read);
+    png_set_read_fn(reader->png, reader, nk_png_read);
+    return reader;
+}
+
+void nk_png_reader_destroy(nk_png_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->png != NULL) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    free(reader);
+}
+
+const char *nk_png_reader_message(const nk_png_reader *reader) {
+    return reader->message;
+}
+
+int nk_png_reader_start(nk_png_reader *reader, uint32_t *width, uint32_t *height, int *interlaced) {
+    if (reader->failed) return -1;
+    if (setjmp(reader->jump)) return -1;
+    png_structp png = reader->png;
+    png_infop info = reader->info;
     png_read_info(png, info);
-    if (png_get_image_width(png, info) != width || png_get_image_height(png, info) != height) {
-        png_error(png, "image size differs from the header read before");
-    }
     png_set_expand(png);
     png_set_scale_16(png);
     png_set_gray_to_rgb(png);
@@ -84,24 +95,58 @@ int nk_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *rgba, size_t s
     if (!png_get_valid(png, info, PNG_INFO_sRGB) && png_get_gAMA_fixed(png, info, &file_gamma)) {
         png_set_gamma_fixed(png, PNG_DEFAULT_sRGB, file_gamma);
     }
-    png_set_interlace_handling(png);
+    reader->interlaced = png_set_interlace_handling(png) > 1;
     png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)width * 4 || stride < (size_t)width * 4) {
-        png_error(png, "unexpected row size after conversion to RGBA");
+    reader->width = png_get_image_width(png, info);
+    reader->height = png_get_image_height(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)reader->width * 4) {
+        return nk_png_refuse(reader, "unexpected row size after conversion to RGBA");
     }
-    rows = malloc(sizeof(png_bytep) * (height ? height : 1));
-    if (rows == NULL) {
-        png_error(png, "out of memory");
+    *width = reader->width;
+    *height = reader->height;
+    *interlaced = reader->interlaced;
+    return 0;
+}
+
+int nk_png_reader_read_rows(nk_png_reader *reader, uint8_t *rows, size_t stride, uint32_t count) {
+    if (reader->failed) return -1;
+    if (reader->width == 0 || reader->interlaced || stride < (size_t)reader->width * 4 ||
+        count > reader->height - reader->rows_read) {
+        return nk_png_refuse(reader, "rows asked for out of order or beyond the image");
     }
-    for (uint32_t y = 0; y < height; y++) {
+    if (setjmp(reader->jump)) return -1;
+    for (uint32_t i = 0; i < count; i++) {
+        png_read_row(reader->png, rows + (size_t)i * stride, NULL);
+        reader->rows_read++;
+    }
+    return 0;
+}
+
+int nk_png_reader_read_image(nk_png_reader *reader, uint8_t *rgba, size_t stride) {
+    if (reader->failed) return -1;
+    if (reader->width == 0 || reader->rows_read != 0 || stride < (size_t)reader->width * 4) {
+        return nk_png_refuse(reader, "the image was asked for in parts, or before the header");
+    }
+    png_bytep *rows = malloc(sizeof(png_bytep) * reader->height);
+    if (rows == NULL) return nk_png_refuse(reader, "out of memory");
+    for (uint32_t y = 0; y < reader->height; y++) {
         rows[y] = rgba + (size_t)y * stride;
     }
-    png_read_image(png, rows);
-    png_read_end(png, NULL);
+    /* `rows` is not changed after setjmp, so it may be freed after a longjmp. */
+    if (setjmp(reader->jump)) {
+        free(rows);
+        return -1;
+    }
+    png_read_image(reader->png, rows);
     free(rows);
-    rows = NULL;
-    png_structp done_png = png;
-    png_infop done_info = info;
-    png_destroy_read_struct(&done_png, &done_info, NULL);
+    reader->rows_read = reader->height;
+    return 0;
+}
+
+int nk_png_reader_finish(nk_png_reader *reader) {
+    if (reader->failed) return -1;
+    if (reader->rows_read != reader->height) return nk_png_refuse(reader, "finished before the last row");
+    if (setjmp(reader->jump)) return -1;
+    png_read_end(reader->png, NULL);
     return 0;
 }

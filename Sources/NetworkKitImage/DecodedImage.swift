@@ -25,9 +25,21 @@ public struct DecodedImage: Sendable {
     public let sourceWidth: Int
     /// The height of the image in the file, before downsampling.
     public let sourceHeight: Int
+    /// True when the file's pixel data ended early or was damaged and the decoder filled in the
+    /// rest: a JPEG cut short before its end marker's place (half a file followed by `FF D9`),
+    /// or one with an invalid Huffman code or a missing restart marker. libjpeg then paints the
+    /// missing part flat gray, as browsers show such files. False for an intact file, and
+    /// always false for PNG and WebP, whose decoders refuse missing data instead.
+    /// Set ``ImageDecodingOptions/isStrict`` to get an error rather than such an image.
+    public let isIncomplete: Bool
+    /// What the decoder warned about while decoding, word for word (libjpeg's messages such as
+    /// `Corrupt JPEG data: premature end of data segment`; at most the first four). Empty for a
+    /// clean decode. A warning does not always mean damage: see ``isIncomplete``.
+    public let warnings: [String]
 
     /// Creates an image, checking that `pixels` holds `height` rows of `bytesPerRow` bytes.
-    /// `sourceWidth`/`sourceHeight` default to `width`/`height`.
+    /// `sourceWidth`/`sourceHeight` default to `width`/`height`; a codec that filled in missing
+    /// pixel data passes `isIncomplete: true` and its decoder's `warnings`.
     /// - Throws: `ParseError(parser: "image")` when the sizes do not fit together.
     public init(
         width: Int,
@@ -40,7 +52,9 @@ public struct DecodedImage: Sendable {
         frameCount: Int = 1,
         orientation: ImageOrientation = .up,
         sourceWidth: Int? = nil,
-        sourceHeight: Int? = nil
+        sourceHeight: Int? = nil,
+        isIncomplete: Bool = false,
+        warnings: [String] = []
     ) throws {
         let rowBytes = try bytesPerRow ?? PixelBuffer.byteCount(width, pixelFormat.bytesPerPixel)
         let needed = try PixelBuffer.byteCount(rowBytes, height)
@@ -60,6 +74,8 @@ public struct DecodedImage: Sendable {
         self.orientation = orientation
         self.sourceWidth = sourceWidth ?? width
         self.sourceHeight = sourceHeight ?? height
+        self.isIncomplete = isIncomplete
+        self.warnings = warnings
     }
 
     /// True when the image was decoded smaller than it is stored.

@@ -14,12 +14,19 @@ public struct ImageDecodingOptions: Sendable {
     /// The scale to report (`2` for `@2x` artwork); `nil` means 1, or what `ImageParser`
     /// derives from the URL.
     public var scale: Double?
+    /// Strict decoding: a file whose pixel data ends early or is damaged (see
+    /// ``DecodedImage/isIncomplete``) throws a `ParseError` of kind `image` whose `underlying`
+    /// error is an ``IncompleteImageError``, instead of decoding to an image with the missing
+    /// part filled in. False by default, as browsers show such files.
+    public var isStrict: Bool
 
-    /// Creates options; the defaults decode at full size with a 100 MP limit.
-    public init(maxPixelSize: Int? = nil, pixelLimit: Int = Self.defaultPixelLimit, scale: Double? = nil) {
+    /// Creates options; the defaults decode at full size with a 100 MP limit, leniently.
+    public init(maxPixelSize: Int? = nil, pixelLimit: Int = Self.defaultPixelLimit, scale: Double? = nil,
+                isStrict: Bool = false) {
         self.maxPixelSize = maxPixelSize
         self.pixelLimit = pixelLimit
         self.scale = scale
+        self.isStrict = isStrict
     }
 
     /// Throws unless a `width` × `height` source is positive and within `pixelLimit`.

@@ -15,20 +15,22 @@ public struct ImageParser: ResponseParser {
     /// Where codecs are looked up.
     public var registry: ImageCodecRegistry
 
-    /// Creates a parser; see `ImageDecodingOptions` for the parameters.
+    /// Creates a parser; see `ImageDecodingOptions` for the parameters (`strict` is its `isStrict`).
     public init(
         maxPixelSize: Int? = nil,
         pixelLimit: Int = ImageDecodingOptions.defaultPixelLimit,
         scale: Double? = nil,
+        strict: Bool = false,
         registry: ImageCodecRegistry = .shared
     ) {
-        self.options = ImageDecodingOptions(maxPixelSize: maxPixelSize, pixelLimit: pixelLimit, scale: scale)
+        self.options = ImageDecodingOptions(maxPixelSize: maxPixelSize, pixelLimit: pixelLimit, scale: scale, isStrict: strict)
         self.registry = registry
     }
 
     /// Picks a codec and decodes the body.
     /// - Throws: `ParseError(parser: "image")` for an empty body, an unknown format, a
-    ///   corrupt or truncated file, or an image over the pixel limit.
+    ///   corrupt or truncated file, an image over the pixel limit, or, when strict, a file
+    ///   whose pixel data ends early or is damaged (underlying error ``IncompleteImageError``).
     public func parse(_ response: Response) throws -> DecodedImage {
         guard !response.data.isEmpty else { throw ParseError.image("empty body") }
         let codec = try registry.codec(for: response.data, mimeType: response.mimeType)

@@ -6,11 +6,16 @@ import NetworkKit
 /// RGBA, CMYK/YCCK (including Adobe's inverted CMYK) are converted to RGBA. The EXIF
 /// orientation is reported, not applied.
 ///
+/// A file that ends before its end marker (`FF D9`) is an error. One whose pixel data is cut short
+/// or damaged but that ends properly decodes, with the rest gray, and ``DecodedImage/isIncomplete``
+/// set; with ``ImageDecodingOptions/isStrict`` it throws ``IncompleteImageError`` instead.
+///
 /// A thumbnail uses DCT scaling (1/8…1), so it costs a fraction of a full decode, then a box
 /// filter brings it to the exact size. At 1/8, a large baseline file takes a faster path with
 /// the same output bytes: only the coefficients that 1/8 scale needs are decoded, the others
 /// are skipped by their code lengths, and the entropy-coded data is split between threads
-/// (one per 128 KB of file, up to `maxThreads` and the cores; one thread from 512 KB).
+/// (one per 128 KB of file, up to `maxThreads` and the cores no other JPEG decode keeps busy;
+/// one thread from 512 KB).
 /// Progressive files are left to libjpeg, whose 1/8 scaling still reads every scan, so
 /// their thumbnails cost about as much as a full decode.
 public struct JPEGCodec: ImageCodec {
@@ -19,7 +24,8 @@ public struct JPEGCodec: ImageCodec {
     /// A thread count that overrides the choice by size and cores (0: never the fast path), for tests.
     let forcedEighthScaleThreads: Int?
 
-    /// Creates the codec. `maxThreads` caps the threads of one 1/8-scale decode: lower it to 1
+    /// Creates the codec. `maxThreads` caps the threads of one 1/8-scale decode (which takes
+    /// only cores that other JPEG decodes leave free in any case): lower it to 1
     /// when an app decodes many thumbnails at once, so that each stays on its own thread.
     public init(maxThreads: Int = 4) {
         self.maxThreads = max(1, maxThreads)
@@ -42,11 +48,21 @@ public struct JPEGCodec: ImageCodec {
 
     /// Decodes to RGBA8, DCT-scaled when `maxPixelSize` allows.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> DecodedImage {
+        let others = Self.decodesUnderWay.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        defer { Self.decodesUnderWay.withLock { $0 -= 1 } }
         guard let decoder = nk_jpeg_create() else { throw ParseError.image("cannot create a JPEG decoder") }
         defer { nk_jpeg_destroy(decoder) }
         func failure() -> ParseError {
-            ParseError.image("invalid JPEG: \(String(cString: nk_jpeg_message(decoder)))")
+            let message = String(cString: nk_jpeg_message(decoder))
+            if nk_jpeg_is_incomplete(decoder) != 0 && options.isStrict {
+                return IncompleteImageError(format: .jpeg, reason: message).parseError
+            }
+            return ParseError.image("invalid JPEG: \(message)")
         }
+        nk_jpeg_set_strict(decoder, options.isStrict ? 1 : 0)
         let image = try data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ParseError.image("empty JPEG data") }
             var info = nk_jpeg_info()
@@ -61,7 +77,8 @@ public struct JPEGCodec: ImageCodec {
 
             let width = Int(info.width), height = Int(info.height)
             let layout = try PixelBuffer.rgbaLayout(width: width, height: height)
-            let threads = numerator == 1 && info.is_cmyk == 0 ? threadsForEighthScale(byteCount: bytes.count) : 0
+            let threads = numerator == 1 && info.is_cmyk == 0
+                ? threadsForEighthScale(byteCount: bytes.count, otherDecodes: others) : 0
             var pixels = try PixelBuffer.make(count: layout.count) { buffer in
                 // The fast path leaves the decoder untouched when it declines, so libjpeg can take over.
                 if threads > 0, nk_jpeg_decode_eighth(decoder, buffer.baseAddress, layout.bytesPerRow, Int32(threads)) > 0 {
@@ -75,21 +92,41 @@ public struct JPEGCodec: ImageCodec {
             return try DecodedImage(
                 width: width, height: height, bytesPerRow: layout.bytesPerRow, pixels: pixels,
                 scale: options.scale ?? 1, format: .jpeg, orientation: orientation,
-                sourceWidth: sourceWidth, sourceHeight: sourceHeight
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                isIncomplete: nk_jpeg_is_incomplete(decoder) != 0, warnings: Self.warnings(of: decoder)
             )
         }
         return try image.downsampled(for: options)
     }
 
+    /// The warnings libjpeg gave (those it kept word for word).
+    private static func warnings(of decoder: OpaquePointer) -> [String] {
+        (0..<nk_jpeg_warning_count(decoder)).compactMap { index in
+            nk_jpeg_warning(decoder, index).map { String(cString: $0) }
+        }
+    }
+
     /// How many threads the 1/8-scale path gets for a file of `byteCount` bytes: one per
     /// 128 KB, within the cores and `maxThreads`; on one thread, only from 512 KB, below which
     /// libjpeg alone is as fast. 0 leaves the decode to libjpeg.
-    func threadsForEighthScale(byteCount: Int) -> Int {
+    ///
+    /// Only cores that `otherDecodes` (JPEG decodes under way in the process) leave free count:
+    /// with a decode per core the machine is busy already. Measured with `NK_BENCH_ONLY=thumbnails`
+    /// (32 thumbnails of a 5 MB 12 MP JPEG parsed at once on `ParsingQueue.shared`, release, 2 cores,
+    /// another process holding one of them): before this rule, wall 701–715 ms and CPU 807–809 ms;
+    /// with it, wall 789–790 ms and CPU 799–800 ms, the same as `maxThreads: 1`. It saves the split's
+    /// overlap (1 % of CPU; 4 % on a busier run), but wall time rose 10 % there, as the extra threads
+    /// had been taking a share of the other process's core. Re-measure on an idle machine.
+    func threadsForEighthScale(byteCount: Int, otherDecodes: Int = 0) -> Int {
         if let forcedEighthScaleThreads { return forcedEighthScaleThreads }
-        let threads = min(ProcessInfo.processInfo.activeProcessorCount, maxThreads, byteCount / Self.bytesPerThread)
+        let freeCores = max(1, ProcessInfo.processInfo.activeProcessorCount - max(0, otherDecodes))
+        let threads = min(freeCores, maxThreads, byteCount / Self.bytesPerThread)
         if threads >= 2 { return threads }
         return byteCount >= 4 * Self.bytesPerThread ? 1 : 0
     }
+
+    /// JPEG decodes under way in the process, all codecs together; see `threadsForEighthScale`.
+    private static let decodesUnderWay = Protected(0)
 
     /// The share of the file that makes another thread worth starting.
     static let bytesPerThread = 128 * 1024

@@ -17,9 +17,15 @@ enum PNGChunks {
         return false
     }
 
+    /// True for an Adam7-interlaced file, read from the `IHDR` chunk that must follow the
+    /// signature (interlace method at byte 28).
+    static func isInterlaced(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count > 28 && bytes[28] == 1
+    }
+
     /// True for an Adam7-interlaced file of 16 bits per sample, read from the `IHDR` chunk that
     /// must follow the signature (bit depth at byte 24, interlace method at byte 28).
     static func isInterlaced16Bit(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count > 28 && bytes[24] == 16 && bytes[28] == 1
+        isInterlaced(bytes) && bytes[24] == 16
     }
 }

@@ -13,8 +13,14 @@ import NetworkKit
 /// Files go through libpng's simplified API, except Adam7-interlaced 16-bit files: libpng
 /// 1.6.39's simplified API returns wrong samples on every other row of those (with or without a
 /// `gAMA` chunk; errors up to 255 levels in the tests), so they take libpng's classic API (through a small C shim that keeps its
-/// `setjmp`), set up to give the same result. A thumbnail (`maxPixelSize`) is box-filtered
-/// after the full decode.
+/// `setjmp`), set up to give the same result.
+///
+/// A thumbnail (`maxPixelSize`) of a non-interlaced file goes through the classic API too, row
+/// by row, each row added to a box filter as it is decoded: it needs memory for the output and
+/// one source row (a 64 px thumbnail of a 10000×10000 file takes a few megabytes, not 400).
+/// An Adam7-interlaced file's thumbnail is box-filtered after the full decode, since its passes
+/// spread every row over the whole file. Truncated or damaged image data is always an error:
+/// libpng has no partial result to report.
 public struct PNGCodec: ImageCodec {
     /// Creates the codec.
     public init() {}
@@ -39,6 +45,10 @@ public struct PNGCodec: ImageCodec {
             }
             let width = Int(png.pointer.pointee.width), height = Int(png.pointer.pointee.height)
             try options.checkSourceSize(width: width, height: height, format: .png)
+            let target = options.targetSize(width: width, height: height)
+            if target != (width, height) && !PNGChunks.isInterlaced(bytes) {
+                return try Self.streamedThumbnail(bytes, width: width, height: height, target: target, options: options)
+            }
             let layout = try PixelBuffer.rgbaLayout(width: width, height: height)
             guard let rowStride = Int32(exactly: layout.bytesPerRow) else {
                 throw ParseError.image("PNG rows of \(layout.bytesPerRow) bytes are too long")
@@ -65,23 +75,34 @@ public struct PNGCodec: ImageCodec {
         return try image.downsampled(for: options)
     }
 
-    /// Decodes through libpng's classic API (`nk_png_decode_rgba`), for the files the simplified
-    /// API gets wrong.
+    /// Decodes through libpng's classic API, for the files the simplified API gets wrong.
     private static func decodeWithClassicAPI(
         _ bytes: UnsafeRawBufferPointer, width: Int, height: Int, layout: (bytesPerRow: Int, count: Int)
     ) throws -> [UInt8] {
-        guard let base = bytes.bindMemory(to: UInt8.self).baseAddress,
-              let width32 = UInt32(exactly: width), let height32 = UInt32(exactly: height) else {
-            throw ParseError.image("invalid PNG: image too large")
+        let reader = try PNGReader(bytes)
+        guard reader.width == width, reader.height == height else {
+            throw ParseError.image("invalid PNG: image size differs from the header read before")
         }
         return try PixelBuffer.make(count: layout.count) { buffer in
-            var message = [CChar](repeating: 0, count: 256)
-            let status = nk_png_decode_rgba(base, bytes.count, buffer.baseAddress, layout.bytesPerRow,
-                                            width32, height32, &message, message.count)
-            guard status == 0 else {
-                let reason = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-                throw ParseError.image("invalid PNG: \(String(decoding: reason, as: UTF8.self))")
-            }
+            try reader.readImage(into: buffer, bytesPerRow: layout.bytesPerRow)
         }
+    }
+
+    /// A thumbnail of a non-interlaced file, box-filtered row by row as libpng decodes them:
+    /// it needs the output and one source row, not the whole image.
+    private static func streamedThumbnail(
+        _ bytes: UnsafeRawBufferPointer, width: Int, height: Int, target: (width: Int, height: Int),
+        options: ImageDecodingOptions
+    ) throws -> DecodedImage {
+        let reader = try PNGReader(bytes)
+        guard reader.width == width, reader.height == height, !reader.isInterlaced else {
+            throw ParseError.image("invalid PNG: image layout differs from the header read before")
+        }
+        var filter = try BoxFilter(sourceWidth: width, sourceHeight: height, targetWidth: target.width, targetHeight: target.height)
+        try reader.forEachRow { filter.add(row: $0) }
+        return try DecodedImage(
+            width: target.width, height: target.height, pixels: filter.pixels,
+            scale: options.scale ?? 1, format: .png, sourceWidth: width, sourceHeight: height
+        )
     }
 }

@@ -6,12 +6,13 @@ import Foundation
 /// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
 /// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
-/// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=load` the load and leak run
-/// (`LoadRun`: not part of the default run).
+/// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=thumbnails` thumbnails under
+/// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
+/// (`LoadRun`). The last two are not part of the default run.
 @main
 enum Bench {
     static func main() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | load
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         let server = try await FixtureServer.start()
@@ -20,6 +21,9 @@ enum Bench {
         if let mode = ProcessInfo.processInfo.environment["NK_BENCH_PROFILE"] {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
+        }
+        if only == "thumbnails" {
+            return try await Task.detached { try ThumbnailBenchmarks.run() }.value
         }
         if only == "nio" || only == nil {
             try await Task.detached { try await NIOBenchmarks(server: server).run() }.value

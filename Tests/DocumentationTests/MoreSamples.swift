@@ -54,6 +54,15 @@ func imagesRequest(api: Service) async throws {
     print(image.width, image.height, image.sourceWidth, image.orientation, image.isDownsampled)
 }
 
+func imagesIncomplete(api: Service) async throws {
+    let image = try await api.send(Request(path: "/photo.jpg", parser: ImageParser(maxPixelSize: 256)))
+    if image.isIncomplete {
+        print("showing a partial image:", image.warnings)
+    }
+    let strict = Request(path: "/photo.jpg", parser: ImageParser(strict: true))
+    _ = strict
+}
+
 func imagesPixelLimit() {
     let icon = Request(path: "/icon.png", parser: ImageParser(maxPixelSize: 64, pixelLimit: 4_000_000))
     _ = icon

@@ -124,5 +124,8 @@ func decodeEighth(_ data: Data, threads: Int32?) -> EighthScaleDecode? {
         #expect(JPEGCodec(maxThreads: 1).threadsForEighthScale(byteCount: 300 << 10) == 0)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         #expect(JPEGCodec().threadsForEighthScale(byteCount: 8 << 20) == (cores >= 2 ? min(cores, 4) : 1))
+        // Cores that other decodes keep busy are not taken.
+        #expect(JPEGCodec().threadsForEighthScale(byteCount: 8 << 20, otherDecodes: cores) == 1)
+        #expect(JPEGCodec().threadsForEighthScale(byteCount: 8 << 20, otherDecodes: 1) == (cores >= 3 ? min(cores - 1, 4) : 1))
     }
 }

@@ -32,6 +32,21 @@ void nk_jpeg_destroy(nk_jpeg_decoder *decoder);
 /* The message of the last failure ("" if none). */
 const char *nk_jpeg_message(const nk_jpeg_decoder *decoder);
 
+/*
+ * Strict mode (off by default): libjpeg's warnings that pixel data is missing or damaged
+ * ("Corrupt JPEG data: premature end of data segment", a bad Huffman code, a missing restart
+ * marker) fail the decode with that message instead of letting libjpeg fill in gray.
+ * A file that ends before its EOI marker fails in either mode.
+ */
+void nk_jpeg_set_strict(nk_jpeg_decoder *decoder, int strict);
+
+/* 1 when libjpeg reported missing or damaged pixel data (in strict mode, the reason it failed). */
+int nk_jpeg_is_incomplete(const nk_jpeg_decoder *decoder);
+
+/* How many warnings libjpeg gave, and the text of the first few (NULL past those kept). */
+int nk_jpeg_warning_count(const nk_jpeg_decoder *decoder);
+const char *nk_jpeg_warning(const nk_jpeg_decoder *decoder, int index);
+
 /* Reads the header of `data` (which must outlive the decoder). 0 on success, -1 on error. */
 int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t size, nk_jpeg_info *info);
 
@@ -40,7 +55,8 @@ int nk_jpeg_set_scale(nk_jpeg_decoder *decoder, unsigned numerator, nk_jpeg_info
 
 /*
  * Decodes into `pixels` (info->height rows of `bytes_per_row` >= 4 * info->width bytes):
- * RGBA, or CMYK for CMYK/YCCK sources. A truncated file is an error. 0 or -1.
+ * RGBA, or CMYK for CMYK/YCCK sources. A file cut off before EOI is an error; damaged pixel
+ * data is one only in strict mode (see nk_jpeg_set_strict). 0 or -1.
  */
 int nk_jpeg_decode(nk_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row);
 

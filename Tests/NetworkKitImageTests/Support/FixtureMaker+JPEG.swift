@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 
 /// JPEG fixtures: `cjpeg` encodes, `djpeg` (the same libjpeg-turbo the codec links) decodes the

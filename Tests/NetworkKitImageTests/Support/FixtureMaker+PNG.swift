@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import NetworkKit
 

@@ -1,4 +1,4 @@
-import CZlib
+import FixtureServer
 import Foundation
 import NetworkKit
 
@@ -78,22 +78,5 @@ struct PNGWriter {
             }
             return row
         }
-    }
-}
-
-extension Data {
-    mutating func appendBigEndian(_ value: UInt32) {
-        append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
-    }
-
-    /// Appends a PNG chunk: length, type, data, CRC-32 of type and data.
-    mutating func appendChunk(_ type: String, _ body: Data) {
-        appendBigEndian(UInt32(body.count))
-        let typed = Data(type.utf8) + body
-        append(typed)
-        let crc = typed.withUnsafeBytes { bytes in
-            crc32(0, bytes.bindMemory(to: Bytef.self).baseAddress, uInt(bytes.count))
-        }
-        appendBigEndian(UInt32(crc))
     }
 }
