@@ -49,7 +49,7 @@ func fuzzMultipart(_ data: Data) {
     do {
         try parser.execute(Array(encoded))
     } catch {
-        return invariant(false, "multipart-kit cannot parse what the kit encoded: \(error)")
+        return invariant(false, "multipart-kit cannot parse what the kit encoded (\(error)): \(String(decoding: encoded.prefix(2_000), as: UTF8.self).debugDescription)")
     }
     invariant(parsed.bodies == bodies, "\(bodies.count) parts sent, \(parsed.bodies.count) read back, or their bytes differ")
 }

@@ -78,7 +78,11 @@ public func replayCorpus(_ arguments: [String], _ body: (Data) -> Void) {
     var count = 0
     for path in arguments {
         let url = URL(fileURLWithPath: path)
-        let files = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [url]
+        var isFolder: ObjCBool = false
+        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        let files = isFolder.boolValue
+            ? (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
+            : [url]
         for file in files.sorted(by: { $0.path < $1.path }) {
             guard let data = try? Data(contentsOf: file) else { continue }
             body(data)

@@ -53,12 +53,13 @@ struct UploadTests {
     func escapedNames(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         var form = MultipartForm()
-        form.append(Data("x".utf8), name: "a\"b\r\nc", fileName: "evil\".txt")
+        // "\r\u{485}" is one Character that is not "\r": it went out raw until fuzz-multipart found it.
+        form.append(Data("x".utf8), name: "a\"b\r\nc\r\u{485}", fileName: "evil\".txt")
         let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
         request.body = .multipart(form)
         let parts = Self.parts(try await fixture.service.send(request))
         #expect(parts.count == 1)
-        #expect(parts.first?.name == "a%22b%0D%0Ac")
+        #expect(parts.first?.name == "a%22b%0D%0Ac%0D\u{485}")
         #expect(parts.first?.filename == "evil%22.txt")
         #expect(parts.first?.contentType == "text/plain")
     }

@@ -126,16 +126,25 @@ public struct MultipartForm: Sendable, Equatable {
         var header = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(part.name))\""
         if let fileName = part.fileName { header += "; filename=\"\(Self.escaped(fileName))\"" }
         header += "\r\n"
-        if let contentType = part.contentType { header += "Content-Type: \(contentType)\r\n" }
+        if let contentType = part.contentType { header += "Content-Type: \(Self.escaped(contentType))\r\n" }
         return Data((header + "\r\n").utf8)
     }
 
     /// Names and file names as the HTML standard encodes them in multipart headers: `"`, CR and
     /// LF percent-encoded, so no name can end the header or the quoted string early.
     static func escaped(_ name: String) -> String {
-        name.replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        // Scalar by scalar: String's own replacing works on characters, and a CR followed by a
+        // combining mark is one character that is not "\r", so it went out raw (fuzz-multipart).
+        var escaped = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": escaped.append(contentsOf: "%22".unicodeScalars)
+            case "\r": escaped.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "%0A".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     private static func length(of content: Content) throws -> Int64 {
