@@ -55,3 +55,14 @@ extension Duration {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 }
+
+/// An executable SwiftPM built with the running tests (a code generator, a fuzz replayer): next
+/// to the test bundle, else in `packageRoot/.build/debug`. Also returns every place looked in,
+/// for the message of a test that finds none.
+public func builtExecutable(_ name: String, packageRoot: URL) -> (url: URL?, searched: [URL]) {
+    let folders = [Bundle.main.executableURL?.deletingLastPathComponent()]
+        + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        + [packageRoot.appendingPathComponent(".build/debug")]
+    let candidates = folders.compactMap { $0?.appendingPathComponent(name) }
+    return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, candidates)
+}

@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import Testing
 
@@ -47,18 +48,12 @@ enum Files {
     /// A tool SwiftPM built (`nk-openapi-gen`, `nk-model-gen`): next to the test bundle, else in
     /// the package's `.build/debug`.
     static func tool(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
-        }
-        for bundle in Bundle.allBundles {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
-        }
         let root = folder.deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/" + name))
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
-        Issue.record("\(name) was not built (looked in \(candidates.map(\.path))): run swift build first", sourceLocation: sourceLocation)
-        return nil
+        let (found, searched) = builtExecutable(name, packageRoot: root)
+        if found == nil {
+            Issue.record("\(name) was not built (looked in \(searched.map(\.path))): run swift build first", sourceLocation: sourceLocation)
+        }
+        return found
     }
 }
 

@@ -13,12 +13,9 @@ struct FuzzCorpusTests {
     func replay(target: String) throws {
         let corpus = Self.root.appendingPathComponent("Fuzz/Corpus/\(target)")
         let inputs = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count
-        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(),
-                          Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent(),
-                          Self.root.appendingPathComponent(".build/debug")]
-            .compactMap { $0?.appendingPathComponent(target) }
-        guard let replayer = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            Issue.record("\(target) was not built (looked in \(candidates.map(\.path))): run swift build first")
+        let (found, searched) = builtExecutable(target, packageRoot: Self.root)
+        guard let replayer = found else {
+            Issue.record("\(target) was not built (looked in \(searched.map(\.path))): run swift build first")
             return
         }
         let output = try toolOutput([replayer.path, corpus.path])
