@@ -115,11 +115,11 @@ struct LoadRun {
         defer { try? FileManager.default.removeItem(at: file) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let request = Self.request(index, file: file)
-            request.addProgressHandler { _, _ in book.progress(index) }
+            request.addProgressHandler { book.progress(index) }
             request.addCompletionHandler { result in
                 if book.complete(index, outcome: Self.outcome(result)) { continuation.resume() }
             }
-            service.start(request)
+            request.start(service)
             if let cancelAfter {
                 Task {
                     try? await Task.sleep(for: cancelAfter)
@@ -164,22 +164,16 @@ struct LoadRun {
 /// A request of any output type, as the load run needs it: handlers that see only whether it
 /// succeeded, starting, cancelling.
 struct AnyLoadRequest: Sendable {
-    let addProgressHandler: @Sendable (@escaping @Sendable (Int, Double) -> Void) -> Void
+    let addProgressHandler: @Sendable (@escaping @Sendable () -> Void) -> Void
     let addCompletionHandler: @Sendable (@escaping @Sendable (Result<Void, NetworkError>) -> Void) -> Void
     let start: @Sendable (Service) -> Void
     let cancel: @Sendable () -> Void
 
     init<Output: Sendable>(_ request: Request<Output>) {
-        addProgressHandler = { handler in request.addProgressHandler { _, _ in handler(0, 0) } }
+        addProgressHandler = { handler in request.addProgressHandler { _, _ in handler() } }
         addCompletionHandler = { handler in request.addCompletionHandler { _, result in handler(result.map { _ in () }) } }
         start = { service in service.start(request) }
         cancel = { request.cancel() }
-    }
-}
-
-extension Service {
-    fileprivate func start(_ request: AnyLoadRequest) {
-        request.start(self)
     }
 }
 
