@@ -54,10 +54,8 @@ struct NIOTransfer: Sendable {
     /// The AsyncHTTPClient request for `request`: the same method, URL, headers and body, and
     /// `Accept-Encoding: gzip, deflate` unless the request says otherwise (as libcurl does).
     private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            throw URLError(.unsupportedURL,
-                           detail: "only http and https URLs are supported, not \(request.url?.absoluteString ?? "nil")")
-        }
+        guard let url = request.url else { throw URLError(.unsupportedURL, detail: "the request has no URL") }
+        if let reason = url.unsupportedSchemeReason { throw URLError(.unsupportedURL, detail: reason) }
         var clientRequest = HTTPClientRequest(url: url.absoluteString)
         clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         for (name, value) in request.allHTTPHeaderFields ?? [:] {

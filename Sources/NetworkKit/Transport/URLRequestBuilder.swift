@@ -112,10 +112,7 @@ enum URLRequestBuilder {
 
     /// Throws unless `url` is an http or https URL: the only ones NetworkKit sends.
     static func requireHTTP(_ url: URL) throws {
-        let scheme = url.scheme?.lowercased() ?? ""
-        guard scheme != "http", scheme != "https" else { return }
-        let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme): scheme"
-        throw NetworkError.invalidURL("\(url.absoluteString): \(name) is not supported (http: and https: only)")
+        if let reason = url.unsupportedSchemeReason { throw NetworkError.invalidURL(reason) }
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))
@@ -140,5 +137,16 @@ enum URLRequestBuilder {
         components.percentEncodedQuery = query
         guard let result = components.url else { throw NetworkError.invalidURL(url.absoluteString) }
         return result
+    }
+}
+
+extension URL {
+    /// Why NetworkKit does not send to this URL (its scheme is not http or https), in words for
+    /// an error; nil when it does. Both transports refuse with these words.
+    package var unsupportedSchemeReason: String? {
+        let scheme = scheme?.lowercased() ?? ""
+        guard scheme != "http", scheme != "https" else { return nil }
+        let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme): scheme"
+        return "\(absoluteString): \(name) is not supported (http: and https: only)"
     }
 }
