@@ -5,13 +5,20 @@ import NetworkKitImage
 
 /// Every image codec through the registry, full size and as a 64-pixel thumbnail (large baseline
 /// JPEGs take the 1/8-scale path): an image within the pixel limit, or a typed error.
+/// `NK_FUZZ_CODEC=image/png` (or `image/jpeg`, `image/webp`) sends every input to that one codec
+/// instead of the one its bytes name, so a run's executions all count for that codec.
 @main enum FuzzImages { static func main() { fuzzMain(fuzzImages) } }
+
+/// The codec named by `NK_FUZZ_CODEC`, if any.
+let forcedCodec = ProcessInfo.processInfo.environment["NK_FUZZ_CODEC"].flatMap {
+    ImageCodecRegistry.shared.codec(forMIMEType: $0)
+}
 
 /// The codecs a JPEG also goes through: the 1/8-scale path forced on, on one and on two threads.
 let eighthScaleCodecs = [ImageFuzzHooks.jpegCodec(eighthScaleThreads: 1), ImageFuzzHooks.jpegCodec(eighthScaleThreads: 2)]
 
 func fuzzImages(_ data: Data) {
-    guard let codec = ImageCodecRegistry.shared.codec(sniffing: data) else { return }
+    guard let codec = forcedCodec ?? ImageCodecRegistry.shared.codec(sniffing: data) else { return }
     var runs: [(any ImageCodec, ImageDecodingOptions)] = [
         (codec, ImageDecodingOptions(pixelLimit: 16_000_000)),
         (codec, ImageDecodingOptions(maxPixelSize: 64, pixelLimit: 16_000_000)),
