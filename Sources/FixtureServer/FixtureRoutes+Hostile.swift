@@ -23,7 +23,7 @@ extension FixtureRoutes {
         }
         // /compressed/gzip|deflate|rawdeflate?count=N (default 100): a JSON array of N items,
         // compressed (deflate zlib-wrapped, rawdeflate without a wrapper but sent as `deflate`);
-        // ?cut=K leaves out the last K bytes of the compressed body.
+        // ?cut=K leaves out the last K bytes of the compressed body; ?corrupt=1 spoils its middle.
         router.get("compressed/{coding}") { request, context in
             let coding = context.parameters.get("coding") ?? ""
             let windowBits: Int32? = ["gzip": 31, "deflate": 15, "rawdeflate": -15][coding]
@@ -32,6 +32,9 @@ extension FixtureRoutes {
             let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
             var body = FixtureZlib.compress(Data(("[" + items.joined(separator: ",") + "]").utf8), windowBits: windowBits)
             body.removeLast(min(body.count, max(0, Int(query(request, "cut") ?? "") ?? 0)))
+            if query(request, "corrupt") == "1", body.count > 16 {
+                body.replaceSubrange(body.count / 2 ..< body.count / 2 + 8, with: repeatElement(0xFF, count: 8))
+            }
             return respond(contentType: "application/json", body: body,
                            extraHeaders: [.contentEncoding: coding == "gzip" ? "gzip" : "deflate"])
         }

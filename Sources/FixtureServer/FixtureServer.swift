@@ -27,24 +27,31 @@ public final class FixtureServer: Sendable {
     /// - `/raw/many-headers`: 100,000 header fields (about 2 MB);
     /// - `/raw/huge-header`: one header field of 1 MiB.
     public let rawBaseURL: URL
+    /// `https://127.0.0.1:PORT` of the raw server's answers over TLS with a self-signed
+    /// certificate (`SelfSignedIdentity`), which a client that checks certificates refuses.
+    public let selfSignedBaseURL: URL
     private let raw: RawServer
+    private let selfSigned: RawServer
     let blobs: BlobStore
     /// Hits per key of the counting routes (`/count/KEY`, `/flaky/KEY`).
     public let hits: HitCounter
     private let task: Task<Void, any Error>
 
-    private init(port: Int, raw: RawServer, blobs: BlobStore, hits: HitCounter, task: Task<Void, any Error>) {
+    private init(port: Int, raw: RawServer, selfSigned: RawServer, blobs: BlobStore, hits: HitCounter,
+                 task: Task<Void, any Error>) {
         self.port = port
         self.raw = raw
+        self.selfSigned = selfSigned
         self.blobs = blobs
         self.hits = hits
         self.task = task
         baseURL = Self.loopback(port)
         rawBaseURL = Self.loopback(raw.port)
+        selfSignedBaseURL = Self.loopback(selfSigned.port, scheme: "https")
     }
 
-    private static func loopback(_ port: Int) -> URL {
-        URL(string: "http://127.0.0.1:\(port)")!  // a literal loopback URL with a number: always valid
+    private static func loopback(_ port: Int, scheme: String = "http") -> URL {
+        URL(string: "\(scheme)://127.0.0.1:\(port)")!  // a literal loopback URL with a number: always valid
     }
 
     /// Starts a server on a free loopback port and returns once it accepts connections.
@@ -73,20 +80,27 @@ public final class FixtureServer: Sendable {
             task.cancel()
             throw FixtureServerError.couldNotBind
         }
-        let raw: RawServer
+        let raw: RawServer, selfSigned: RawServer
         do {
             raw = try await RawServer.start()
+            do {
+                selfSigned = try await RawServer.start(tls: SelfSignedIdentity.context())
+            } catch {
+                raw.stop()
+                throw error
+            }
         } catch {
             task.cancel()
             throw error
         }
-        return FixtureServer(port: port, raw: raw, blobs: blobs, hits: hits, task: task)
+        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, hits: hits, task: task)
     }
 
-    /// Stops the server and the raw server.
+    /// Stops the server and the raw servers.
     public func stop() {
         task.cancel()
         raw.stop()
+        selfSigned.stop()
     }
 
     /// The absolute URL of `path` (which may carry a query) on this server.

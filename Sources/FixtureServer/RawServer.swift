@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// A plain TCP server on 127.0.0.1 that reads one request head per connection, answers with
 /// the canned bytes `RawAnswer` chooses by its path and closes the connection: malformed HTTP
@@ -15,12 +16,14 @@ final class RawServer: Sendable {
         self.channel = channel
     }
 
-    /// Binds a free loopback port and returns once it accepts connections.
-    static func start() async throws -> RawServer {
+    /// Binds a free loopback port and returns once it accepts connections; with `tls`, every
+    /// connection speaks TLS with that context first.
+    static func start(tls: NIOSSLContext? = nil) async throws -> RawServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.addHandler(RawAnswerHandler())
                 }
             }

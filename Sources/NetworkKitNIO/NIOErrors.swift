@@ -33,15 +33,24 @@ enum NIOErrors {
             return URLError(.cannotFindHost, detail: "\(error)")
         case let error as HTTPParserError:
             return urlError(for: error)
-        case is NIOSSLError, is BoringSSLError:
-            // BoringSSL reading a plain HTTP answer as a TLS record.
-            let fault: ServerFault = "\(error)".contains("WRONG_VERSION_NUMBER") ? .notTLS : .tlsFailed
-            return fault.urlError("NIO: \(error)")
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            return ServerFault.certificateWrongHost.urlError("NIO: \(error)")
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            return tlsFault(for: "\(error)").urlError("NIO: \(error)")
         case let error as ChannelError:
             return urlError(for: error)
         default:
             return URLError(.unknown, detail: "\(error)")
         }
+    }
+
+    /// The fault BoringSSL's error text names. BoringSSL reports every failed certificate check
+    /// as CERTIFICATE_VERIFY_FAILED, so an expired certificate is "not trusted" here where
+    /// libcurl's text lets URLSession say "expired".
+    private static func tlsFault(for text: String) -> ServerFault {
+        if text.contains("WRONG_VERSION_NUMBER") { return .notTLS }  // a plain HTTP answer read as TLS
+        if text.contains("CERTIFICATE_VERIFY_FAILED") { return .certificateUntrusted }
+        return .tlsFailed
     }
 
     private static func urlError(for error: HTTPClientError) -> URLError {

@@ -76,11 +76,13 @@ struct NIOTransfer: Sendable {
         for try await buffer in body {
             timer.touch()
             if let inflater {
-                try buffer.withUnsafeReadableBytes { bytes in
-                    try inflater.inflate(bytes) { piece in
-                        // A bomb inflates far more than it sends: stop as soon as the request is stopped.
-                        try Task.checkCancellation()
-                        events.transportDidReceive(chunk: piece)
+                try Self.decoding {
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        try inflater.inflate(bytes) { piece in
+                            // A bomb inflates far more than it sends: stop as soon as the request is stopped.
+                            try Task.checkCancellation()
+                            events.transportDidReceive(chunk: piece)
+                        }
                     }
                 }
             } else if buffer.readableBytes < 16 * 1024 {
@@ -89,7 +91,18 @@ struct NIOTransfer: Sendable {
                 events.transportDidReceive(chunk: Data(sharing: buffer))
             }
         }
-        try inflater?.finish()
+        if let inflater { try Self.decoding { try inflater.finish() } }
+    }
+
+    /// Runs `inflating`, its corrupt or cut stream reported as URLSession reports one: a
+    /// transport error (`cannotDecodeContentData`), not a parse error, since the parsers never saw
+    /// the body.
+    private static func decoding(_ inflating: () throws -> Void) throws {
+        do {
+            try inflating()
+        } catch let error as ParseError where error.parser == "decompress" {
+            throw ServerFault.badContentEncoding.urlError("NIO: \(error.reason)")
+        }
     }
 
     /// Reads a redirect's body to its end so its connection can be used again, up to 1 MiB;

@@ -29,11 +29,14 @@ public final class NIOTransport: Transport {
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
-    /// one host at a time (8 by default).
+    /// one host at a time (8 by default). A connection that cannot be made fails the request at
+    /// once, as with URLSession (AsyncHTTPClient's default retries until the connect timeout, 10 s
+    /// for an https URL to a plain HTTP port); retrying is the request's interceptors' choice.
     public convenience init(connectionsPerHost: Int = 8) {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60),
                                              concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.init(configuration: configuration)
     }
 

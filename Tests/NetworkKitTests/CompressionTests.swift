@@ -122,9 +122,12 @@ struct CompressedAnswerTests {
         defer { fixture.server.stop() }
         let result = await fixture.service.result(of: Request(path: "/compressed/\(coding)?count=5000&cut=20", parser: JSONParser()))
         #expect(result.failure != nil, "a cut \(coding) body was accepted: \(result)")
+        // libcurl does not notice a compressed stream that stops early: URLSession hands the
+        // kit what inflated, which the JSON parser refuses. The NIO transport inflates with the
+        // kit's inflater, which does notice, and says so as URLSession does for corrupt data.
         if transport == .nio {
-            guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
-            #expect(error.parser == "decompress" && error.reason.contains("truncated"), "\(error)")
+            guard case .transport(let error) = result.failure else { Issue.record("got \(result)"); return }
+            #expect(error.code == .cannotDecodeContentData && error.localizedDescription.contains("truncated"), "\(error)")
         }
     }
 

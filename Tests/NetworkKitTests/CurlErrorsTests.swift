@@ -21,7 +21,13 @@ struct CurlErrorsTests {
         (.networkConnectionLost, "OpenSSL SSL_read: Connection reset by peer, errno 104", .closedEarly),
         (.badServerResponse, "Empty reply from server", .closedWithoutAnswer),
         (.unknown, "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number", .notTLS),
-        (.unknown, "SSL certificate problem: self-signed certificate", .tlsFailed),
+        (.unknown, "SSL certificate problem: self-signed certificate", .certificateUntrusted),
+        (.unknown, "SSL certificate problem: unable to get local issuer certificate", .certificateUntrusted),
+        (.unknown, "SSL certificate problem: certificate has expired", .certificateOutOfDate),
+        (.unknown, "SSL: no alternative certificate subject name matches target host name 'x.test'", .certificateWrongHost),
+        (.unknown, "SSL: certificate subject name 'a.test' does not match target host name 'b.test'", .certificateWrongHost),
+        (.unknown, "OpenSSL/3.0.19: error:0A000410:SSL routines::sslv3 alert handshake failure", .tlsFailed),
+        (.unknown, "Error while processing content unencoding: invalid block type", .badContentEncoding),
     ])
     func messageNamesTheFault(code: URLError.Code, message: String, fault: ServerFault) throws {
         let failingURL = try #require(URL(string: "http://127.0.0.1:1/x"))

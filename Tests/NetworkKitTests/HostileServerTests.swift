@@ -20,12 +20,18 @@ struct HostileServerTests {
         case hugeHeader = "/raw/huge-header"
         /// An https URL to the fixture's plain HTTP port.
         case tlsToPlainPort = "/json/small"
+        /// TLS with a self-signed certificate.
+        case selfSignedCertificate = "/raw/long-body"
+        /// A gzip body whose middle is spoiled.
+        case corruptGzip = "/compressed/gzip?count=5000&corrupt=1"
 
         var testDescription: String { rawValue }
 
         func url(on server: FixtureServer) -> String {
             switch self {
             case .tlsToPlainPort: "https://127.0.0.1:\(server.port)" + rawValue
+            case .selfSignedCertificate: server.selfSignedBaseURL.absoluteString + rawValue
+            case .corruptGzip: server.url(rawValue)
             default: server.rawURL(rawValue)
             }
         }
@@ -36,6 +42,8 @@ struct HostileServerTests {
             case .badChunk: .badChunk
             case .manyHeaders, .hugeHeader: .headersTooLarge
             case .tlsToPlainPort: .notTLS
+            case .selfSignedCertificate: .certificateUntrusted
+            case .corruptGzip: .badContentEncoding
             }
         }
     }
@@ -92,8 +100,7 @@ struct HostileServerTests {
     }
 
     /// A fixture whose service gives each request 60 s in all: generous on a loaded machine, the
-    /// bound a hostile server cannot pass. Its idle timeout (15 s) stays above AsyncHTTPClient's
-    /// connect timeout (10 s), which ends its retries of a failed TLS handshake.
+    /// bound a hostile server cannot pass.
     static func start(_ transport: TransportKind) async throws -> Fixture {
         let fixture = try await Fixture.start(timeout: 15, transport: transport)
         fixture.service.configure { $0.timeLimit = .seconds(60) }

@@ -54,5 +54,12 @@ enum CurlErrors {
         ("Empty reply from server", .closedWithoutAnswer),
         ("wrong version number", .notTLS),                       // OpenSSL reading a plain HTTP answer
         ("packet length too long", .notTLS),
+        ("certificate has expired", .certificateOutOfDate),      // "SSL certificate problem: …"
+        ("certificate is not yet valid", .certificateOutOfDate),
+        ("SSL certificate problem", .certificateUntrusted),      // self-signed, unknown issuer, chain
+        ("does not match target host name", .certificateWrongHost),
+        ("subject name matches target host", .certificateWrongHost), // "no alternative certificate …"
+        ("content unencoding", .badContentEncoding),             // "Error while processing content unencoding: …"
+        ("Unrecognized content encoding", .badContentEncoding),
     ]
 }

@@ -22,6 +22,15 @@ package enum ServerFault: Sendable {
     case notTLS
     /// The TLS handshake failed for another reason.
     case tlsFailed
+    /// The server's certificate is not signed by an authority this machine trusts (self-signed,
+    /// an unknown root, an incomplete chain).
+    case certificateUntrusted
+    /// The server's certificate names another host.
+    case certificateWrongHost
+    /// The server's certificate has expired or is not valid yet.
+    case certificateOutOfDate
+    /// The body's `Content-Encoding` (gzip, deflate) does not decode: corrupt or cut short.
+    case badContentEncoding
 
     /// The `URLError` for this fault, its description the fault's words followed by
     /// `transportText` (what the transport itself said) in parentheses; the rest of `userInfo`
@@ -38,6 +47,10 @@ package enum ServerFault: Sendable {
         case .notHTTP, .headersTooLarge, .badChunk: .badServerResponse
         case .closedEarly, .closedWithoutAnswer: .networkConnectionLost
         case .notTLS, .tlsFailed: .secureConnectionFailed
+        case .certificateUntrusted: .serverCertificateUntrusted
+        case .certificateWrongHost: .serverCertificateUntrusted
+        case .certificateOutOfDate: .serverCertificateHasBadDate
+        case .badContentEncoding: .cannotDecodeContentData
         }
     }
 
@@ -51,6 +64,10 @@ package enum ServerFault: Sendable {
         case .closedWithoutAnswer: "the server closed the connection without answering"
         case .notTLS: "the server does not speak TLS on this port (an https URL to a plain HTTP port?)"
         case .tlsFailed: "the TLS handshake failed"
+        case .certificateUntrusted: "the server's certificate is not trusted (self-signed or from an unknown authority)"
+        case .certificateWrongHost: "the server's certificate is for another host name"
+        case .certificateOutOfDate: "the server's certificate has expired or is not valid yet"
+        case .badContentEncoding: "the server's compressed body (Content-Encoding) is corrupt or cut short"
         }
     }
 }
