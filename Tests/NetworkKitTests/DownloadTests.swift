@@ -85,6 +85,21 @@ struct DownloadTests {
         try Self.expectIdentical(destination, size: 2_000_000)
     }
 
+    @Test("a resume is found again when the service adds a new nonce to every request", arguments: TransportKind.allCases)
+    func resumeDespiteVolatileCommonParameters(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        fixture.service.configure { $0.commonParameters = { ["nonce": .string(UUID().uuidString)] } }
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("n.bin")
+        let path = "/files/n.bin?size=1000000&dropAt=400000&dropKey=\(UUID().uuidString)"
+        let first = await fixture.service.result(of: Request(download: path, to: .file(destination)))
+        #expect(first.failure != nil)
+        let file = try await fixture.service.send(Request(download: path, to: .file(destination)))
+        #expect(transport.resumesFrom(file.resumedFrom, droppedAt: 400_000))
+        try Self.expectIdentical(destination, size: 1_000_000)
+        #expect(folder.contents == ["n.bin"], "partial files left: \(folder.contents)")
+    }
+
     @Test("a changed validator starts again from zero", arguments: TransportKind.allCases)
     func changedValidator(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)

@@ -112,7 +112,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             if let answer { return answer }
         }
         let isIdempotent = self.isIdempotent
-        let file = options.download.map { PartialDownload(options: $0, sourceURL: prepared.url?.absoluteString ?? options.target) }
+        let file = options.download.map {
+            PartialDownload(options: $0, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
+        }
         var restarted = false
         var attempt = 0
         while true {

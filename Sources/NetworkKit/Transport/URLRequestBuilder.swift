@@ -78,6 +78,20 @@ enum URLRequestBuilder {
         return request
     }
 
+    /// What identifies a download across attempts and runs: the URL of the request's target
+    /// with its own parameters, without what the service adds each time (common parameters,
+    /// URL filters, interceptors, signatures), which may hold a timestamp or a nonce.
+    static func downloadIdentity(_ options: RequestOptions, configuration: ServiceConfiguration) -> String {
+        if let custom = options.customRequest { return custom.url?.absoluteString ?? options.target }
+        guard var url = try? resolve(options.target, useCDN: options.useCDN, configuration: configuration) else {
+            return options.target
+        }
+        if !options.parameters.isEmpty, let withQuery = try? appendingQuery(options.parameters, to: url, keepingExisting: false) {
+            url = withQuery
+        }
+        return url.absoluteString
+    }
+
     /// FoundationNetworking on Linux truncates the timeout to whole seconds, so a timeout under
     /// one second would fire at once: round up to whole seconds there.
     static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {

@@ -7,6 +7,9 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
         /// The partial file could not be created or written (disk full, no permission…); the
         /// underlying error says which. Bytes already written are kept for a resume.
         case cannotWrite
+        /// The partial file on disk could not be read back to resume a digest check over it;
+        /// the underlying error says why. The partial file is kept.
+        case cannotRead
         /// The destination exists and the download may not replace it.
         case destinationExists
         /// The finished file had another length than announced or expected; it was removed.
@@ -39,6 +42,7 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
         let what: String
         switch reason {
         case .cannotWrite: what = "cannot write"
+        case .cannotRead: what = "cannot read back the partial file"
         case .destinationExists: what = "destination exists (set replacesExisting to replace it)"
         case .lengthMismatch(let expected, let received): what = "expected \(expected) bytes, received \(received)"
         case .digestMismatch(let expected, let computed): what = "digest \(computed), expected \(expected)"

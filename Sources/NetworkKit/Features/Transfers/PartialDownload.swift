@@ -117,7 +117,13 @@ final class PartialDownload: Sendable {
             // The digest covers the bytes already on disk, read once here, and then each chunk
             // as it is written: the finished file is not read again.
             let hasher = options.digest?.makeHasher()
-            if let hasher, offset > 0 { try hash(partialURL, upTo: offset, into: hasher) }
+            if let hasher, offset > 0 {
+                do {
+                    try hash(partialURL, upTo: offset, into: hasher)
+                } catch {
+                    throw DownloadError(.cannotRead, file: partialURL, underlying: error)
+                }
+            }
             // Saved before any byte, so a break at any point leaves a resumable pair.
             if options.resumes, record.validator != nil {
                 try JSONEncoder().encode(record).write(to: recordURL, options: .atomic)
@@ -131,6 +137,8 @@ final class PartialDownload: Sendable {
                 state.record = record
                 state.hasher = hasher
             }
+        } catch let error as DownloadError {
+            throw .download(error)
         } catch {
             throw .download(DownloadError(.cannotWrite, file: partialURL, underlying: error))
         }
@@ -235,6 +243,8 @@ final class PartialDownload: Sendable {
             block.withUnsafeBytes { hasher.update($0) }
             left -= Int64(block.count)
         }
+        // Shorter than it was a moment ago: another process is at the file.
+        if left > 0 { throw CocoaError(.fileReadCorruptFile) }
     }
 
     /// All of `data` to `descriptor`, through `write(2)`: `FileHandle.write(contentsOf:)` is
