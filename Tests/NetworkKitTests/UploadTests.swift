@@ -135,6 +135,44 @@ struct UploadTests {
         #expect(echo["headers"]?["Content-Type"] == "text/plain")
     }
 
+    @Test("a file body is compressed from disk when asked, and its compressed copy removed", arguments: TransportKind.allCases)
+    func compressedFileBody(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        let folder = try TestFolder()
+        let file = folder.url.appendingPathComponent("body.txt")
+        let plain = Data(String(repeating: "NetworkKit streams this from disk. ", count: 4_000).utf8)
+        try plain.write(to: file)
+        let request = Request(path: "/echo", method: .put, parser: JSONParser())
+        request.body = .file(file, contentType: "text/plain")
+        request.bodyEncoding = .gzip
+        let (echo, leftBehind) = try await MemoryHeavy.exclusive {
+            let before = temporaryBodyFiles()
+            let echo = try await fixture.service.send(request)
+            return (echo, temporaryBodyFiles().subtracting(before))
+        }
+        #expect(echo["headers"]?["Content-Encoding"] == "gzip")
+        #expect(echo["headers"]?["Content-Type"] == "text/plain")
+        let sent = try #require(echo["bodyLength"]?.intValue)
+        #expect(sent > 0 && sent < Int64(plain.count / 20), "sent \(sent) bytes for \(plain.count)")
+        #expect(leftBehind.isEmpty, "the compressed body file was not removed: \(leftBehind)")
+    }
+
+    @Test("compressing a file streams it and inflates back to the same bytes", arguments: [ContentCoding.gzip, .deflate])
+    func fileCompressionRoundTrips(coding: ContentCoding) throws {
+        let folder = try TestFolder()
+        let source = folder.url.appendingPathComponent("plain.bin")
+        let compressed = folder.url.appendingPathComponent("plain.bin.z")
+        // Three and a half of the compressor's 64 KiB reads, half of it incompressible.
+        let plain = Data(FixtureFile.bytes(seed: 3, offset: 0, count: 114_688) + [UInt8](repeating: 7, count: 114_688))
+        try plain.write(to: source)
+        try Decompressor.compress(file: source, to: compressed, coding: coding)
+        let inflated = try Decompressor.inflate(Data(contentsOf: compressed), coding: coding, limit: 1 << 20)
+        #expect(inflated == plain)
+        try Data().write(to: source)
+        try Decompressor.compress(file: source, to: compressed, coding: coding)
+        #expect(try Decompressor.inflate(Data(contentsOf: compressed), coding: coding, limit: 16).isEmpty)
+    }
+
     @Test("a custom URLRequest is sent as is, with the parser chain", arguments: TransportKind.allCases)
     func customRequest(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
@@ -155,5 +193,11 @@ struct UploadTests {
     private func temporaryMultipartFiles() -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
         return Set(names.filter { $0.hasPrefix("nk-multipart-") })
+    }
+
+    /// The kit's temporary request bodies (assembled forms and compressed copies).
+    private func temporaryBodyFiles() -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        return Set(names.filter { $0.hasPrefix("nk-multipart-") || $0.hasPrefix("nk-gzip-") || $0.hasPrefix("nk-deflate-") })
     }
 }

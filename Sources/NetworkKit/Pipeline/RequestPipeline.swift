@@ -63,8 +63,8 @@ struct RequestPipeline<Output: Sendable>: Sendable {
 
     /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
     func firstAttempt() async throws(NetworkError) -> URLRequest {
-        try await adapt(build(), context: InterceptorContext(requestID: request.id, attempt: 1,
-                                                                   isIdempotent: isIdempotent, response: nil))
+        try await adapt(build(), bodyFile: nil, context: InterceptorContext(requestID: request.id, attempt: 1,
+                                                                                  isIdempotent: isIdempotent, response: nil))
     }
 
     private var isIdempotent: Bool {
@@ -98,7 +98,8 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
         let upload: UploadFile?
         do {
-            upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody)             //    a body from disk
+            upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody,             //    a body from disk
+                                         encoding: options.bodyEncoding)
         } catch {
             return .failure(error)
         }
@@ -122,7 +123,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
             let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
             var adapted: URLRequest
             do {
-                adapted = try await adapt(prepared, context: context)                                 // 3. adapt
+                adapted = try await adapt(prepared, bodyFile: upload?.url, context: context)          // 3. adapt
                 // A download resumes what an earlier attempt or run left on disk.
                 for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
                 // A stale cache entry is revalidated rather than fetched again.
@@ -171,14 +172,14 @@ struct RequestPipeline<Output: Sendable>: Sendable {
 
     /// Step 3: every interceptor in order, then the signer; a thrown error fails the request
     /// before anything is sent.
-    private func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
+    private func adapt(_ request: URLRequest, bodyFile: URL?, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
         var adapted = request
         do {
             for interceptor in interceptors {
                 adapted = try await interceptor.adapt(adapted, context: context)
             }
             if let signer = configuration.signer {
-                adapted = try signer.sign(adapted)
+                adapted = try signer.sign(adapted, bodyFile: bodyFile)
             }
         } catch let error as NetworkError {
             throw error

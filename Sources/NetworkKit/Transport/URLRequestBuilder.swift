@@ -18,6 +18,7 @@ enum URLRequestBuilder {
             if let reason = rule.violation(in: parameters) { throw NetworkError.invalidParameter(name: rule.name, reason: reason) }
         }
         var body: Data?
+        var bodyIsOnDisk = false  // a file, or a multipart form too large for memory (see `UploadFile`)
         var contentType: String?
         switch options.body.resolved(for: method) {
         case .form where !parameters.isEmpty:
@@ -38,10 +39,11 @@ enum URLRequestBuilder {
             case .data(let data, let type):
                 (body, contentType) = (data, type)
             case .file(_, let type):
-                contentType = type  // streamed from disk by the transport (see `UploadFile`)
+                contentType = type
+                bodyIsOnDisk = true
             case .multipart(let form):
                 contentType = form.contentType
-                if try UploadFile.fitsInMemory(form) { body = try form.encoded() }
+                if try UploadFile.fitsInMemory(form) { body = try form.encoded() } else { bodyIsOnDisk = true }
             default:
                 break
             }
@@ -68,7 +70,7 @@ enum URLRequestBuilder {
         if method != .get { request.httpMethod = method.rawValue }
         if let body { request.httpBody = body }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if let coding = options.bodyEncoding, body != nil {
+        if let coding = options.bodyEncoding, body != nil || bodyIsOnDisk {
             request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
         }
         for (name, value) in configuration.commonHeaders() where options.headers[name] == nil {

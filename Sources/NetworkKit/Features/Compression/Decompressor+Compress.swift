@@ -33,3 +33,54 @@ extension Decompressor {
         }
     }
 }
+
+extension Decompressor {
+    /// Compresses the file at `source` into a new file at `destination` as gzip or (zlib-wrapped)
+    /// deflate, 64 KiB at a time, so memory stays flat whatever the file's size.
+    /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure; the
+    ///   file system's error when a file cannot be read or written.
+    public static func compress(file source: URL, to destination: URL, coding: ContentCoding, level: Int = 6) throws {
+        guard (0...9).contains(level) else {
+            throw ParseError(parser: "compress", reason: "compression level \(level) is outside 0...9")
+        }
+        let stream: ZlibStream
+        do {
+            stream = try ZlibStream(deflateLevel: Int32(level), windowBits: (coding == .gzip ? Wrapper.gzip : .zlib).rawValue)
+        } catch {
+            throw ParseError(parser: "compress", reason: "\(coding.rawValue) compression failed: \(error)")
+        }
+        let input = try FileHandle(forReadingFrom: source)
+        defer { try? input.close() }
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: destination.path])
+        }
+        let output = try FileHandle(forWritingTo: destination)
+        defer { try? output.close() }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var finished = false
+        while !finished {
+            let chunk = try input.read(upToCount: buffer.count) ?? Data()
+            let flush = chunk.isEmpty ? Z_FINISH : Z_NO_FLUSH
+            try chunk.withUnsafeBytes { bytes in
+                let z = stream.stream
+                z.pointee.next_in = UnsafeMutablePointer(mutating: bytes.bindMemory(to: Bytef.self).baseAddress)
+                z.pointee.avail_in = UInt32(bytes.count)
+                repeat {
+                    let (status, produced) = buffer.withUnsafeMutableBytes { out in
+                        z.pointee.next_out = out.bindMemory(to: Bytef.self).baseAddress
+                        z.pointee.avail_out = UInt32(out.count)
+                        let status = deflate(z, flush)
+                        return (status, out.count - Int(z.pointee.avail_out))
+                    }
+                    guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                        throw ParseError(parser: "compress", reason: stream.message(or: "deflate status \(status)"))
+                    }
+                    if produced > 0 { try output.write(contentsOf: buffer[..<produced]) }
+                    finished = status == Z_STREAM_END
+                    // Until deflate leaves room in the output (it took all the input), or, at the
+                    // end, until it has written the stream's end.
+                } while flush == Z_FINISH ? !finished : z.pointee.avail_out == 0
+            }
+        }
+    }
+}

@@ -19,19 +19,67 @@ import FoundationNetworking
 /// }
 /// configuration.signer = HMACSigner(key: SymmetricKey(data: secret))
 /// ```
+///
+/// A body sent from disk (``RequestBody/file(_:contentType:)``, a large multipart form) is not in
+/// `httpBody`: a signer that signs bodies implements ``sign(_:bodyFile:)`` too and reads it with
+/// ``Foundation/URLRequest/signingContent(bodyFile:_:)``, a piece at a time:
+///
+/// ```swift
+/// func sign(_ request: URLRequest) throws -> URLRequest { try sign(request, bodyFile: nil) }
+/// func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest {
+///     var mac = HMAC<SHA256>(key: key)
+///     try request.signingContent(bodyFile: bodyFile) { mac.update(data: $0) }
+///     var signed = request
+///     signed.setValue(Data(mac.finalize()).map { String(format: "%02x", $0) }.joined(), forHTTPHeaderField: "X-Signature")
+///     return signed
+/// }
+/// ```
 public protocol RequestSigning: Sendable {
     /// The signed request; throwing fails the request with `NetworkError.adaptationFailed`, and
     /// nothing is sent.
     func sign(_ request: URLRequest) throws -> URLRequest
+
+    /// The signed request, whose body is sent from `bodyFile` when that is not nil (it is then
+    /// not in `httpBody`; with ``Request/bodyEncoding`` it is the compressed file, as sent).
+    /// The kit calls this one; by default it calls ``sign(_:)``.
+    func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest
+}
+
+extension RequestSigning {
+    /// Calls ``sign(_:)``: signers that do not sign bodies from disk need only that one.
+    public func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest {
+        try sign(request)
+    }
 }
 
 extension URLRequest {
     /// What signers usually sign: `METHOD\npath?query\nbody`, as bytes.
     public var signingContent: Data {
-        let path = url.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } ?? ""
-        var content = Data("\(httpMethod ?? "GET")\n\(path)\n".utf8)
+        var content = signingHead
         content.append(httpBody ?? Data())
         return content
+    }
+
+    /// ``signingContent`` in pieces, with the body read from `bodyFile` (64 KiB at a time) when
+    /// it is sent from disk, so a signer can hash a body of any size in flat memory.
+    /// - Throws: the file system's error when `bodyFile` cannot be read, or what `piece` throws.
+    public func signingContent(bodyFile: URL?, _ piece: (Data) throws -> Void) throws {
+        try piece(signingHead)
+        guard let bodyFile else {
+            if let httpBody, !httpBody.isEmpty { try piece(httpBody) }
+            return
+        }
+        let handle = try FileHandle(forReadingFrom: bodyFile)
+        defer { try? handle.close() }
+        while let block = try handle.read(upToCount: 64 * 1024), !block.isEmpty {
+            try piece(block)
+        }
+    }
+
+    /// `METHOD\npath?query\n`.
+    private var signingHead: Data {
+        let path = url.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } ?? ""
+        return Data("\(httpMethod ?? "GET")\n\(path)\n".utf8)
     }
 
     /// This request with `name=value` added to its query, escaped as RFC 3986 asks: for signers
