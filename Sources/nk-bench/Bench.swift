@@ -8,13 +8,15 @@ import Foundation
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
 /// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=thumbnails` thumbnails under
 /// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
-/// (`LoadRun`). The last two are not part of the default run.
+/// (`LoadRun`), `NK_BENCH_ONLY=bomb` a gzip bomb's memory on each transport (`BombRun`). The
+/// last three are not part of the default run.
 @main
 enum Bench {
     static func main() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
+        if only == "bomb" { return try await BombRun.run() }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")
