@@ -20,8 +20,12 @@ enum ThumbnailBenchmarks {
         let jpeg = try grainyJPEG()
         let single = ImageCodecRegistry()
         single.register(JPEGCodec(maxThreads: 1), forMIMETypes: ["image/jpeg"])
+        // The rule before the fallback: two threads for every large file, however busy.
+        let alwaysSplit = ImageCodecRegistry()
+        alwaysSplit.register(ImageFuzzHooks.jpegCodec(eighthScaleThreads: 2), forMIMETypes: ["image/jpeg"])
         let parsers = [("default JPEGCodec()", ImageParser(maxPixelSize: 256)),
-                       ("JPEGCodec(maxThreads: 1)", ImageParser(maxPixelSize: 256, registry: single))]
+                       ("JPEGCodec(maxThreads: 1)", ImageParser(maxPixelSize: 256, registry: single)),
+                       ("always 2 threads", ImageParser(maxPixelSize: 256, registry: alwaysSplit))]
         let response = Response(url: nil, statusCode: 200, headers: ["Content-Type": "image/jpeg"], data: jpeg)
         print("thumbnails: \(jpeg.count / 1024) KB 12 MP baseline JPEG → 256 px, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (count, rounds) in [(1, 15), (32, 5)] {
@@ -38,7 +42,9 @@ enum ThumbnailBenchmarks {
                 print(String(format: "  %2d at once, %@: wall %.1f ms, CPU %.1f ms (median of %d)", count, name, wall, cpu, rounds))
             }
             let ratio = median(results[0].map(\.wall)) / median(results[1].map(\.wall))
-            print(String(format: "  %2d at once: wall ratio default / maxThreads 1 = %.2f", count, ratio))
+            let split = median(results[0].map(\.wall)) / median(results[2].map(\.wall))
+            print(String(format: "  %2d at once: wall ratio default / maxThreads 1 = %.2f, default / always 2 threads = %.2f",
+                         count, ratio, split))
         }
     }
 

@@ -22,7 +22,7 @@ import FoundationNetworking
 ///
 /// A body sent from disk (``RequestBody/file(_:contentType:)``, a large multipart form) is not in
 /// `httpBody`: a signer that signs bodies implements ``sign(_:bodyFile:)`` too and reads it with
-/// ``Foundation/URLRequest/signingContent(bodyFile:_:)``, a piece at a time:
+/// `URLRequest.signingContent(bodyFile:_:)`, a piece at a time:
 ///
 /// ```swift
 /// func sign(_ request: URLRequest) throws -> URLRequest { try sign(request, bodyFile: nil) }
