@@ -113,10 +113,9 @@ public struct JPEGCodec: ImageCodec {
     /// Only cores that `otherDecodes` (JPEG decodes under way in the process) leave free count:
     /// with a decode per core the machine is busy already. Measured with `NK_BENCH_ONLY=thumbnails`
     /// (32 thumbnails of a 5 MB 12 MP JPEG parsed at once on `ParsingQueue.shared`, release, 2 cores,
-    /// another process holding one of them): before this rule, wall 701–715 ms and CPU 807–809 ms;
-    /// with it, wall 789–790 ms and CPU 799–800 ms, the same as `maxThreads: 1`. It saves the split's
-    /// overlap (1 % of CPU; 4 % on a busier run), but wall time rose 10 % there, as the extra threads
-    /// had been taking a share of the other process's core. Re-measure on an idle machine.
+    /// idle machine, 23 November 2026): with this rule, wall 402 ms and CPU 787–790 ms, as with
+    /// `maxThreads: 1` (394–396 ms); always splitting in two, wall 436–438 ms and CPU 835–842 ms.
+    /// A single thumbnail still gets both cores: 15.5 ms against 25.5 ms on one thread.
     func threadsForEighthScale(byteCount: Int, otherDecodes: Int = 0) -> Int {
         if let forcedEighthScaleThreads { return forcedEighthScaleThreads }
         let freeCores = max(1, ProcessInfo.processInfo.activeProcessorCount - max(0, otherDecodes))
