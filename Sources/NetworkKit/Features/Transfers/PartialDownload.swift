@@ -101,6 +101,17 @@ final class PartialDownload: Sendable {
         }
         let record = Record(url: sourceURL, etag: head.header("ETag"), lastModified: head.header("Last-Modified"),
                             length: total)
+        // The digest covers the bytes already on disk, read once here, and then each chunk as it
+        // is written: the finished file is not read again. Read before the file is cut to
+        // `offset`, which would pad a file grown shorter meanwhile with zeros.
+        let hasher = options.digest?.makeHasher()
+        if let hasher, offset > 0 {
+            do {
+                try hash(partialURL, upTo: offset, into: hasher)
+            } catch {
+                throw .download(DownloadError(.cannotRead, file: partialURL, underlying: error))
+            }
+        }
         do {
             if offset == 0 {
                 try? FileManager.default.removeItem(at: partialURL)
@@ -114,16 +125,6 @@ final class PartialDownload: Sendable {
             // GiB. A fresh file is empty already; a resumed one is cut to where it continues.
             if offset > 0 { try handle.truncate(atOffset: UInt64(offset)) }
             try handle.seekToEnd()
-            // The digest covers the bytes already on disk, read once here, and then each chunk
-            // as it is written: the finished file is not read again.
-            let hasher = options.digest?.makeHasher()
-            if let hasher, offset > 0 {
-                do {
-                    try hash(partialURL, upTo: offset, into: hasher)
-                } catch {
-                    throw DownloadError(.cannotRead, file: partialURL, underlying: error)
-                }
-            }
             // Saved before any byte, so a break at any point leaves a resumable pair.
             if options.resumes, record.validator != nil {
                 try JSONEncoder().encode(record).write(to: recordURL, options: .atomic)
@@ -137,8 +138,6 @@ final class PartialDownload: Sendable {
                 state.record = record
                 state.hasher = hasher
             }
-        } catch let error as DownloadError {
-            throw .download(error)
         } catch {
             throw .download(DownloadError(.cannotWrite, file: partialURL, underlying: error))
         }
