@@ -9,13 +9,9 @@ extension Decompressor {
     ///   - level: 0 (store) … 9 (smallest); 6 is zlib's default trade-off.
     /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure.
     public static func compress(_ data: Data, coding: ContentCoding, level: Int = 6) throws -> Data {
-        guard (0...9).contains(level) else {
-            throw ParseError(parser: "compress", reason: "compression level \(level) is outside 0...9")
-        }
-        let wrapper: Wrapper = coding == .gzip ? .gzip : .zlib
+        let stream = try deflater(coding: coding, level: level)
         let result = data.withUnsafeBytes { input in
             Result { () throws(ZlibFailure) -> Data in
-                let stream = try ZlibStream(deflateLevel: Int32(level), windowBits: wrapper.rawValue)
                 let bound = Int(clamping: deflateBound(stream.stream, uLong(input.count)))
                 return try stream.run(input: input, initialCapacity: bound, limit: Int.max) { z in
                     switch deflate(z, Z_FINISH) {
@@ -40,15 +36,7 @@ extension Decompressor {
     /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure; the
     ///   file system's error when a file cannot be read or written.
     public static func compress(file source: URL, to destination: URL, coding: ContentCoding, level: Int = 6) throws {
-        guard (0...9).contains(level) else {
-            throw ParseError(parser: "compress", reason: "compression level \(level) is outside 0...9")
-        }
-        let stream: ZlibStream
-        do {
-            stream = try ZlibStream(deflateLevel: Int32(level), windowBits: (coding == .gzip ? Wrapper.gzip : .zlib).rawValue)
-        } catch {
-            throw ParseError(parser: "compress", reason: "\(coding.rawValue) compression failed: \(error)")
-        }
+        let stream = try deflater(coding: coding, level: level)
         let input = try FileHandle(forReadingFrom: source)
         defer { try? input.close() }
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
@@ -81,6 +69,19 @@ extension Decompressor {
                     // end, until it has written the stream's end.
                 } while flush == Z_FINISH ? !finished : z.pointee.avail_out == 0
             }
+        }
+    }
+
+    /// A deflating stream writing `coding`'s wrapper at `level`.
+    /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure.
+    private static func deflater(coding: ContentCoding, level: Int) throws -> ZlibStream {
+        guard (0...9).contains(level) else {
+            throw ParseError(parser: "compress", reason: "compression level \(level) is outside 0...9")
+        }
+        do {
+            return try ZlibStream(deflateLevel: Int32(level), windowBits: (coding == .gzip ? Wrapper.gzip : .zlib).rawValue)
+        } catch {
+            throw ParseError(parser: "compress", reason: "\(coding.rawValue) compression failed: \(error)")
         }
     }
 }
