@@ -83,14 +83,15 @@ public final class FixtureServer: Sendable {
         let raw: RawServer, selfSigned: RawServer
         do {
             raw = try await RawServer.start()
-            do {
-                selfSigned = try await RawServer.start(tls: SelfSignedIdentity.context())
-            } catch {
-                raw.stop()
-                throw error
-            }
         } catch {
             task.cancel()
+            throw error
+        }
+        do {
+            selfSigned = try await RawServer.start(tls: SelfSignedIdentity.context())
+        } catch {
+            task.cancel()
+            raw.stop()
             throw error
         }
         return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, hits: hits, task: task)
