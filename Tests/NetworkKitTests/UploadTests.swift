@@ -104,9 +104,9 @@ struct UploadTests {
         }
         // Exclusive also for the temporary files: the other transport's case runs meanwhile.
         let (json, leftBehind, end) = try await MemoryHeavy.exclusive {
-            let before = temporaryMultipartFiles()
+            let before = temporaryBodyFiles()
             let json = try await fixture.service.send(request)
-            return (json, temporaryMultipartFiles().subtracting(before), ResidentMemory.current)
+            return (json, temporaryBodyFiles().subtracting(before), ResidentMemory.current)
         }
         let parts = Self.parts(json)
         #expect(parts.last == Part(name: "upload", filename: "big.bin", contentType: "application/octet-stream",
@@ -188,11 +188,6 @@ struct UploadTests {
         #expect(echo["query"] == "raw=1")
         #expect(echo["headers"]?["X-Custom"] == "1")
         #expect(echo["headers"]?["X-Common"] == nil)
-    }
-
-    private func temporaryMultipartFiles() -> Set<String> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-        return Set(names.filter { $0.hasPrefix("nk-multipart-") })
     }
 
     /// The kit's temporary request bodies (assembled forms and compressed copies).
