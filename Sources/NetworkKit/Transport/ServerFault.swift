@@ -47,8 +47,7 @@ package enum ServerFault: Sendable {
         case .notHTTP, .headersTooLarge, .badChunk: .badServerResponse
         case .closedEarly, .closedWithoutAnswer: .networkConnectionLost
         case .notTLS, .tlsFailed: .secureConnectionFailed
-        case .certificateUntrusted: .serverCertificateUntrusted
-        case .certificateWrongHost: .serverCertificateUntrusted
+        case .certificateUntrusted, .certificateWrongHost: .serverCertificateUntrusted
         case .certificateOutOfDate: .serverCertificateHasBadDate
         case .badContentEncoding: .cannotDecodeContentData
         }
