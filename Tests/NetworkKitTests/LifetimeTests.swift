@@ -14,15 +14,20 @@ struct LifetimeTests {
     final class Watched: @unchecked Sendable {
         // `@unchecked Sendable`: written once inside the test's scope, read after it, by one task.
         weak var request: AnyObject?
-        weak var cancelled: AnyObject?
+        /// Requests cancelled by a state handler as they start: before 24 November 2026 one in
+        /// about ten stayed in its service's registry for good (it was entered there after the
+        /// handler's cancel had already removed it), so the test cancels many.
+        var cancelled: [Weak] = []
         weak var service: Service?
         weak var transport: AnyObject?
         weak var session: URLSession?
 
         /// What is still alive.
         var alive: [String] {
-            [("a landed request", request), ("a cancelled request", cancelled), ("the service", service),
-             ("the transport", transport), ("the URL session", session)].compactMap { $0.1 == nil ? nil : $0.0 }
+            let cancelled = cancelled.filter { $0.object != nil }.count
+            return [("a landed request", request), ("cancelled requests: \(cancelled)", cancelled == 0 ? nil : self),
+                    ("the service", service), ("the transport", transport),
+                    ("the URL session", session)].compactMap { $0.1 == nil ? nil : $0.0 }
         }
     }
 
@@ -38,30 +43,31 @@ struct LifetimeTests {
         for _ in 0..<100 where !watched.alive.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(watched.alive.filter { $0 != "a cancelled request" }.isEmpty, "still alive: \(watched.alive)")
-        // Found on 23 November 2026 and not solved: in some interleavings a request cancelled as
-        // it starts stays alive until its transfer ends (seen on both transports, under load or
-        // ThreadSanitizer). It is freed then, so nothing leaks for good; recorded here, not hidden.
-        withKnownIssue("a cancelled request can outlive its landing until its transfer ends", isIntermittent: true) {
-            #expect(!watched.alive.contains("a cancelled request"), "the cancelled request is still alive")
-        }
+        #expect(watched.alive.isEmpty, "still alive: \(watched.alive)")
+    }
+
+    /// A weak reference, to keep many.
+    struct Weak {
+        weak var object: AnyObject?
     }
 
     private func use(_ kind: TransportKind, server: FixtureServer, watched: Watched) async throws {
         let service = kind.service(ServiceConfiguration(baseURL: server.baseURL, timeout: 15))
         let request = Request(path: "/json/small", parser: JSONParser())
         _ = try await service.send(request)
-        let slow = Request(path: "/slow?ms=5000", parser: JSONParser())
-        await withCheckedContinuation { continuation in
-            slow.addCompletionHandler { _, _ in continuation.resume() }
-            slow.addStateHandler { request, state in
-                if state == .running { request.cancel() }
+        for _ in 0..<20 {
+            let slow = Request(path: "/slow?ms=30000", parser: JSONParser())
+            await withCheckedContinuation { continuation in
+                slow.addCompletionHandler { _, _ in continuation.resume() }
+                slow.addStateHandler { request, state in
+                    if state == .running { request.cancel() }
+                }
+                service.start(slow)
             }
-            service.start(slow)
+            #expect(slow.state == .cancelled)
+            watched.cancelled.append(Weak(object: slow))
         }
-        #expect(slow.state == .cancelled)
         watched.request = request
-        watched.cancelled = slow
         watched.service = service
         watched.transport = service.transport as AnyObject
         watched.session = (service.transport as? URLSessionTransport)?.session

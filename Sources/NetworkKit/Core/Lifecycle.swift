@@ -1,10 +1,10 @@
 import Foundation
 
-/// Where a started request's results go: the callback queue, and how to leave its service.
+/// Where a started request's results go: the callback queue, and the service's map of running
+/// requests, which holds the request from `begin` until it lands.
 struct Delivery: Sendable {
     let callbackQueue: DispatchQueue
-    /// Drops the request from the service's map of running requests.
-    let unregister: @Sendable () -> Void
+    let registry: RequestRegistry
 }
 
 /// What `cancel()` stops: the pipeline's own task, the current transfer, the wait before a retry.

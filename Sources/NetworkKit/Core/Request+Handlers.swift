@@ -117,11 +117,11 @@ extension Request {
         let stateHandlers = callbacks.state
         guard !handlers.isEmpty || !stateHandlers.isEmpty else {
             // Nobody to call back (an awaited `send`): let go without a trip to the callback queue.
-            delivery.unregister()
+            delivery.registry.remove(id)
             return
         }
         delivery.callbackQueue.async {
-            delivery.unregister()
+            delivery.registry.remove(self.id)
             for handler in stateHandlers { handler(self, state) }
             for handler in handlers { handler(self, result) }
         }

@@ -9,8 +9,9 @@ enum StartOutcome {
 
 /// What the pipeline tells a request as it runs: state, transfers, progress.
 extension Request {
-    /// Moves ready → running and records where to deliver. Only the first start counts. A
-    /// request that `landsFromPipeline` (a download) is landed by its pipeline when stopped.
+    /// Moves ready → running, records where to deliver and enters the service's registry. Only
+    /// the first start counts. A request that `landsFromPipeline` (a download) is landed by its
+    /// pipeline when stopped.
     func begin(_ delivery: Delivery, landsFromPipeline: Bool = false) -> StartOutcome {
         let outcome = lifecycle.withLock { lifecycle -> StartOutcome in
             guard lifecycle.delivery == nil else { return .alreadyStarted }
@@ -18,6 +19,10 @@ extension Request {
             lifecycle.landsFromPipeline = landsFromPipeline
             if lifecycle.cancelRequested { return .cancelledBeforeStart }
             lifecycle.state = .running
+            // Under the lock: no landing can come first and leave the request in the registry
+            // for good (it was entered after the lock, so a state handler that cancelled it at
+            // once had it removed before it was entered, and the registry kept it alive).
+            delivery.registry.insert(self)
             return .started
         }
         if outcome == .started { notifyState(.running) }

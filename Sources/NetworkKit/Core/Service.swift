@@ -72,9 +72,7 @@ public final class Service: Sendable {
     /// started before, or was cancelled before start (it has landed cancelled then).
     func pipeline<Output>(for request: Request<Output>) -> RequestPipeline<Output>? {
         let configuration = settings.snapshot
-        let requests = self.requests
-        let id = request.id
-        let delivery = Delivery(callbackQueue: configuration.callbackQueue, unregister: { requests.remove(id) })
+        let delivery = Delivery(callbackQueue: configuration.callbackQueue, registry: requests)
         let options = request.options.snapshot
         // Downloads land once their file is closed; cache-then-network requests after the cached
         // value's handlers returned.
@@ -86,7 +84,6 @@ public final class Service: Sendable {
             request.finish(.failure(.cancelled))
             return nil
         case .started:
-            requests.insert(request)
             return RequestPipeline(request: request, options: options, configuration: configuration, service: self)
         }
     }
