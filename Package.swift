@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         // Test, demo and benchmark only: the library products depend on none of these.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Stops the fixture server gracefully (Hummingbird already depends on it).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // The fixture server parses multipart uploads with a real parser, not the kit's encoder.
@@ -90,6 +92,7 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 // The raw TCP server whose canned answers no HTTP framework would send.
                 .product(name: "NIOCore", package: "swift-nio"),

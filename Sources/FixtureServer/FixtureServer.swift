@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Logging
+import ServiceLifecycle
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests, the `nk demo` tour and benchmarks.
 /// It binds a free port, serves the fixture routes, and stops when asked. Beside it runs a raw
@@ -35,15 +36,18 @@ public final class FixtureServer: Sendable {
     let blobs: BlobStore
     /// Hits per key of the counting routes (`/count/KEY`, `/flaky/KEY`).
     public let hits: HitCounter
+    /// Runs the HTTP server, and stops it gracefully.
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     private init(port: Int, raw: RawServer, selfSigned: RawServer, blobs: BlobStore, hits: HitCounter,
-                 task: Task<Void, any Error>) {
+                 group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.raw = raw
         self.selfSigned = selfSigned
         self.blobs = blobs
         self.hits = hits
+        self.group = group
         self.task = task
         baseURL = Self.loopback(port)
         rawBaseURL = Self.loopback(raw.port)
@@ -73,35 +77,49 @@ public final class FixtureServer: Sendable {
             },
             logger: logger
         )
-        let task = Task { try await app.run() }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
         var port = 0
         for await value in portStream { port = value }
         guard port > 0 else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw FixtureServerError.couldNotBind
         }
         let raw: RawServer, selfSigned: RawServer
         do {
             raw = try await RawServer.start()
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw error
         }
         do {
             selfSigned = try await RawServer.start(tls: SelfSignedIdentity.context())
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             raw.stop()
             throw error
         }
-        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, hits: hits, task: task)
+        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, hits: hits, group: group, task: task)
     }
 
-    /// Stops the server and the raw servers.
+    /// Stops the server and the raw servers: they accept no more connections, and the HTTP
+    /// server closes each open one once its current answer is written.
+    ///
+    /// A graceful shutdown, not a cancelled task: cancelling the server's task while a connection
+    /// it accepted is still queued traps the process in NIO ("Deinited NIOAsyncWriter without
+    /// calling finish()", apple/swift-nio#3481); the lifetime test hit that one run in twenty.
     public func stop() {
-        task.cancel()
+        let group = self.group
+        Task { await group.triggerGracefulShutdown() }
         raw.stop()
         selfSigned.stop()
+    }
+
+    /// Stops the servers as `stop()` does and returns once the HTTP server has closed its
+    /// listening socket and its connections.
+    public func stopAndWait() async {
+        stop()
+        _ = await task.result
     }
 
     /// The absolute URL of `path` (which may carry a query) on this server.

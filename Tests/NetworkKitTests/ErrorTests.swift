@@ -83,8 +83,7 @@ struct ErrorTests {
 
     @Test(arguments: TransportKind.allCases) func nothingListening(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
-        fixture.server.stop()
-        try await Task.sleep(for: .milliseconds(200))
+        await fixture.server.stopAndWait()
         let result = await fixture.land(Request(path: "/json/small"))
         guard case .transport = result.failure else { Issue.record("got \(result)"); return }
     }
