@@ -57,22 +57,22 @@ public final class NIOTransport: Transport {
         if life.shutDownNow() { shutDown() }
     }
 
-    /// Starts sending `request` in a task of its own; its events come from that task, in order.
+    /// Starts sending `request`; its events come from the client's event loops, in order.
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
         guard life.begin() else {
             events.transportDidComplete(error: URLError(.cancelled))
-            return NIOTransportTask(task: nil)
+            return NIOTransportTask(transfer: nil)
         }
         let timer = IdleTimer(timeout: request.timeoutInterval)
-        let transfer = NIOTransfer(client: client, events: events, timer: timer)
-        let task = Task {
-            await transfer.run(request, bodyFile: bodyFile)
-            self.idleWatch.remove(timer)
-            self.transferDidEnd()
+        let transfer = NIOTransfer(client: client, events: events, timer: timer) { [self] in
+            idleWatch.remove(timer)
+            transferDidEnd()
         }
-        timer.onFire { task.cancel() }
+        // Weakly: the transfer holds its timer.
+        timer.onFire { [weak transfer] in transfer?.cancel() }
         idleWatch.add(timer)
-        return NIOTransportTask(task: task)
+        transfer.start(request, bodyFile: bodyFile)
+        return NIOTransportTask(transfer: transfer)
     }
 
     /// Lets running transfers finish, then shuts the client down.
@@ -93,9 +93,9 @@ public final class NIOTransport: Transport {
 
 /// A running transfer of the NIO transport.
 struct NIOTransportTask: TransportTask {
-    let task: Task<Void, Never>?
+    let transfer: NIOTransfer?
 
     func cancel() {
-        task?.cancel()
+        transfer?.cancel()
     }
 }
