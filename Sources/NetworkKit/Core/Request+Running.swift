@@ -106,6 +106,7 @@ extension Request {
 
     /// Makes sure a download progress handler sees 100% before completion.
     func didReceiveWholeBody(bytes: Int64) {
+        guard isProgressWatched.snapshot else { return }
         report { _ in
             TransferProgress(direction: .download, completedBytes: bytes, totalBytes: bytes)
         }
