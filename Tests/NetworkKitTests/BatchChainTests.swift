@@ -89,7 +89,12 @@ struct BatchChainTests {
         let counted = batch.add(Request(path: "/count/batch-keep-going", parser: JSONParser()))
         let progress = Recorder<BatchProgress>()
         batch.addProgressHandler { _, value in progress.append(value) }
-        let result = await fixture.service.result(of: batch)
+        // The completion handler runs after every progress handler on the callback queue; an
+        // awaited `result(of:)` may return before the last of them ran (seen under ThreadSanitizer).
+        let result = await withCheckedContinuation { continuation in
+            batch.addCompletionHandler { _, result in continuation.resume(returning: result) }
+            fixture.service.start(batch)
+        }
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
         #expect(failure.index == 1 && failure.requestID == failing.id)
         #expect(counted.state == .finished && fixture.server.hits.count("batch-keep-going") == 1)
