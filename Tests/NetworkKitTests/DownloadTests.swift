@@ -356,3 +356,29 @@ struct DownloadFileNameFuzzTests {
         }
     }
 }
+
+/// File name extensions, split without `NSString.pathExtension` (which traps on Linux on some
+/// names; the fuzzer found one).
+@Suite("File name extensions")
+struct FileNameExtensionTests {
+    @Test func splitsAtTheLastDotOfTheLastComponent() {
+        let cases: [(String, String, String)] = [
+            ("photo.jpg", "photo", "jpg"), ("archive.tar.gz", "archive.tar", "gz"), ("README", "README", ""),
+            (".profile", ".profile", ""), ("notes.", "notes.", ""), ("dir.d/file", "dir.d/file", ""),
+            ("dir/x.PNG", "dir/x", "PNG"), ("", "", ""), ("漢字.テキスト", "漢字", "テキスト"),
+        ]
+        for (name, base, ext) in cases {
+            let split = FileNameExtension.split(name)
+            #expect(split.base == base && split.extension == ext, "\(name) → \(split)")
+        }
+    }
+
+    @Test func namesThatTrapNSStringAreFine() {
+        let name = "///////~//////////////"
+        #expect(FileNameExtension.split(name).extension == "")
+        #expect(MIMEType.guess(forFileName: name) == "application/octet-stream")
+        #expect(MIMEType.guess(forFileName: "a.JPG") == "image/jpeg")
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("nk-no-such-dir-\(UUID())")
+        #expect(DownloadFileName.free("report.pdf", in: directory).lastPathComponent == "report.pdf")
+    }
+}

@@ -15,8 +15,7 @@ enum DownloadFileName {
     /// `name` in `directory`, or `name (1)`, `name (2)`… before the extension: the first that
     /// does not exist yet.
     static func free(_ name: String, in directory: URL) -> URL {
-        let base = (name as NSString).deletingPathExtension
-        let ext = (name as NSString).pathExtension
+        let (base, ext) = FileNameExtension.split(name)
         var candidate = directory.appendingPathComponent(name)
         var number = 1
         while FileManager.default.fileExists(atPath: candidate.path) {

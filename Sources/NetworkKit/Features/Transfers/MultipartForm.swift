@@ -167,7 +167,7 @@ enum MIMEType {
             "zip": "application/zip", "gz": "application/gzip", "mp4": "video/mp4", "mov": "video/quicktime",
             "mp3": "audio/mpeg", "m4a": "audio/mp4", "wav": "audio/wav",
         ]
-        return types[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+        return types[FileNameExtension.split(name).extension.lowercased()] ?? "application/octet-stream"
     }
 }
 
