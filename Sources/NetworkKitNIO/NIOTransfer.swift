@@ -1,133 +1,123 @@
 import AsyncHTTPClient
 import Foundation
 import NetworkKit
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// One transfer of the NIO transport: sends the request through AsyncHTTPClient's delegate API
-/// (following redirects as the events allow) and ends with exactly one completion.
-///
-/// The delegate API, not the async one: its callbacks run on the event loop that reads the
-/// response, so a request costs no task of its own and no hop between threads beyond the event
-/// loop's (with a task per transfer the kit measured 1.26× a bare AsyncHTTPClient's time per
-/// sequential request; see "Choosing a transport").
-final class NIOTransfer: Sendable {
+/// One transfer of the NIO transport, run in a task of its own: sends the request (following
+/// redirects as the events allow), streams the head and the body, inflated when it is
+/// content-encoded, and ends with exactly one completion.
+struct NIOTransfer: Sendable {
     /// As many redirects as a transfer follows before it fails (URLSession's limit on Linux is 16 too).
     static let maxRedirects = 16
 
-    private struct State {
-        /// The request under way (the latest hop of a redirect chain).
-        var task: HTTPClient.Task<HopEnd>?
-        var cancelled = false
-        var ended = false
-        var hops = 0
-    }
-
-    private let client: HTTPClient
+    let client: HTTPClient
     let events: any TransportEvents
     let timer: IdleTimer
-    /// Runs once the transfer has ended (the transport's bookkeeping).
-    private let onEnd: @Sendable () -> Void
-    private let state = NIOLockedValueBox(State())
 
-    init(client: HTTPClient, events: any TransportEvents, timer: IdleTimer, onEnd: @escaping @Sendable () -> Void) {
-        self.client = client
-        self.events = events
-        self.timer = timer
-        self.onEnd = onEnd
-    }
-
-    /// Sends `request`, its body `bodyFile`'s contents when given.
-    func start(_ request: URLRequest, bodyFile: URL?) {
-        send(request, body: UploadBody(request: request, file: bodyFile))
-    }
-
-    /// Stops the transfer; it ends with a cancellation error (or the timeout's, when the idle
-    /// timer stopped it).
-    func cancel() {
-        let task = state.withLockedValue { state -> HTTPClient.Task<HopEnd>? in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
-    }
-
-    /// True once `cancel()` was called: an inflating body stops at its next piece.
-    var isCancelled: Bool {
-        state.withLockedValue { $0.cancelled }
-    }
-
-    /// One hop: `request` to the client, its outcome to `hopEnded`.
-    private func send(_ request: URLRequest, body: UploadBody?) {
-        let eventLoop = client.eventLoopGroup.any()
-        let clientRequest: HTTPClient.Request
+    /// Sends `request` and reports everything to the events, ending with one completion.
+    func run(_ request: URLRequest, bodyFile: URL?) async {
+        let error: (any Error)?
         do {
-            clientRequest = try Self.clientRequest(request, body: body, eventLoop: eventLoop)
-        } catch {
-            return end(error)
+            try await send(request, body: UploadBody(request: request, file: bodyFile))
+            error = nil
+        } catch let failure {
+            error = NIOErrors.urlError(for: failure, timedOut: timer.didFire)
         }
-        let hop = NIOResponseDelegate(transfer: self, request: request, body: body, eventLoop: eventLoop)
-        let task = client.execute(request: clientRequest, delegate: hop, eventLoop: .delegate(on: eventLoop))
-        let stopNow = state.withLockedValue { state -> Bool in
-            state.hops += 1
-            state.task = task
-            return state.cancelled
-        }
-        if stopNow { task.cancel() }
-        task.futureResult.whenComplete { [self] result in
-            switch result {
-            case .success(.finished): end(nil)
-            case .success(.redirect(let next, let body)): follow(next, body: body)
-            case .failure(let redirect as FollowNow): follow(redirect.request, body: redirect.body)
-            case .failure(let error): end(error)
+        events.transportDidComplete(error: error)
+    }
+
+    private func send(_ request: URLRequest, body: UploadBody?) async throws {
+        var request = request, body = body
+        for _ in 0...Self.maxRedirects {
+            try Task.checkCancellation()
+            let response = try await client.execute(try clientRequest(request, body: body), deadline: .distantFuture)
+            timer.touch()
+            let head = ResponseHead(url: request.url, status: response.status, headers: response.headers)
+            if let proposed = Redirect.proposal(after: request, head: head) {
+                if let next = events.transportWillRedirect(to: proposed, response: head) {
+                    await Self.discard(response.body)
+                    if next.httpMethod != request.httpMethod { body = UploadBody(request: next, file: nil) }
+                    request = next
+                    continue
+                }
             }
+            events.transportDidReceive(head: head)
+            return try await receive(response.body, head: head)
         }
-    }
-
-    /// The next hop of a redirect, unless the transfer was stopped or has hopped too often.
-    private func follow(_ request: URLRequest, body: UploadBody?) {
-        let (hops, cancelled) = state.withLockedValue { ($0.hops, $0.cancelled) }
-        if cancelled { return end(HTTPClientError.cancelled) }
-        guard hops <= Self.maxRedirects else { return end(URLError(.httpTooManyRedirects)) }
-        send(request, body: body)
-    }
-
-    /// Reports the end to the events, once.
-    private func end(_ error: (any Error)?) {
-        let first = state.withLockedValue { state -> Bool in
-            defer { state.ended = true; state.task = nil }
-            return !state.ended
-        }
-        guard first else { return }
-        events.transportDidComplete(error: error.map { NIOErrors.urlError(for: $0, timedOut: timer.didFire) })
-        onEnd()
+        throw URLError(.httpTooManyRedirects)
     }
 
     /// The AsyncHTTPClient request for `request`: the same method, URL, headers and body, and
     /// `Accept-Encoding: gzip, deflate` unless the request says otherwise (as libcurl does).
-    private static func clientRequest(_ request: URLRequest, body: UploadBody?, eventLoop: any EventLoop) throws -> HTTPClient.Request {
+    private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
         guard let url = request.url else { throw URLError(.unsupportedURL, detail: "the request has no URL") }
         if let reason = url.unsupportedSchemeReason { throw URLError(.unsupportedURL, detail: reason) }
-        var headers = HTTPHeaders()
+        var clientRequest = HTTPClientRequest(url: url.absoluteString)
+        clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            headers.add(name: name, value: value)
+            clientRequest.headers.add(name: name, value: value)
         }
-        if !headers.contains(name: "Accept-Encoding") {
-            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        if !clientRequest.headers.contains(name: "Accept-Encoding") {
+            clientRequest.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        return try HTTPClient.Request(url: url.absoluteString, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                                      headers: headers, body: body?.clientBody(eventLoop: eventLoop))
+        if let body {
+            clientRequest.body = .stream(body.chunks(reportingTo: events, timer: timer), length: .known(body.length))
+        }
+        return clientRequest
     }
-}
 
-/// How one hop ended: the response was delivered, or a redirect is to be followed.
-enum HopEnd: Sendable {
-    case finished
-    case redirect(URLRequest, UploadBody?)
+    /// Streams the body to the events, inflated when it is content-encoded.
+    private func receive(_ body: HTTPClientResponse.Body, head: ResponseHead) async throws {
+        let inflater = head.contentCoding.map { StreamingInflater(coding: $0) }
+        for try await buffer in body {
+            timer.touch()
+            if let inflater {
+                try Self.decoding {
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        try inflater.inflate(bytes) { piece in
+                            // A bomb inflates far more than it sends: stop as soon as the request is stopped.
+                            try Task.checkCancellation()
+                            events.transportDidReceive(chunk: piece)
+                        }
+                    }
+                }
+            } else if buffer.readableBytes < 16 * 1024 {
+                events.transportDidReceive(chunk: Data(buffer.readableBytesView))
+            } else {
+                events.transportDidReceive(chunk: Data(sharing: buffer))
+            }
+        }
+        if let inflater { try Self.decoding { try inflater.finish() } }
+    }
+
+    /// Runs `inflating`, its corrupt or cut stream reported as URLSession reports one: a
+    /// transport error (`cannotDecodeContentData`), not a parse error, since the parsers never saw
+    /// the body.
+    private static func decoding(_ inflating: () throws -> Void) throws {
+        do {
+            try inflating()
+        } catch let error as ParseError where error.parser == "decompress" {
+            throw ServerFault.badContentEncoding.urlError("NIO: \(error.reason)")
+        }
+    }
+
+    /// Reads a redirect's body to its end so its connection can be used again, up to 1 MiB;
+    /// a longer one is dropped with its connection.
+    private static func discard(_ body: HTTPClientResponse.Body) async {
+        var length = 0
+        do {
+            for try await buffer in body {
+                length += buffer.readableBytes
+                if length > 1 << 20 { return }
+            }
+        } catch {
+            return
+        }
+    }
 }
 
 extension ResponseHead {

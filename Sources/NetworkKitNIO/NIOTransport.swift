@@ -57,22 +57,22 @@ public final class NIOTransport: Transport {
         if life.shutDownNow() { shutDown() }
     }
 
-    /// Starts sending `request`; its events come from the client's event loops, in order.
+    /// Starts sending `request` in a task of its own; its events come from that task, in order.
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
         guard life.begin() else {
             events.transportDidComplete(error: URLError(.cancelled))
-            return NIOTransportTask(transfer: nil)
+            return NIOTransportTask(task: nil)
         }
         let timer = IdleTimer(timeout: request.timeoutInterval)
-        let transfer = NIOTransfer(client: client, events: events, timer: timer) { [self] in
-            idleWatch.remove(timer)
-            transferDidEnd()
+        let transfer = NIOTransfer(client: client, events: events, timer: timer)
+        let task = Task {
+            await transfer.run(request, bodyFile: bodyFile)
+            self.idleWatch.remove(timer)
+            self.transferDidEnd()
         }
-        // Weakly: the transfer holds its timer.
-        timer.onFire { [weak transfer] in transfer?.cancel() }
+        timer.onFire { task.cancel() }
         idleWatch.add(timer)
-        transfer.start(request, bodyFile: bodyFile)
-        return NIOTransportTask(transfer: transfer)
+        return NIOTransportTask(task: task)
     }
 
     /// Lets running transfers finish, then shuts the client down.
@@ -93,9 +93,9 @@ public final class NIOTransport: Transport {
 
 /// A running transfer of the NIO transport.
 struct NIOTransportTask: TransportTask {
-    let transfer: NIOTransfer?
+    let task: Task<Void, Never>?
 
     func cancel() {
-        transfer?.cancel()
+        task?.cancel()
     }
 }

@@ -1,20 +1,17 @@
-import AsyncHTTPClient
 import Foundation
 import NetworkKit
-import NIOConcurrencyHelpers
 import NIOCore
-import NIOPosix
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A request body for the NIO transport: the request's `httpBody`, or a file streamed from disk;
-/// either way written in 64 KiB pieces, each once the one before was written, so upload
-/// progress moves piece by piece and a file of any size costs one piece of memory.
+/// A request body for the NIO transport: the request's `httpBody`, or a file streamed from disk
+/// in 64 KiB pieces; either way sent piece by piece, reporting upload progress as the client
+/// takes each piece.
 struct UploadBody: Sendable {
     static let pieceSize = 64 * 1024
 
-    private let source: PieceReader.Source
+    private let reader: UploadChunks.Reader
     /// The body's length in bytes.
     let length: Int64
 
@@ -22,107 +19,118 @@ struct UploadBody: Sendable {
     init?(request: URLRequest, file: URL?) {
         if let file {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
-            source = .file(file)
+            reader = .file(file)
             length = size ?? 0
         } else if let data = request.httpBody, !data.isEmpty {
-            source = .data(data)
+            reader = .data(data)
             length = Int64(data.count)
         } else {
             return nil
         }
     }
 
-    /// The body as AsyncHTTPClient streams it. A file's pieces are read on NIO's thread pool,
-    /// never on an event loop; `eventLoop` carries the futures between reads and writes.
-    func clientBody(eventLoop: any EventLoop) -> HTTPClient.Body {
-        let source = self.source
-        return .stream(contentLength: length) { writer in
-            Self.write(PieceReader(source), to: writer, on: eventLoop)
-        }
+    /// The body as a sequence of pieces that reports to `events` how much the client has taken.
+    /// Sending counts as activity for `timer`, as it does for URLSession's timeout.
+    func chunks(reportingTo events: any TransportEvents, timer: IdleTimer) -> UploadChunks {
+        UploadChunks(reader: reader, total: length, events: events, timer: timer)
+    }
+}
+
+/// An upload body's pieces, read when the client asks for the next one.
+struct UploadChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    /// Where the pieces come from.
+    enum Reader: Sendable {
+        case data(Data)
+        case file(URL)
     }
 
-    /// Reads the next piece, writes it, and goes on once it is written.
-    private static func write(_ pieces: PieceReader, to writer: HTTPClient.Body.StreamWriter,
-                              on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        pieces.next(on: eventLoop).flatMap { piece in
-            guard let piece else { return eventLoop.makeSucceededVoidFuture() }
-            return writer.write(.byteBuffer(piece)).flatMap { write(pieces, to: writer, on: eventLoop) }
+    let reader: Reader
+    let total: Int64
+    let events: any TransportEvents
+    let timer: IdleTimer
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(pieces: PieceReader(reader), total: total, events: events, timer: timer)
+    }
+
+    /// Hands out the pieces; asking for the next one means the previous ones were taken.
+    struct Iterator: AsyncIteratorProtocol {
+        let pieces: PieceReader
+        let total: Int64
+        let events: any TransportEvents
+        let timer: IdleTimer
+        var sent: Int64 = 0
+        var finished = false
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard !finished else { return nil }
+            if sent > 0 {
+                timer.touch()
+                events.transportDidSend(bytes: sent, of: total)
+            }
+            guard let piece = try pieces.next() else {
+                finished = true
+                return nil
+            }
+            sent += Int64(piece.readableBytes)
+            return piece
         }
     }
 }
 
 /// Reads a body's pieces: slices of a `Data`, or `read(2)`s of a file it opens on first use
 /// and closes at the end or when freed.
-final class PieceReader: Sendable {
-    /// Where the pieces come from.
-    enum Source: Sendable {
-        case data(Data)
-        case file(URL)
-    }
+final class PieceReader {
+    private let reader: UploadChunks.Reader
+    private var offset = 0
+    private var descriptor: Int32 = -1
+    private var done = false
 
-    private struct Position {
-        var offset = 0
-        var descriptor: Int32 = -1
-        var done = false
-    }
-
-    private let source: Source
-    /// One read at a time: the next starts once the previous piece was written.
-    private let position = NIOLockedValueBox(Position())
-
-    init(_ source: Source) {
-        self.source = source
+    init(_ reader: UploadChunks.Reader) {
+        self.reader = reader
     }
 
     deinit {
-        position.withLockedValue { if $0.descriptor >= 0 { close($0.descriptor) } }
+        if descriptor >= 0 { close(descriptor) }
     }
 
-    /// The next piece, or nil at the end: a slice at once, a file's piece from the thread pool.
-    func next(on eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
-        switch source {
+    /// The next piece, or nil at the end.
+    func next() throws -> ByteBuffer? {
+        guard !done else { return nil }
+        switch reader {
         case .data(let data):
-            return eventLoop.makeSucceededFuture(slice(of: data))
-        case .file(let url):
-            return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { try self.read(url) }
-        }
-    }
-
-    private func slice(of data: Data) -> ByteBuffer? {
-        position.withLockedValue { position in
-            guard position.offset < data.count else { return nil }
-            let end = min(position.offset + UploadBody.pieceSize, data.count)
-            let start = data.startIndex + position.offset
-            position.offset = end
+            guard offset < data.count else { return finish() }
+            let end = min(offset + UploadBody.pieceSize, data.count)
+            let start = data.startIndex + offset
+            offset = end
             return ByteBuffer(bytes: data[start..<(data.startIndex + end)])
-        }
-    }
-
-    private func read(_ url: URL) throws -> ByteBuffer? {
-        try position.withLockedValue { position in
-            guard !position.done else { return nil }
-            if position.descriptor < 0 {
-                position.descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-                guard position.descriptor >= 0 else {
+        case .file(let url):
+            if descriptor < 0 {
+                descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else {
                     throw URLError(.fileDoesNotExist, userInfo: [NSLocalizedDescriptionKey: "cannot open \(url.path)"])
                 }
             }
-            let descriptor = position.descriptor
             var buffer = ByteBufferAllocator().buffer(capacity: UploadBody.pieceSize)
             let count = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: UploadBody.pieceSize) { bytes in
-                let count = Foundation.read(descriptor, bytes.baseAddress, bytes.count)
+                let count = read(descriptor, bytes.baseAddress, bytes.count)
                 guard count >= 0 else {
                     throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "cannot read \(url.path)"])
                 }
                 return count
             }
-            guard count > 0 else {
-                position.done = true
-                close(descriptor)
-                position.descriptor = -1
-                return nil
-            }
-            return buffer
+            return count == 0 ? finish() : buffer
         }
+    }
+
+    private func finish() -> ByteBuffer? {
+        done = true
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        return nil
     }
 }
