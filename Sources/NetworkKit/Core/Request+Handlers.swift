@@ -112,16 +112,14 @@ extension Request {
             return (callbacks, delivery)
         }
         guard let (callbacks, delivery) = landed else { return }
+        // Out of the service before anyone hears of the landing (a batch that observes it may
+        // land at once); the block below keeps the request alive until its handlers have run.
+        delivery.registry.remove(id)
         for observer in callbacks.observers { observer(result) }
         let handlers = callbacks.completion
         let stateHandlers = callbacks.state
-        guard !handlers.isEmpty || !stateHandlers.isEmpty else {
-            // Nobody to call back (an awaited `send`): let go without a trip to the callback queue.
-            delivery.registry.remove(id)
-            return
-        }
+        guard !handlers.isEmpty || !stateHandlers.isEmpty else { return }
         delivery.callbackQueue.async {
-            delivery.registry.remove(self.id)
             for handler in stateHandlers { handler(self, state) }
             for handler in handlers { handler(self, result) }
         }
