@@ -14,7 +14,7 @@ struct LifetimeTests {
     final class Watched: @unchecked Sendable {
         // `@unchecked Sendable`: written once inside the test's scope, read after it, by one task.
         weak var request: AnyObject?
-        /// Requests cancelled by a state handler as they start: before 24 November 2026 one in
+        /// Requests cancelled by a state handler as they start: until 23 November 2026 one in
         /// about ten stayed in its service's registry for good (it was entered there after the
         /// handler's cancel had already removed it), so the test cancels many.
         var cancelled: [Weak] = []
