@@ -99,11 +99,43 @@ struct HostileServerTests {
         }
     }
 
+    @Test("an interceptor or a redirect policy cannot send a request to another scheme", arguments: TransportKind.allCases)
+    func otherSchemeAfterTheBuild(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let rewritten = Request(url: fixture.server.url("/json/small"), parser: DataParser())
+        rewritten.interceptors = [URLRewriter(url: "file:///etc/hostname")]
+        let result = await fixture.land(rewritten)
+        guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); return }
+        #expect(text.contains("the file: scheme is not supported"), "\(text)")
+
+        // The 3xx answer is the response: the policy's file: URL is not followed.
+        let redirected = Request(url: fixture.server.url("/redirect?to=%2Fjson%2Fsmall"), parser: DataParser())
+        redirected.redirectPolicy = .custom { proposed, _ in
+            var next = proposed
+            next.url = URL(string: "file:///etc/hostname")
+            return next
+        }
+        let answer = await fixture.land(redirected)
+        guard case .failure(.httpStatus(302, _, _)) = answer else { Issue.record("got \(answer)"); return }
+    }
+
     /// A fixture whose service gives each request 60 s in all: generous on a loaded machine, the
     /// bound a hostile server cannot pass.
     static func start(_ transport: TransportKind) async throws -> Fixture {
         let fixture = try await Fixture.start(timeout: 15, transport: transport)
         fixture.service.configure { $0.timeLimit = .seconds(60) }
         return fixture
+    }
+}
+
+/// Sends every request to `url` instead.
+private struct URLRewriter: RequestInterceptor {
+    let url: String
+
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        var request = request
+        request.url = URL(string: url)
+        return request
     }
 }

@@ -188,6 +188,11 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         } catch {
             throw .adaptationFailed(error)
         }
+        // The built URL was checked; an interceptor or signer may have replaced it. Refused here
+        // in the kit's words, the same on every transport (URLSession's own refusal is a bare
+        // "unsupported URL").
+        guard let url = adapted.url else { throw .invalidURL("an interceptor left the request without a URL") }
+        if let reason = url.unsupportedSchemeReason { throw .invalidURL(reason) }
         return adapted
     }
 

@@ -7,7 +7,9 @@ import FoundationNetworking
 ///
 /// Whatever the policy, credentials do not travel to another origin: when a redirect leaves the
 /// scheme, host and port the request was sent to, its `Authorization`, `Proxy-Authorization` and
-/// `Cookie` headers are dropped (the session still sends that origin's own cookies).
+/// `Cookie` headers are dropped (the session still sends that origin's own cookies). Nor is a
+/// redirect followed to a scheme other than http: or https:, whatever the policy returns: the
+/// 3xx answer is the response then.
 public enum RedirectPolicy: Sendable {
     /// Follow redirects (the default).
     case follow
@@ -26,7 +28,8 @@ public enum RedirectPolicy: Sendable {
         case .refuse: chosen = nil
         case .custom(let decide): chosen = decide(proposed, response)
         }
-        guard var next = chosen else { return nil }
+        // Only to http: and https:, whatever a custom policy returns.
+        guard var next = chosen, let url = next.url, url.unsupportedSchemeReason == nil else { return nil }
         if !Self.sameOrigin(next.url, original) {
             for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
                 next.setValue(nil, forHTTPHeaderField: name)
