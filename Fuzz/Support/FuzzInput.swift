@@ -79,7 +79,10 @@ public func replayCorpus(_ arguments: [String], _ body: (Data) -> Void) {
     for path in arguments {
         let url = URL(fileURLWithPath: path)
         var isFolder: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            print("replay: no such file or folder: \(path)")
+            continue
+        }
         let files = isFolder.boolValue
             ? (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
             : [url]
