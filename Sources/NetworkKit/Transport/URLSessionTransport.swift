@@ -26,13 +26,24 @@ public final class URLSessionTransport: Transport {
     init(configuration: URLSessionConfiguration, delegateQueue delegateDispatchQueue: DispatchQueue) {
         self.delegateDispatchQueue = delegateDispatchQueue
         let transfers = URLSessionTransfers()
-        let delegateQueue = OperationQueue()
-        delegateQueue.name = "NetworkKit.urlsession-delegate"
-        delegateQueue.maxConcurrentOperationCount = 1
-        delegateQueue.underlyingQueue = delegateDispatchQueue
+        let delegateQueue = Self.delegateOperationQueue(target: delegateDispatchQueue)
         self.transfers = transfers
         session = URLSession(configuration: Self.sessionConfiguration(configuration),
                              delegate: URLSessionEventForwarder(transfers: transfers), delegateQueue: delegateQueue)
+    }
+
+    /// A serial operation queue whose blocks run on `target`; on Linux one that skips
+    /// `OperationQueue`'s per-block bookkeeping (see ``SerialDelegateQueue``).
+    private static func delegateOperationQueue(target: DispatchQueue) -> OperationQueue {
+        #if canImport(FoundationNetworking)
+        return SerialDelegateQueue(name: "NetworkKit.urlsession-delegate", target: target)
+        #else
+        let queue = OperationQueue()
+        queue.name = "NetworkKit.urlsession-delegate"
+        queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = target
+        return queue
+        #endif
     }
 
     /// A copy of `configuration` without a `URLCache`: the kit caches with its own
