@@ -36,14 +36,14 @@ public final class URLSessionTransport: Transport {
     /// `OperationQueue`'s per-block bookkeeping (see ``SerialDelegateQueue``).
     private static func delegateOperationQueue(target: DispatchQueue) -> OperationQueue {
         #if canImport(FoundationNetworking)
-        return SerialDelegateQueue(name: "NetworkKit.urlsession-delegate", target: target)
+        let queue: OperationQueue = SerialDelegateQueue(target: target)
         #else
         let queue = OperationQueue()
+        #endif
         queue.name = "NetworkKit.urlsession-delegate"
         queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = target
         return queue
-        #endif
     }
 
     /// A copy of `configuration` without a `URLCache`: the kit caches with its own
