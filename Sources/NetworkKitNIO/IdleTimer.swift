@@ -22,9 +22,15 @@ final class IdleTimer: Sendable {
         self.timeout = timeout > 0 && timeout < 1e9 ? .nanoseconds(Int64(timeout * 1e9)) : nil
     }
 
-    /// What to do if the transfer goes idle too long; runs at most once.
+    /// What to do if the transfer goes idle too long; runs at most once, at once if the timer
+    /// has fired already.
     func onFire(_ action: @escaping @Sendable () -> Void) {
-        state.withLockedValue { $0.onFire = action }
+        let firedAlready = state.withLockedValue { state -> Bool in
+            guard !state.fired else { return true }
+            state.onFire = action
+            return false
+        }
+        if firedAlready { action() }
     }
 
     /// Something arrived or was sent: the idle time starts again.

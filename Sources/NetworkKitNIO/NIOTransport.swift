@@ -65,13 +65,15 @@ public final class NIOTransport: Transport {
         }
         let timer = IdleTimer(timeout: request.timeoutInterval)
         let transfer = NIOTransfer(client: client, events: events, timer: timer)
+        // Watched before the task starts: on another thread, it may end before `start` returns,
+        // and a timer added after its removal would stay in the watch.
+        idleWatch.add(timer)
         let task = Task {
             await transfer.run(request, bodyFile: bodyFile)
             self.idleWatch.remove(timer)
             self.transferDidEnd()
         }
         timer.onFire { task.cancel() }
-        idleWatch.add(timer)
         return NIOTransportTask(task: task)
     }
 
