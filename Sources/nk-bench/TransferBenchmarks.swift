@@ -125,7 +125,9 @@ final class RawDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private lazy var session: URLSession = {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        return URLSession(configuration: .default, delegate: self, delegateQueue: queue)
+        // The service's session configuration: with the default `URLCache`, FoundationNetworking
+        // would also keep every chunk of a cacheable answer in memory to store it at the end.
+        return URLSession(configuration: URLSessionTransport.sessionConfiguration(.default), delegate: self, delegateQueue: queue)
     }()
 
     func download(_ url: String, to file: URL) async throws {
