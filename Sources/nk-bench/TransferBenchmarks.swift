@@ -125,8 +125,8 @@ final class RawDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private lazy var session: URLSession = {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        // The service's session configuration: with the default `URLCache`, FoundationNetworking
-        // would also keep every chunk of a cacheable answer in memory to store it at the end.
+        // The service's session configuration, as for every bare URLSession baseline (here the
+        // default `URLCache` would cost one lookup on disk, nothing measurable).
         return URLSession(configuration: URLSessionTransport.sessionConfiguration(.default), delegate: self, delegateQueue: queue)
     }()
 
