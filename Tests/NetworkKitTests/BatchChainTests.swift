@@ -252,9 +252,17 @@ struct BatchChainTests {
             await gate.arrivals(1)
             chain.cancel()
         }
+        // The result as the completion handler gets it: an awaited `result(of:)` may return before
+        // the handler has run on the callback queue (seen under ThreadSanitizer), and the test
+        // counts the handler's calls at its end. A second call is counted, not resumed again.
         let calls = Recorder<Int>()
-        chain.addCompletionHandler { _, _ in calls.append(1) }
-        let result = await fixture.service.result(of: chain)
+        let result = await withCheckedContinuation { continuation in
+            chain.addCompletionHandler { _, result in
+                calls.append(1)
+                if calls.all.count == 1 { continuation.resume(returning: result) }
+            }
+            fixture.service.start(chain)
+        }
         guard case .failure(let failure) = result, failure.error.isCancellation else { Issue.record("got \(result)"); return }
         #expect(failure.step == 1 && failure.requestID == held.id)
         #expect(held.state == .cancelled && chain.state == .cancelled)
