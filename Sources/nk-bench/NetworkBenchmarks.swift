@@ -55,8 +55,10 @@ struct NetworkBenchmarks {
         return (seconds[0], seconds[1])
     }
 
-    /// Requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw|nio|ahc`, sequential
-    /// unless `NK_BENCH_IN_FLIGHT` says how many at once.
+    /// Requests of one kind only, for a profiler: `NK_BENCH_PROFILE=service|raw|nio|ahc|ahc-task`,
+    /// sequential unless `NK_BENCH_IN_FLIGHT` says how many at once. `ahc-task` is the bare client
+    /// with each request in a task of its own, awaited by the caller: what the kit's transfer task
+    /// would cost by itself.
     func profile(_ mode: String) async throws {
         let url = server.url("/json/small")
         let count = Int(ProcessInfo.processInfo.environment["NK_BENCH_COUNT"] ?? "") ?? 6_000
@@ -68,6 +70,12 @@ struct NetworkBenchmarks {
             let bare = BareAsyncHTTPClient()
             defer { bare.shutdown() }
             seconds = try await bare.batch(url: url, count: count, inFlight: inFlight)
+        } else if mode == "ahc-task" {
+            let bare = BareAsyncHTTPClient()
+            defer { bare.shutdown() }
+            seconds = try await timed(count: count, inFlight: inFlight) {
+                try await Task { try await bare.get(url) }.value
+            }
         } else if mode == "nio" {
             let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")),
                                   transport: NIOTransport())
