@@ -29,7 +29,7 @@ public final class Request<Output: Sendable>: Sendable {
     public let parser: any ResponseParser<Output>
 
     let options: Protected<RequestOptions>
-    let lifecycle = Protected(Lifecycle<Output>())
+    let lifecycle: Protected<Lifecycle<Output>> = makeLifecycle()
     /// Whether a progress handler was ever added: a concrete flag the per-chunk path reads
     /// before touching the generic lifecycle.
     let isProgressWatched = Protected(false)
@@ -99,4 +99,13 @@ extension Request where Output == Data {
     ) {
         self.init(url: path, method: method, parameters: parameters, headers: headers, parser: DataParser())
     }
+}
+
+/// A new request's lifecycle. Specialized for the built-in parsers' outputs: the generic version
+/// looks up the metadata of each handler type at run time, on every request.
+@_specialize(where Output == JSON)
+@_specialize(where Output == Data)
+@_specialize(where Output == String)
+func makeLifecycle<Output: Sendable>() -> Protected<Lifecycle<Output>> {
+    Protected(Lifecycle<Output>())
 }

@@ -63,6 +63,10 @@ public final class Service: Sendable {
     /// Sends `request` through the pipeline, on the service's pipeline queue (never the
     /// caller's thread). Its handlers run on the callback queue when it lands. Starting a request
     /// that was started before does nothing; one cancelled before start lands cancelled.
+    /// Requests for `JSON`, `Data` and `String` run through code specialized for them.
+    @_specialize(where Output == JSON)
+    @_specialize(where Output == Data)
+    @_specialize(where Output == String)
     public func start<Output>(_ request: Request<Output>) {
         guard let pipeline = pipeline(for: request) else { return }
         request.attach(pipeline: executor.task { await pipeline.run() })
