@@ -163,9 +163,10 @@ extension URL {
     /// Why NetworkKit does not send to this URL (its scheme is not http or https), in words for
     /// an error; nil when it does. Both transports refuse with these words.
     package var unsupportedSchemeReason: String? {
-        let scheme = scheme?.lowercased() ?? ""
-        guard scheme != "http", scheme != "https" else { return nil }
-        let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme): scheme"
+        // Compared without lowercasing: every request passes here up to three times.
+        let scheme = scheme ?? ""
+        if Response.sameFieldName(scheme, "http") || Response.sameFieldName(scheme, "https") { return nil }
+        let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
         return "\(absoluteString): \(name) is not supported (http: and https: only)"
     }
 }
