@@ -8,8 +8,8 @@ import FoundationNetworking
 #endif
 
 /// One transfer of the NIO transport, run in a task of its own: sends the request (following
-/// redirects as the events allow), streams the head and the body, inflated when it is
-/// content-encoded, and ends with exactly one completion.
+/// redirects as the events allow), and streams the head and the body, inflated when it is
+/// content-encoded. Its task reports the one completion.
 struct NIOTransfer: Sendable {
     /// As many redirects as a transfer follows before it fails (URLSession's limit on Linux is 16 too).
     static let maxRedirects = 16
@@ -18,16 +18,16 @@ struct NIOTransfer: Sendable {
     let events: any TransportEvents
     let timer: IdleTimer
 
-    /// Sends `request` and reports everything to the events, ending with one completion.
-    func run(_ request: URLRequest, bodyFile: URL?) async {
-        let error: (any Error)?
+    /// Sends `request` and reports everything to the events but the completion: returns the
+    /// error to complete with (nil on success), so the caller can finish its own bookkeeping
+    /// before the waiting pipeline resumes.
+    func run(_ request: URLRequest, bodyFile: URL?) async -> (any Error)? {
         do {
             try await send(request, body: UploadBody(request: request, file: bodyFile))
-            error = nil
-        } catch let failure {
-            error = NIOErrors.urlError(for: failure, timedOut: timer.didFire)
+            return nil
+        } catch {
+            return NIOErrors.urlError(for: error, timedOut: timer.didFire)
         }
-        events.transportDidComplete(error: error)
     }
 
     private func send(_ request: URLRequest, body: UploadBody?) async throws {

@@ -69,9 +69,12 @@ public final class NIOTransport: Transport {
         // and a timer added after its removal would stay in the watch.
         idleWatch.add(timer)
         let task = Task {
-            await transfer.run(request, bodyFile: bodyFile)
+            let error = await transfer.run(request, bodyFile: bodyFile)
+            // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
+            // beside the pipeline on another thread.
             self.idleWatch.remove(timer)
             self.transferDidEnd()
+            events.transportDidComplete(error: error)
         }
         timer.onFire { task.cancel() }
         return NIOTransportTask(task: task)
