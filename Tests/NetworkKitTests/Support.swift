@@ -55,6 +55,14 @@ struct Fixture {
         }
     }
 
+    /// Starts `batch` and waits for its first completion handler's result.
+    func land(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
+        await withCheckedContinuation { continuation in
+            batch.addCompletionHandler { _, result in continuation.resume(returning: result) }
+            service.start(batch)
+        }
+    }
+
     /// Lands `request` while no other memory-heavy test runs, timing it and measuring how much
     /// the resident memory grew meanwhile.
     func landMeasured<Output: Sendable>(_ request: Request<Output>) async -> MeasuredLanding<Output> {
