@@ -93,10 +93,35 @@ extension Request {
     /// Lands the request, once: stores the result, wakes observers, then runs the handlers on
     /// the callback queue after dropping the request from its service.
     func finish(_ result: Result<Output, NetworkError>) {
-        let state: RequestState
-        if case .failure(.cancelled) = result { state = .cancelled } else { state = .finished }
-        let landed = lifecycle.withLock { lifecycle -> (Callbacks, Delivery)? in
-            guard lifecycle.result == nil, let delivery = lifecycle.delivery else { return nil }
+        settle { _ in result }
+    }
+
+    /// Lands the request from its pipeline, under one lock: a stop (`cancel()`, a limit) wins
+    /// over `result`, and `metrics` are kept with the error the request lands with. Returns
+    /// what the request landed with (an earlier landing's, when a stop landed it already) and
+    /// the metrics as kept.
+    func land(_ result: Result<Output, NetworkError>,
+              metrics: RequestMetrics) -> (result: Result<Output, NetworkError>, metrics: RequestMetrics) {
+        var kept = metrics
+        let landed = settle { lifecycle in
+            let final = lifecycle.stopReason.map { .failure($0) } ?? result
+            if case .failure(let error) = final { kept.error = error }
+            lifecycle.metrics = kept
+            return final
+        }
+        return (landed, kept)
+    }
+
+    /// Lands the request with what `decide` makes of its lifecycle (under the lock), unless it
+    /// has landed already; returns the result it landed with, either way.
+    @discardableResult
+    private func settle(_ decide: (inout Lifecycle<Output>) -> Result<Output, NetworkError>) -> Result<Output, NetworkError> {
+        let (result, landing) = lifecycle.withLock { lifecycle -> (Result<Output, NetworkError>, Landing?) in
+            let result = decide(&lifecycle)
+            if let earlier = lifecycle.result { return (earlier, nil) }
+            guard let delivery = lifecycle.delivery else { return (result, nil) }
+            let state: RequestState
+            if case .failure(.cancelled) = result { state = .cancelled } else { state = .finished }
             lifecycle.result = result
             lifecycle.state = state
             let callbacks = Callbacks(observers: lifecycle.resultObservers, completion: lifecycle.completionHandlers,
@@ -109,20 +134,22 @@ extension Request {
             lifecycle.pipelineTask = nil
             lifecycle.transportTask = nil
             lifecycle.backoffTask = nil
-            return (callbacks, delivery)
+            return (result, Landing(callbacks: callbacks, delivery: delivery, state: state))
         }
-        guard let (callbacks, delivery) = landed else { return }
+        guard let landing else { return result }
+        let delivery = landing.delivery, callbacks = landing.callbacks, state = landing.state
         // Out of the service before anyone hears of the landing (a batch that observes it may
         // land at once); the block below keeps the request alive until its handlers have run.
         delivery.registry.remove(id)
         for observer in callbacks.observers { observer(result) }
         let handlers = callbacks.completion
         let stateHandlers = callbacks.state
-        guard !handlers.isEmpty || !stateHandlers.isEmpty else { return }
+        guard !handlers.isEmpty || !stateHandlers.isEmpty else { return result }
         delivery.callbackQueue.async {
             for handler in stateHandlers { handler(self, state) }
             for handler in handlers { handler(self, result) }
         }
+        return result
     }
 }
 
@@ -132,5 +159,12 @@ extension Request {
         var observers: [@Sendable (Result<Output, NetworkError>) -> Void]
         var completion: [CompletionHandler]
         var state: [StateHandler]
+    }
+
+    /// What a landing takes out of the lifecycle, to run after the lock.
+    fileprivate struct Landing {
+        let callbacks: Callbacks
+        let delivery: Delivery
+        let state: RequestState
     }
 }

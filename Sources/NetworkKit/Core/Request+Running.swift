@@ -46,11 +46,6 @@ extension Request {
         lifecycle.withLock { $0.result }
     }
 
-    /// Why the request was stopped, once `cancel()` or a limit stopped it.
-    var stopReason: NetworkError? {
-        lifecycle.withLock { $0.stopReason }
-    }
-
     /// True once `cancel()` was called.
     var isCancelRequested: Bool {
         lifecycle.withLock { $0.cancelRequested }
@@ -121,11 +116,6 @@ extension Request {
             return false
         }
         if cancelled { stop() }
-    }
-
-    /// Keeps what was measured, for `metrics`.
-    func record(_ metrics: RequestMetrics) {
-        lifecycle.withLock { $0.metrics = metrics }
     }
 
     private func report(_ progress: (Lifecycle<Output>) -> TransferProgress) {

@@ -25,7 +25,7 @@ extension Service {
     public func result<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
         await withTaskCancellationHandler {
             if let pipeline = pipeline(for: request) {
-                await pipeline.run()
+                return await pipeline.run()
             }
             if let result = request.result {
                 return result

@@ -41,7 +41,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         interceptors = options.usesServiceInterceptors ? configuration.interceptors + options.interceptors : options.interceptors
     }
 
-    func run() async {
+    /// Runs the request to its landing; returns what it landed with.
+    @discardableResult
+    func run() async -> Result<Output, NetworkError> {
         let started = ContinuousClock.now
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
@@ -51,14 +53,12 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                 request.stop(with: .timeLimitExceeded(timeLimit))
             }
         }
-        var result = await attempts(recording: &metrics)
+        let result = await attempts(recording: &metrics)
         if timeLimit != nil { service.timeLimits.remove(request.id) }
-        if let reason = request.stopReason { result = .failure(reason) }
         metrics.duration = started.duration(to: .now)
-        if case .failure(let error) = result { metrics.error = error }
-        request.record(metrics)
-        request.finish(result)
-        for monitor in monitors { monitor.requestDidFinish(metrics) }
+        let landed = request.land(result, metrics: metrics)
+        for monitor in monitors { monitor.requestDidFinish(landed.metrics) }
+        return landed.result
     }
 
     /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
