@@ -128,7 +128,8 @@ extension ResponseHead {
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
-            if let earlier = fields[name] { fields[name] = earlier + ", " + value } else { fields[name] = value }
+            // One hash operation per field; a second only for a repeated one.
+            if let earlier = fields.updateValue(value, forKey: name) { fields[name] = earlier + ", " + value }
         }
         self.init(url: url, statusCode: Int(status.code), headers: fields)
     }

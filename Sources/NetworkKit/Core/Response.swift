@@ -10,7 +10,12 @@ public struct Response: Sendable {
     /// The HTTP status code.
     public var statusCode: Int
     /// Response headers, with names as the server sent them.
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        didSet { contentEncoding = Self.field("Content-Encoding", in: headers) }
+    }
+    /// The `Content-Encoding` value, looked up once when the headers are set (the pipeline asks
+    /// for it before and while parsing).
+    private(set) var contentEncoding: String?
     /// The body bytes, as the transport delivered them.
     public var data: Data
     /// The service's envelope keys, which JSON and model parsers apply (see `ResponseEnvelope`).
@@ -24,6 +29,7 @@ public struct Response: Sendable {
         self.statusCode = statusCode
         self.headers = headers
         self.data = data
+        contentEncoding = Self.field("Content-Encoding", in: headers)
     }
 
     /// The value of a header, looked up without regard to case.
@@ -69,6 +75,10 @@ public struct Response: Sendable {
 extension Response {
     /// A response from its head and body.
     init(_ head: ResponseHead, data: Data) {
-        self.init(url: head.url, statusCode: head.statusCode, headers: head.headers, data: data)
+        url = head.url
+        statusCode = head.statusCode
+        headers = head.headers
+        contentEncoding = head.contentEncoding
+        self.data = data
     }
 }

@@ -48,13 +48,19 @@ public struct ResponseHead: Sendable {
     /// The HTTP status code.
     public var statusCode: Int
     /// Header fields, with names as the server sent them.
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        didSet { contentEncoding = Response.field("Content-Encoding", in: headers) }
+    }
+    /// The `Content-Encoding` value, looked up once when the headers are set: the transport, the
+    /// size limits and progress all ask for it.
+    private(set) var contentEncoding: String?
 
     /// Creates a head from its parts.
     public init(url: URL?, statusCode: Int, headers: [String: String]) {
         self.url = url
         self.statusCode = statusCode
         self.headers = headers
+        contentEncoding = Response.field("Content-Encoding", in: headers)
     }
 
     /// The value of a header, looked up without regard to case.
@@ -65,14 +71,14 @@ public struct ResponseHead: Sendable {
     /// The coding of a content-encoded body (`Content-Encoding: gzip` or `deflate`), if the kit
     /// knows it. Transports deliver such a body inflated.
     public var contentCoding: ContentCoding? {
-        header("Content-Encoding").flatMap(ContentCoding.init(headerValue:))
+        contentEncoding.flatMap(ContentCoding.init(headerValue:))
     }
 
     /// The body length `Content-Length` announces, unless the body is content-encoded: libcurl
     /// inflates it on the way in, so the length counts bytes that are never delivered as such.
     var deliveredLength: Int64? {
         guard let length = header("Content-Length").flatMap({ Int64($0) }), length > 0,
-              header("Content-Encoding") == nil else { return nil }
+              contentEncoding == nil else { return nil }
         return length
     }
 }

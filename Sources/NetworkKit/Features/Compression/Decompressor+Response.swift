@@ -53,6 +53,6 @@ extension Decompressor {
 extension Response {
     /// The coding its `Content-Encoding` names, if the kit knows it.
     var contentCoding: ContentCoding? {
-        header("Content-Encoding").flatMap(ContentCoding.init(headerValue:))
+        contentEncoding.flatMap(ContentCoding.init(headerValue:))
     }
 }
