@@ -102,6 +102,21 @@ import Testing
         #expect(throws: ParseError.self) { try Decompressor.decodeIfStillEncoded(encoded, limit: 1000) }
         #expect(throws: ParseError.self) { try Decompressor.decodeIfStillEncoded(deflated, limit: 1000) }
     }
+
+    /// Heads and responses look `Content-Encoding` up when their headers are set: a header
+    /// changed after the response was made still counts.
+    @Test func contentEncodingSetAfterwardsCounts() throws {
+        let gzipped = try Decompressor.compress(text, coding: .gzip)
+        var response = Response(url: nil, statusCode: 200, data: gzipped)
+        #expect(try Decompressor.decodeIfStillEncoded(response, limit: 1 << 20).data == gzipped)
+        response.headers["CONTENT-ENCODING"] = "gzip"
+        #expect(try Decompressor.decodeIfStillEncoded(response, limit: 1 << 20).data == text)
+
+        var head = ResponseHead(url: nil, statusCode: 200, headers: ["content-encoding": "x-gzip"])
+        #expect(head.contentCoding == .gzip)
+        head.headers["content-encoding"] = nil
+        #expect(head.contentCoding == nil)
+    }
 }
 
 /// Compressed answers over the wire, through both transports, and the streaming inflater the NIO
