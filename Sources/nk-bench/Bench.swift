@@ -12,7 +12,18 @@ import Foundation
 /// last three are not part of the default run.
 @main
 enum Bench {
-    static func main() async throws {
+    /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
+    /// error and exit status 1, not a crash with a backtrace.
+    static func main() async {
+        do {
+            try await run()
+        } catch {
+            FileHandle.standardError.write(Data("nk-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    private static func run() async throws {
         let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }

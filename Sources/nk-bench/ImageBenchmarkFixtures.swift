@@ -10,6 +10,7 @@ struct ImageBenchmarkFixtures {
     let webp: URL   // 2000 × 2000 (4 MP)
 
     static func prepare() throws -> ImageBenchmarkFixtures {
+        try requirePillow()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("networkkit-bench-images-v1")
         let fixtures = ImageBenchmarkFixtures(
             directory: directory,
@@ -24,6 +25,15 @@ struct ImageBenchmarkFixtures {
             try runPython(generator, arguments: [directory.path])
         }
         return fixtures
+    }
+
+    /// Fails with what to install when python3 cannot import Pillow (checked without a traceback).
+    private static func requirePillow() throws {
+        do {
+            try runPython("import importlib.util, sys; sys.exit(importlib.util.find_spec('PIL') is None)")
+        } catch {
+            throw MissingPillow(reason: "\(error)")
+        }
     }
 
     /// Smooth photo-like colour fields with (optional) film grain, so the codecs see realistic data.
@@ -49,4 +59,16 @@ struct ImageBenchmarkFixtures {
 @discardableResult
 func runPython(_ program: String, arguments: [String] = []) throws -> String {
     try toolOutput(["python3", "-c", program] + arguments)
+}
+
+/// Pillow is not importable: the image benchmarks make their images with it and time it.
+struct MissingPillow: Error, CustomStringConvertible {
+    /// What running python3 gave.
+    let reason: String
+
+    var description: String {
+        "the image benchmarks need python3 with Pillow, to make their images and to time Pillow against the kit "
+            + "(\(reason)): install it with `python3 -m pip install pillow` or `apt-get install python3-pil`, "
+            + "or run another part (NK_BENCH_ONLY=network, model, nio, transfers, cache)"
+    }
 }
