@@ -18,8 +18,8 @@ import NIOCore
 /// decompression turned off, which a GET of an uncompressed 200 answer does not use.)
 ///
 /// The two comparisons are interleaved separately, each as a pair. With all three clients in one
-/// rotation, the client after URLSession's block (which leaves FoundationNetworking's threads
-/// busy for a while) was the kit in six of ten blocks and the bare client in three.
+/// rotation, the block right after URLSession's (and whatever FoundationNetworking's threads
+/// still do then) was the kit's in six of ten blocks and the bare client's in three.
 struct NIOBenchmarks {
     let server: FixtureServer
     let count = 2_000
