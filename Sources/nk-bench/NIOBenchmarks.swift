@@ -28,11 +28,14 @@ struct NIOBenchmarks {
     /// Rounds of the speed-up over URLSession, which is printed, not bounded.
     let speedUpRounds = 3
 
+    /// The GET every client sends.
+    private var url: String { server.url("/json/small") }
+    private var network: NetworkBenchmarks { NetworkBenchmarks(server: server) }
+
     func run() async throws {
-        let url = server.url("/json/small")
-        let network = NetworkBenchmarks(server: server)
+        let url = self.url, network = self.network
+        // Warmed, like every client, at the start of each round it is in.
         let urlSession = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.urlsession")))
-        _ = try await network.serviceBatch(urlSession, url: url, count: 200, inFlight: 16)
         for inFlight in [1, 16, 64] {
             let againstBare = try await rounds(self.rounds, inFlight: inFlight) { transport in
                 let bare = BareAsyncHTTPClient(sharing: transport.client)
@@ -58,7 +61,7 @@ struct NIOBenchmarks {
         _ count: Int, inFlight: Int,
         against other: (NIOTransport) -> (Int, Int) async throws -> Double
     ) async throws -> [[Double]] {
-        let network = NetworkBenchmarks(server: server), url = server.url("/json/small")
+        let url = self.url, network = self.network
         var rounds: [[Double]] = []
         for _ in 0..<count {
             let transport = NIOTransport()
