@@ -13,20 +13,46 @@ func fuzzTarget(_ name: String, path: String, _ dependencies: [Target.Dependency
     .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, path: path, swiftSettings: strict)
 }
 
+/// A product that the code generators link when the consumer enables the `CodeGeneration` trait.
+func codeGeneration(_ product: String, package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["CodeGeneration"]))
+}
+
+/// What the code generators' tools link. Without the `CodeGeneration` trait a tool is built as a
+/// short program that says which trait to enable (SwiftPM fetches a package for a consumer only
+/// when a condition-free path of target dependencies leads from a product to it).
+let codeGenerationTool: [Target.Dependency] = [
+    "CodeGenerationTrait",
+    .target(name: "NetworkKitCodegen", condition: .when(traits: ["CodeGeneration"])),
+    codeGeneration("ArgumentParser", package: "swift-argument-parser"),
+]
+
+/// A product that NetworkKitNIO links when the consumer enables the `NIO` trait.
+func nio(_ product: String, package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["NIO"]))
+}
+
 let package = Package(
     name: "NetworkKit",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "NetworkKit", targets: ["NetworkKit"]),
         .library(name: "NetworkKitImage", targets: ["NetworkKitImage"]),
-        // A transport on SwiftNIO's AsyncHTTPClient; only apps that use it build SwiftNIO.
+        // The transport on SwiftNIO's AsyncHTTPClient. Its SwiftNIO graph is fetched and built
+        // only for a consumer that enables the `NIO` trait; without it the module is empty.
         .library(name: "NetworkKitNIO", targets: ["NetworkKitNIO"]),
-        .executable(name: "nk", targets: ["nk"]),
-        .executable(name: "nk-bench", targets: ["nk-bench"]),
-        // Code generation: OpenAPI documents to NetworkKit requests at build time, and models
-        // from a sample response on demand. Their tools link OpenAPIKit and Yams; the libraries do not.
+        // Code generation: OpenAPI documents to NetworkKit requests at build time, and models from
+        // a sample response on demand. Their tools reach OpenAPIKit, Yams and swift-argument-parser
+        // only under the `CodeGeneration` trait; without it they say which trait to enable.
         .plugin(name: "NetworkKitOpenAPI", targets: ["NetworkKitOpenAPI"]),
         .plugin(name: "GenerateModel", targets: ["GenerateModel"]),
+        // `nk`, `nk-bench`, the fixture server and the tests are targets that no product reaches,
+        // so an app that adds NetworkKit fetches none of their packages; here, `swift run nk` runs.
+    ],
+    traits: [
+        .trait(name: "NIO", description: "The NetworkKitNIO product's transport on SwiftNIO's AsyncHTTPClient."),
+        .trait(name: "CodeGeneration",
+               description: "The tools of the NetworkKitOpenAPI and GenerateModel plugins (OpenAPIKit, Yams, swift-argument-parser)."),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
@@ -71,17 +97,17 @@ let package = Package(
             dependencies: ["NetworkKit", "CPNG", "CJPEG", "CWebP", "CImageShims"],
             swiftSettings: strict
         ),
-        // The SwiftNIO transport: a separate product, so the core never builds SwiftNIO.
+        // The SwiftNIO transport: a separate product whose SwiftNIO graph comes with the `NIO` trait.
         .target(
             name: "NetworkKitNIO",
             dependencies: [
                 "NetworkKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                nio("AsyncHTTPClient", package: "async-http-client"),
+                nio("NIOCore", package: "swift-nio"),
+                nio("NIOPosix", package: "swift-nio"),
+                nio("NIOHTTP1", package: "swift-nio"),
+                nio("NIOConcurrencyHelpers", package: "swift-nio"),
+                nio("NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -123,21 +149,23 @@ let package = Package(
         .target(
             name: "NetworkKitCodegen",
             dependencies: [
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
-                .product(name: "Yams", package: "Yams"),
+                codeGeneration("OpenAPIKit", package: "OpenAPIKit"),
+                codeGeneration("OpenAPIKit30", package: "OpenAPIKit"),
+                codeGeneration("OpenAPIKitCompat", package: "OpenAPIKit"),
+                codeGeneration("Yams", package: "Yams"),
             ],
             swiftSettings: strict
         ),
+        // What a tool built without the trait runs: a message naming the trait.
+        .target(name: "CodeGenerationTrait", swiftSettings: strict),
         .executableTarget(
             name: "nk-openapi-gen",
-            dependencies: ["NetworkKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: codeGenerationTool,
             swiftSettings: strict
         ),
         .executableTarget(
             name: "nk-model-gen",
-            dependencies: ["NetworkKitCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: codeGenerationTool,
             swiftSettings: strict
         ),
         .plugin(

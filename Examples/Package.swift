@@ -24,7 +24,7 @@ let package = Package(
     name: "NetworkKitExamples",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "NetworkKit", path: ".."),
+        .package(name: "NetworkKit", path: "..", traits: ["CodeGeneration"]),
     ],
     targets: [
         // The fixture server's API, and excerpts of public APIs of different styles.

@@ -1,3 +1,4 @@
+#if NIO
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -113,3 +114,4 @@ final class IdleWatch: Sendable {
         for timer in timers { timer.check(now: now) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if NIO
 import AsyncHTTPClient
 import Foundation
 import NetworkKit
@@ -103,3 +104,4 @@ enum NIOErrors {
         }
     }
 }
+#endif

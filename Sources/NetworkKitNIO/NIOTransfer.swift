@@ -1,3 +1,4 @@
+#if NIO
 import AsyncHTTPClient
 import Foundation
 import NetworkKit
@@ -147,3 +148,4 @@ extension Data {
         }
     }
 }
+#endif

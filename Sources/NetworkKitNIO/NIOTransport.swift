@@ -1,3 +1,4 @@
+#if NIO
 import AsyncHTTPClient
 import Foundation
 import NetworkKit
@@ -104,3 +105,4 @@ struct NIOTransportTask: TransportTask {
         task?.cancel()
     }
 }
+#endif

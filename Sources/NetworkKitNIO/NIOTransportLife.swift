@@ -1,3 +1,4 @@
+#if NIO
 import NIOConcurrencyHelpers
 
 /// When the transport's client may be shut down: once it was invalidated (or freed) and no
@@ -50,3 +51,4 @@ final class NIOTransportLife: Sendable {
         return true
     }
 }
+#endif

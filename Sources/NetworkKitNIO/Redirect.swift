@@ -1,3 +1,4 @@
+#if NIO
 import Foundation
 import NetworkKit
 #if canImport(FoundationNetworking)
@@ -29,3 +30,4 @@ enum Redirect {
         return next
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if NIO
 import Foundation
 import NetworkKit
 import NIOCore
@@ -134,3 +135,4 @@ final class PieceReader {
         return nil
     }
 }
+#endif

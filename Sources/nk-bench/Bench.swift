@@ -2,7 +2,7 @@ import FixtureServer
 import Foundation
 
 /// `nk-bench`: every benchmark of the kit, each printed as a ratio against a baseline run
-/// in the same process (lower is better). Build in release: `swift run -c release nk-bench`;
+/// in the same process (lower is better). Build in release: `swift run -c release --enable-all-traits nk-bench`;
 /// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
 /// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport

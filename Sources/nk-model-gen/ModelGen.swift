@@ -1,3 +1,4 @@
+#if CodeGeneration
 import ArgumentParser
 import Foundation
 import NetworkKitCodegen
@@ -53,3 +54,12 @@ struct ModelGen: ParsableCommand {
         }
     }
 }
+#else
+import CodeGenerationTrait
+
+/// Built without the `CodeGeneration` trait: fails with a message that names it.
+@main
+enum TraitNotEnabled {
+    static func main() { exitForMissingTrait(tool: "nk-model-gen") }
+}
+#endif

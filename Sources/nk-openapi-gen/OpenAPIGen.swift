@@ -1,3 +1,4 @@
+#if CodeGeneration
 import ArgumentParser
 import Foundation
 import NetworkKitCodegen
@@ -37,3 +38,12 @@ struct OpenAPIGen: ParsableCommand {
         }
     }
 }
+#else
+import CodeGenerationTrait
+
+/// Built without the `CodeGeneration` trait: fails with a message that names it.
+@main
+enum TraitNotEnabled {
+    static func main() { exitForMissingTrait(tool: "nk-openapi-gen") }
+}
+#endif
