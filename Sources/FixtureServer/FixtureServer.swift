@@ -103,11 +103,14 @@ public final class FixtureServer: Sendable {
     }
 
     /// Stops the server and the raw servers: they accept no more connections, and the HTTP
-    /// server closes each open one once its current answer is written.
+    /// server closes each open one once its current answer is written. It drains what it had
+    /// accepted: a connection still queued for its accept loop is served and closed too, never
+    /// dropped, so stopping cannot take the process down. Every test that starts a server
+    /// stops it.
     ///
-    /// A graceful shutdown, not a cancelled task: cancelling the server's task while a connection
-    /// it accepted is still queued traps the process in NIO ("Deinited NIOAsyncWriter without
-    /// calling finish()", apple/swift-nio#3481); the lifetime test hit that one run in twenty.
+    /// A graceful shutdown, not a cancelled task: a connection dropped from the accept queue
+    /// when the server's task is cancelled traps the process in NIO ("Deinited NIOAsyncWriter
+    /// without calling finish()", apple/swift-nio#3481).
     public func stop() {
         let group = self.group
         Task { await group.triggerGracefulShutdown() }

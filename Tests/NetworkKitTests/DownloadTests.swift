@@ -27,6 +27,7 @@ struct DownloadTests {
     @Test("a large download streams to disk byte for byte, memory flat", arguments: TransportKind.allCases)
     func largeDownload(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let size = 192 * 1024 * 1024
         let destination = folder.url.appendingPathComponent("large.bin")
@@ -58,6 +59,7 @@ struct DownloadTests {
     @Test("a drop by the server is resumed to an identical file", arguments: TransportKind.allCases, [100, 1_500_000, 3_999_999])
     func resumeAfterDrop(transport: TransportKind, at offset: Int) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let size = 4_000_000
         let destination = folder.url.appendingPathComponent("f.bin")
@@ -75,6 +77,7 @@ struct DownloadTests {
     @Test("a retry resumes within one request", arguments: TransportKind.allCases)
     func retryResumes(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("r.bin")
         let request = Request(download: "/files/r.bin?size=2000000&dropAt=700000&dropKey=\(UUID().uuidString)", to: .file(destination))
@@ -88,6 +91,7 @@ struct DownloadTests {
     @Test("a resume is found again when the service adds a new nonce to every request", arguments: TransportKind.allCases)
     func resumeDespiteVolatileCommonParameters(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         fixture.service.configure { $0.commonParameters = { ["nonce": .string(UUID().uuidString)] } }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("n.bin")
@@ -103,6 +107,7 @@ struct DownloadTests {
     @Test("a changed validator starts again from zero", arguments: TransportKind.allCases)
     func changedValidator(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("c.bin")
         let path = "/files/c.bin?size=1000000&dropAt=400000&dropKey=\(UUID().uuidString)&changeAfterDrop=1"
@@ -116,6 +121,7 @@ struct DownloadTests {
     @Test("a 200 answer to a range starts again from zero", arguments: TransportKind.allCases)
     func fullAnswerToRange(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("i.bin")
         let path = "/files/i.bin?size=1000000&dropAt=300000&dropKey=\(UUID().uuidString)&ignoreRange=1"
@@ -128,6 +134,7 @@ struct DownloadTests {
     @Test("a Content-Range that does not line up restarts from zero", arguments: TransportKind.allCases)
     func misalignedRange(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("m.bin")
         let path = "/files/m.bin?size=1000000&dropAt=300000&dropKey=\(UUID().uuidString)&badRange=1"
@@ -142,6 +149,7 @@ struct DownloadTests {
     @Test("cancel keeps the partial file, and the next start resumes it", arguments: TransportKind.allCases)
     func cancelThenResume(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let size = 32 * 1024 * 1024
         let destination = folder.url.appendingPathComponent("x.bin")
@@ -163,6 +171,7 @@ struct DownloadTests {
     @Test("a digest or length mismatch is a typed error and the bad file is removed", arguments: TransportKind.allCases)
     func integrity(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("d.bin")
         let good = SHA256.hash(data: Data(FixtureFile.bytes(seed: 1, offset: 0, count: 300_000)))
@@ -197,6 +206,7 @@ struct DownloadTests {
     @Test("a digest covers the bytes from before a resume", arguments: TransportKind.allCases)
     func digestAcrossResume(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("h.bin")
         let size = 3_000_000
@@ -214,6 +224,7 @@ struct DownloadTests {
     @Test("server file names never leave the directory, and collisions get new names", arguments: TransportKind.allCases)
     func hostileNames(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let disposition = "attachment; filename=\"../../evil.txt\""
         let encoded = disposition.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -249,6 +260,7 @@ struct DownloadTests {
     @Test("an existing destination is not clobbered unless allowed", arguments: TransportKind.allCases)
     func existingDestination(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("keep.txt")
         try Data("precious".utf8).write(to: destination)
@@ -268,6 +280,7 @@ struct DownloadTests {
     @Test("an unwritable destination is a typed error", arguments: TransportKind.allCases)
     func unwritable(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         // A file where the directory should be: not writable even for root.
         let blocker = folder.url.appendingPathComponent("not-a-dir")
@@ -287,6 +300,7 @@ struct DownloadTests {
     @Test("a file parser reads the finished file on the parsing queue", arguments: TransportKind.allCases)
     func parserOnFile(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("feed.json")
         let request = Request(download: "/json/small", to: .file(destination), parser: FileContentsParser(JSONParser()))
@@ -298,6 +312,7 @@ struct DownloadTests {
     @Test("an error status leaves no file and carries the body", arguments: TransportKind.allCases)
     func errorStatus(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let result = await fixture.service.result(of: Request(download: "/status/404", to: .file(folder.url.appendingPathComponent("n"))))
         guard case .httpStatus(404, let body, _) = result.failure else { Issue.record("got \(result)"); return }

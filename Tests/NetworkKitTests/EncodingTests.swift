@@ -14,6 +14,7 @@ struct EncodingTests {
 
     @Test(arguments: TransportKind.allCases) func getParametersGoInTheQuery(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/echo?x=1", parameters: ["name": "a b", "n": 2], parser: JSONParser())
         let echo = try await fixture.service.send(request)
         #expect(echo["method"] == "GET")
@@ -23,12 +24,14 @@ struct EncodingTests {
     @Test(arguments: TransportKind.allCases, HTTPMethod.allCases.filter { $0 != .head })
     func methodsAreSentAsSet(transport: TransportKind, method: HTTPMethod) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let echo = try await fixture.service.send(Request(path: "/echo", method: method, parser: JSONParser()))
         #expect(echo["method"]?.stringValue == method.rawValue)
     }
 
     @Test(arguments: TransportKind.allCases) func headIsSentAndHasNoBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/echo", method: .head)
         let data = try await fixture.service.send(request)
         #expect(data.isEmpty)
@@ -37,6 +40,7 @@ struct EncodingTests {
 
     @Test(arguments: TransportKind.allCases) func postParametersAreAFormBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/echo", method: .post, parameters: ["user": "ann", "pass": "p&ss w"], parser: JSONParser())
         let echo = try await fixture.service.send(request)
         #expect(echo["body"] == "pass=p%26ss%20w&user=ann")
@@ -45,6 +49,7 @@ struct EncodingTests {
 
     @Test(arguments: TransportKind.allCases) func jsonBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/echo", method: .put, parameters: ["a": [1, 2], "b": ["c": true]], parser: JSONParser())
         request.body = .json
         let echo = try await fixture.service.send(request)
@@ -56,6 +61,7 @@ struct EncodingTests {
     /// One `RequestBody` decides where parameters go: a raw or file body puts them in the query.
     @Test(arguments: TransportKind.allCases) func rawAndFileBodiesPutParametersInTheQuery(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let raw = Request(path: "/echo", method: .post, parameters: ["id": 7], parser: JSONParser())
         raw.body = .data(Data("<x/>".utf8), contentType: "application/xml")
         let echoed = try await fixture.service.send(raw)
@@ -83,13 +89,16 @@ struct EncodingTests {
 
     @Test(arguments: TransportKind.allCases) func headersAreSent(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/echo", headers: ["X-Trace": "abc"], parser: JSONParser(contentKeyPath: "headers/X-Trace"))
         #expect(try await fixture.service.send(request) == "abc")
     }
 
     @Test(arguments: TransportKind.allCases) func baseAndCDNURLsSwitchAtRuntime(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let other = try await FixtureServer.start()
+        defer { other.stop() }
         let service = fixture.service
         service.configure { $0.cdnURL = other.baseURL }
         let viaCDN = Request(path: "/echo", parser: JSONParser(contentKeyPath: "host"))

@@ -7,6 +7,7 @@ import FixtureServer
 struct ErrorTests {
     @Test(arguments: TransportKind.allCases) func malformedJSON(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let result = await fixture.land(Request(path: "/json/malformed", parser: JSONParser()))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.parser == "json")
@@ -15,6 +16,7 @@ struct ErrorTests {
 
     @Test(arguments: TransportKind.allCases) func wrongContentType(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let lenient = await fixture.land(Request(path: "/html", parser: JSONParser()))
         guard case .parse(let error) = lenient.failure else { Issue.record("got \(lenient)"); return }
         #expect(error.reason.contains("text/html"))
@@ -27,6 +29,7 @@ struct ErrorTests {
 
     @Test(arguments: TransportKind.allCases) func emptyBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let result = await fixture.land(Request(path: "/empty", parser: JSONParser()))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.reason.contains("empty body"))
@@ -36,6 +39,7 @@ struct ErrorTests {
     @Test(arguments: TransportKind.allCases, [404, 500, 503])
     func httpStatusCarriesCodeBodyAndHeaders(transport: TransportKind, code: Int) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let result = await fixture.land(Request(path: "/status/\(code)", parser: JSONParser()))
         guard case .httpStatus(let status, let body, let headers) = result.failure else { Issue.record("got \(result)"); return }
         #expect(status == code)
@@ -47,6 +51,7 @@ struct ErrorTests {
 
     @Test(arguments: TransportKind.allCases) func acceptableStatusCodesAreConfigurable(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/status/404", parser: JSONParser(contentKeyPath: "error"))
         request.acceptableStatusCodes = 200..<500
         #expect(try await fixture.service.send(request) == "status 404")
@@ -56,6 +61,7 @@ struct ErrorTests {
     /// 100,000 bytes announced, then the connection closes.
     @Test(arguments: TransportKind.allCases) func connectionDroppedMidResponse(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let result = await fixture.land(Request(path: "/drop", parser: JSONParser()))
         guard case .transport(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.code == .networkConnectionLost, "\(error)")
@@ -65,6 +71,7 @@ struct ErrorTests {
 
     @Test(arguments: TransportKind.allCases) func serverSlowerThanTheTimeout(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         // The server answers after 20 s: a 1 s timeout that fires within 10 s (generous on a
         // loaded machine) fired long before the answer.
         let request = Request(path: "/slow?ms=20000")
@@ -77,6 +84,7 @@ struct ErrorTests {
 
     @Test(arguments: TransportKind.allCases) func serviceTimeoutAppliesByDefault(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(timeout: 1, transport: transport)
+        defer { fixture.server.stop() }
         let result = await fixture.land(Request(path: "/slow?ms=5000"))
         #expect(result.failure?.isTimeout == true, "got \(result)")
     }

@@ -7,6 +7,7 @@ import FixtureServer
 struct LifecycleTests {
     @Test(arguments: TransportKind.allCases) func handlersRunInOrderExactlyOnce(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/json/small", parser: JSONParser())
         let calls = Recorder<Int>()
         for index in 0..<5 {
@@ -32,6 +33,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func progressIsCoalescedAndReachesTheTotal(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let size = 4 * 1024 * 1024
         let request = Request(path: "/bytes?count=\(size)")
         let seen = Recorder<TransferProgress>()
@@ -50,6 +52,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func uploadProgressIsReported(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
         request.body = .data(Data(repeating: 7, count: 1_000_000), contentType: "application/octet-stream")
         let seen = Recorder<TransferProgress>()
@@ -66,6 +69,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func cancelBeforeStartLandsCancelledWhenStarted(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/json/small")
         request.cancel()
         #expect(request.state == .cancelled)
@@ -76,6 +80,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func cancelInFlight(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/slow?ms=10000")
         let calls = Recorder<NetworkError?>()
         let started = ContinuousClock.now
@@ -99,6 +104,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func cancelAfterFinishChangesNothing(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/json/small", parser: JSONParser())
         let calls = Recorder<Bool>()
         request.addCompletionHandler { _, result in calls.append(result.success != nil) }
@@ -111,6 +117,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func cancelByIDAndCancelAll(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let requests = (0..<4).map { _ in Request(path: "/slow?ms=3000") }
         let results = Recorder<NetworkError?>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -134,6 +141,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func cancellingTheTaskCancelsTheRequest(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/slow?ms=3000")
         let task = Task { try await fixture.service.send(request) }
         try await Task.sleep(for: .milliseconds(200))
@@ -147,6 +155,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func aThousandRequestsSixteenInFlight(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let total = 1_000
         let counts = Protected([Int](repeating: 0, count: total))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -173,6 +182,7 @@ struct LifecycleTests {
 
     @Test func defaultCallbackQueueIsMain() async throws {
         let server = try await FixtureServer.start()
+        defer { server.stop() }
         let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL))
         let key = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: key, value: "main")
@@ -188,6 +198,7 @@ struct LifecycleTests {
 
     @Test(arguments: TransportKind.allCases) func serviceHoldsRequestsCallersDropped(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let landed = await withCheckedContinuation { continuation in
             do {
                 let request = Request(path: "/slow?ms=100", parser: JSONParser(contentKeyPath: "slept"))

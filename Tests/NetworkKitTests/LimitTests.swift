@@ -9,6 +9,7 @@ struct LimitTests {
     @Test("a Content-Length over the limit fails before the body is read", arguments: TransportKind.allCases)
     func announcedLength(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/bytes?count=2000000")
         request.maxResponseBytes = 1_000_000
         let result = await fixture.land(request)
@@ -23,6 +24,7 @@ struct LimitTests {
     @Test("an endless chunked body is cut at the limit", arguments: TransportKind.allCases)
     func endlessBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         fixture.service.configure { $0.maxResponseBytes = 4 * 1024 * 1024 }
         let request = Request(path: "/endless", parser: JSONParser())
         let landing = await fixture.landMeasured(request)
@@ -39,6 +41,7 @@ struct LimitTests {
     @Test("a gzip bomb is cut by what it inflates to, not what crosses the wire", arguments: TransportKind.allCases)
     func gzipBomb(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         // The NIO case inflates a 512 MiB bomb, so that stopping at the limit stays under
         // `runawayMemoryGrowth` while other suites allocate and inflating it all would not.
         // URLSession, which inflates it all, gets a smaller one.
@@ -76,6 +79,7 @@ struct LimitTests {
     @Test("a server dripping a byte every 300 ms trips the time limit, not the idle timeout", arguments: TransportKind.allCases)
     func dripTimeLimit(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(timeout: 15, transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/drip?bytes=100&ms=300")
         request.timeLimit = .milliseconds(800)
         let started = ContinuousClock.now
@@ -93,6 +97,7 @@ struct LimitTests {
     @Test("the time limit covers retries and the waits between them", arguments: TransportKind.allCases)
     func timeLimitAcrossRetries(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let request = Request(path: "/flaky/limit-retries?failures=100&status=503", parser: JSONParser())
         request.interceptors = [RetryPolicy(maxRetries: 50, backoff: Backoff(initial: .milliseconds(200), multiplier: 1, jitter: 0))]
         request.timeLimit = .milliseconds(700)

@@ -7,12 +7,14 @@ import FixtureServer
 struct ParserTests {
     @Test func rawDataIsTheBodyAsSent() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let data = try await fixture.service.send(Request(path: "/bytes?count=5000"))
         #expect(data == Data(repeating: 0x61, count: 5000))
     }
 
     @Test func stringUsesTheCharsetOfContentType() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let utf8 = try await fixture.service.send(Request(path: "/text", parser: StringParser()))
         let latin1 = try await fixture.service.send(Request(path: "/text?charset=iso-8859-1", parser: StringParser()))
         #expect(utf8 == "Grüße aus Köln, café")
@@ -21,6 +23,7 @@ struct ParserTests {
 
     @Test func stringRejectsBytesInvalidForTheCharset() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         // Latin-1 bytes under a header that names no charset are read as UTF-8, and fail.
         let withoutCharset = ClosureParser { response in
             try StringParser().parse(Response(url: response.url, statusCode: 200,
@@ -33,6 +36,7 @@ struct ParserTests {
 
     @Test func jsonWholeDocument() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let json = try await fixture.service.send(Request(path: "/json/feed", parser: JSONParser()))
         #expect(json["code"] == 0)
         #expect(json["content"]?["entrance"]?[1]?["name"] == "New arrivals")
@@ -44,6 +48,7 @@ struct ParserTests {
     ])
     func codeCheckTreatsNumberAndStringAlike(path: String, okValue: JSON) async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = JSONParser(checkKeyPath: "code", okValue: okValue, contentKeyPath: "content/entrance")
         let entrance = try await fixture.service.send(Request(path: path, parser: parser))
         #expect(entrance.arrayValue?.count == 2)
@@ -51,6 +56,7 @@ struct ParserTests {
 
     @Test func codeMismatchIsABusinessErrorWithCodeAndMessage() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = JSONParser(checkKeyPath: "code", okValue: 0)
         let result = await fixture.land(Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser))
         guard case .businessCode(let code, let message) = result.failure else {
@@ -63,12 +69,14 @@ struct ParserTests {
 
     @Test func keyPathsReachIntoArrays() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = JSONParser(contentKeyPath: "content/entrance/1/name")
         #expect(try await fixture.service.send(Request(path: "/json/feed", parser: parser)) == "New arrivals")
     }
 
     @Test func missingKeyPathNamesWhereItFailed() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = JSONParser(contentKeyPath: "content/exit/0")
         let result = await fixture.land(Request(path: "/json/feed", parser: parser))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
@@ -80,6 +88,7 @@ struct ParserTests {
 
     @Test func modelThroughTheDefaultCodableConverter() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = ModelParser([Entrance].self, json: JSONParser(checkKeyPath: "code", okValue: "0",
                                                                     contentKeyPath: "content/entrance"))
         let entrances = try await fixture.service.send(Request(path: "/json/feed", parser: parser))
@@ -89,6 +98,7 @@ struct ParserTests {
     @Test func modelDecodedStraightFromTheBody() async throws {
         struct Item: Decodable, Sendable { var id: Int }
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let items = try await fixture.service.send(Request(path: "/json/array", parser: ModelParser([Item].self)))
         #expect(items.map(\.id) == [1, 2, 3])
     }
@@ -101,6 +111,7 @@ struct ParserTests {
             return Headline(text: name.uppercased())
         }
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = ModelParser(Headline.self, json: JSONParser(contentKeyPath: "content/entrance/0"), registry: registry)
         #expect(try await fixture.service.send(Request(path: "/json/feed", parser: parser)).text == "SPRING SALE")
     }
@@ -109,6 +120,7 @@ struct ParserTests {
         let registry = ModelRegistry()
         registry.register(name: "EntranceCount") { json in json.arrayValue?.count ?? 0 }
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = ModelParser(modelName: "EntranceCount",
                                  json: JSONParser(contentKeyPath: "content/entrance"), registry: registry)
         let value = try await fixture.service.send(Request(path: "/json/feed", parser: parser))
@@ -117,6 +129,7 @@ struct ParserTests {
 
     @Test func unregisteredModelNameIsAClearError() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = ModelParser(modelName: "Nobody", registry: ModelRegistry())
         let result = await fixture.land(Request(path: "/json/feed", parser: parser))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
@@ -125,6 +138,7 @@ struct ParserTests {
 
     @Test func wrongTypesInTheModelSayWhere() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let parser = ModelParser([Entrance].self, json: JSONParser(contentKeyPath: "content/entrance"))
         let result = await fixture.land(Request(path: "/json/wrong-types", parser: parser))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
@@ -139,6 +153,7 @@ struct ParserTests {
             }
         }
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         #expect(try await fixture.service.send(Request(path: "/bytes?count=10", parser: ByteSumParser())) == 970)
         let names = JSONParser(contentKeyPath: "content/entrance").map { $0.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [] }
         #expect(try await fixture.service.send(Request(path: "/json/feed", parser: names)) == ["Spring sale", "New arrivals"])
@@ -146,6 +161,7 @@ struct ParserTests {
 
     @Test func parsersRunOffTheCallbackQueue() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let key = DispatchSpecificKey<Bool>()
         fixture.callbackQueue.setSpecific(key: key, value: true)
         let parser = ClosureParser { _ in DispatchQueue.getSpecific(key: key) == true }
@@ -174,6 +190,7 @@ struct ParserTests {
         let key = DispatchSpecificKey<String>()
         ParsingQueue.shared.setSpecific(key: key, value: "parsing")
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let started = await fixture.land(Request(path: "/json/small", parser: LightProbe(key: key)))
         let light = try await fixture.service.send(Request(path: "/json/small", parser: LightProbe(key: key)))
         let heavy = try await fixture.service.send(Request(path: "/json/small",

@@ -293,6 +293,7 @@ struct PipelineTests {
     @Test func parseErrorsKeepTheirKindAndACustomParsersOwnError() async throws {
         struct Refusal: Error, Equatable { let why: String }
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let custom = await fixture.service.result(of: Request(path: "/json/small", parser: ClosureParser<Int> { _ in
             throw Refusal(why: "no")
         }))
@@ -314,6 +315,7 @@ struct PipelineTests {
 
     @Test func aReplyCarriesStatusHeadersAndMetrics() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let reply = try await fixture.service.reply(to: Request(path: "/json/small", parser: JSONParser()))
         #expect(reply.value["code"] == 0 && reply.statusCode == 200)
         #expect(reply.head.header("content-type")?.hasPrefix("application/json") == true)
@@ -322,6 +324,7 @@ struct PipelineTests {
 
     @Test func completionHandlersSeeTheResponseAndMetrics() async throws {
         let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
         let request = Request(path: "/json/small", parser: JSONParser())
         let seen = await withCheckedContinuation { continuation in
             request.addCompletionHandler { request, _ in

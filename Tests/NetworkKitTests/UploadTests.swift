@@ -34,6 +34,7 @@ struct UploadTests {
     @Test("text fields and data parts arrive whole, named and typed", arguments: TransportKind.allCases)
     func dataParts(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let photo = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         var form = MultipartForm()
         form.append("Ada Lovelace", name: "author")
@@ -52,6 +53,7 @@ struct UploadTests {
     @Test("names with quotes and line breaks cannot break the part header", arguments: TransportKind.allCases)
     func escapedNames(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         var form = MultipartForm()
         // "\r\u{485}" is one Character that is not "\r": it went out raw until fuzz-multipart found it.
         form.append(Data("x".utf8), name: "a\"b\r\nc\r\u{485}", fileName: "evil\".txt")
@@ -67,6 +69,7 @@ struct UploadTests {
     @Test("a 100 MB file part streams from disk: memory flat, progress to 100 %, temp file removed", arguments: TransportKind.allCases)
     func largeFilePart(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("big.bin")
         // The fixture's multipart parser reads about 1 MB a second in a debug build: this test takes
@@ -130,6 +133,7 @@ struct UploadTests {
     @Test("a file body streams from disk with its content type", arguments: TransportKind.allCases)
     func fileBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("body.txt")
         try Data("hello from disk".utf8).write(to: file)
@@ -143,6 +147,7 @@ struct UploadTests {
     @Test("a file body is compressed from disk when asked, and its compressed copy removed", arguments: TransportKind.allCases)
     func compressedFileBody(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("body.txt")
         let plain = Data(String(repeating: "NetworkKit streams this from disk. ", count: 4_000).utf8)
@@ -181,6 +186,7 @@ struct UploadTests {
     @Test("a custom URLRequest is sent as is, with the parser chain", arguments: TransportKind.allCases)
     func customRequest(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
         fixture.service.configure { $0.commonHeaders = { ["X-Common": "yes"] } }
         guard let url = URL(string: fixture.server.url("/echo?raw=1")) else { Issue.record("bad URL"); return }
         var urlRequest = URLRequest(url: url)
