@@ -19,8 +19,10 @@ func codeGeneration(_ product: String, package: String) -> Target.Dependency {
 }
 
 /// What the code generators' tools link. Without the `CodeGeneration` trait a tool is built as a
-/// short program that says which trait to enable (SwiftPM fetches a package for a consumer only
-/// when a condition-free path of target dependencies leads from a product to it).
+/// short program that says which trait to enable. SwiftPM leaves a package out of a consumer's
+/// graph when every product dependency on it has a trait condition the consumer does not meet; a
+/// condition on a dependency between this package's own targets does not prune what lies behind
+/// that target, so `NetworkKitCodegen`'s product dependencies carry the condition too.
 let codeGenerationTool: [Target.Dependency] = [
     "CodeGenerationTrait",
     .target(name: "NetworkKitCodegen", condition: .when(traits: ["CodeGeneration"])),
@@ -39,7 +41,8 @@ let package = Package(
         .library(name: "NetworkKit", targets: ["NetworkKit"]),
         .library(name: "NetworkKitImage", targets: ["NetworkKitImage"]),
         // The transport on SwiftNIO's AsyncHTTPClient. Its SwiftNIO graph is fetched and built
-        // only for a consumer that enables the `NIO` trait; without it the module is empty.
+        // only for a consumer that enables the `NIO` trait; without it the module holds a marker
+        // whose use fails to compile with a message that names the trait.
         .library(name: "NetworkKitNIO", targets: ["NetworkKitNIO"]),
         // Code generation: OpenAPI documents to NetworkKit requests at build time, and models from
         // a sample response on demand. Their tools reach OpenAPIKit, Yams and swift-argument-parser
@@ -57,11 +60,12 @@ let package = Package(
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
-        // NetworkKitNIO's transport (and nothing else).
+        // NetworkKitNIO's transport (and nothing else), under the `NIO` trait.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
-        // Test, demo and benchmark only: the library products depend on none of these.
+        // Test, demo and benchmark only (and the tools' argument parser, under `CodeGeneration`):
+        // no product reaches these without a trait, so an app does not fetch them.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Stops the fixture server gracefully (Hummingbird already depends on it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
@@ -71,8 +75,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // The code generators' readers of OpenAPI documents and YAML (build tools only). OpenAPIKit
-        // without its default trait: external references are not loaded, and it builds faster.
+        // The code generators' readers of OpenAPI documents and YAML (build tools only, under the
+        // `CodeGeneration` trait). OpenAPIKit without its default trait: external references are
+        // not loaded, and it builds faster.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
