@@ -16,7 +16,7 @@ extension DemoTour {
                     [DemoEntrance].self, json: JSONParser(contentKeyPath: "content/entrance"))))
                 let landed = Protected(0)
                 batch.addProgressHandler { _, progress in landed.withLock { $0 = progress.completed } }
-                let values = try await service.send(batch)
+                let values = try await land(batch).get()
                 let failing = BatchRequest()
                 failing.add(Request(path: "/slow?ms=2000"))
                 failing.add(Request(path: "/status/503"))

@@ -30,7 +30,8 @@ extension DemoTour {
             ("Multipart upload: a text field and a 12 MB file assembled on disk, parsed by multipart-kit", {
                 let folder = try DemoFolder()
                 let photo = folder.url.appendingPathComponent("photo.jpg")
-                try Data(FixtureFile.bytes(seed: 3, offset: 0, count: 12 << 20)).write(to: photo)
+                let bytes = FixtureFile.bytes(seed: 3, offset: 0, count: 12 << 20)
+                try Data(bytes).write(to: photo)
                 var form = MultipartForm()
                 form.append("Ada", name: "author")
                 try form.append(file: photo, name: "photo")
@@ -38,24 +39,29 @@ extension DemoTour {
                 request.body = .multipart(form)
                 let uploads = Protected(0)
                 request.addProgressHandler { _, progress in if progress.direction == .upload { uploads.withLock { $0 += 1 } } }
-                let parts = try await service.send(request)
-                let described = (parts.arrayValue ?? []).map { part in
+                let parts = try await land(request).get().arrayValue ?? []
+                // Name, size and CRC-32 of each part, as sent and as the server's parser saw them.
+                let sent = ["author 3 \(PartChecksum.crc32(Array("Ada".utf8)))", "photo \(bytes.count) \(PartChecksum.crc32(bytes))"]
+                let seen = parts.map { "\($0["name"]?.stringValue ?? "?") \($0["size"]?.intValue ?? -1) \($0["crc32"]?.intValue ?? -1)" }
+                guard seen == sent else { throw DemoError.unexpected("sent \(sent), the server saw \(seen)") }
+                let described = parts.map { part in
                     "\(part["name"]?.stringValue ?? "?") (\(part["contentType"]?.stringValue ?? "text"), \(part["size"]?.intValue ?? 0) B)"
                 }
-                return "server saw " + described.joined(separator: ", ") + "; \(uploads.snapshot) upload progress reports"
+                return "server saw " + described.joined(separator: ", ") + ", sizes and CRC-32s as sent; "
+                    + "\(uploads.snapshot) upload progress reports"
             }),
             ("Size limit: an endless body stops at maxResponseBytes", {
                 let request = Request(path: "/endless")
                 request.maxResponseBytes = 1 << 20
                 let result = await service.result(of: request)
-                guard case .failure(let error) = result else { throw DemoError.unexpected("\(result)") }
+                guard case .failure(let error) = result, case .responseTooLarge = error else { throw DemoError.unexpected("\(result)") }
                 return "NetworkError.\(error)"
             }),
             ("Time limit: a server dripping a byte every 200 ms, with a 600 ms limit", {
                 let request = Request(path: "/drip?bytes=50&ms=200")
                 request.timeLimit = .milliseconds(600)
                 let result = await service.result(of: request)
-                guard case .failure(let error) = result else { throw DemoError.unexpected("\(result)") }
+                guard case .failure(let error) = result, case .timeLimitExceeded = error else { throw DemoError.unexpected("\(result)") }
                 return "NetworkError.\(error) (the idle timeout alone would never fire)"
             }),
         ]

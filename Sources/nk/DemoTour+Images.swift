@@ -22,7 +22,7 @@ extension DemoTour {
                 return "\(thumb.sourceWidth)×\(thumb.sourceHeight) source → \(thumb.width)×\(thumb.height) thumbnail"
             }),
             ("Image: not an image is a typed parse error", {
-                await outcome(of: Request(path: "/html", parser: ImageParser()))
+                try await failure(of: Request(path: "/html", parser: ImageParser())) { if case .parse = $0 { true } else { false } }
             }),
             ("gzip request body on demand; a body still gzipped after the transport is inflated", {
                 let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))

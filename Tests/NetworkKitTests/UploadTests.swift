@@ -72,10 +72,9 @@ struct UploadTests {
         defer { fixture.server.stop() }
         let folder = try TestFolder()
         let file = folder.url.appendingPathComponent("big.bin")
-        // The fixture's multipart parser reads about 1 MB a second in a debug build: this test takes
-        // ~100 s per transport, the longest of the suite. Under a sanitizer (`scripts/sanitize`
-        // sets NK_SANITIZER) it would take over ten times that, and resident memory measures the
-        // sanitizer's shadow memory: 10 MB then, and no memory bound.
+        // Under a sanitizer (`scripts/sanitize` sets NK_SANITIZER) everything runs many times
+        // slower and resident memory measures the sanitizer's shadow memory: 10 MB then, and no
+        // memory bound.
         let underSanitizer = ProcessInfo.processInfo.environment["NK_SANITIZER"] != nil
         let size = (underSanitizer ? 10 : 100) * 1024 * 1024
         try #require(FileManager.default.createFile(atPath: file.path, contents: nil), "cannot create \(file.path)")
@@ -94,7 +93,8 @@ struct UploadTests {
         let request = Request(path: "/upload/multipart", method: .post, parser: JSONParser())
         request.body = .multipart(form)
         request.timeLimit = .seconds(300)
-        // The server may still be parsing megabytes it has buffered after the last byte was sent.
+        // The server answers once it has read what it buffered, which can lag the upload on a
+        // busy machine or under a sanitizer.
         request.timeout = 60
         let progress = Recorder<TransferProgress>()
         // Memory at the halfway mark, against memory at the end: a body held in memory grows by
