@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Step 3 of the pipeline for a request with a ``CachePolicy``: what the cache holds for it,
+/// Step 2 of the pipeline for a request with a ``CachePolicy``: what the cache holds for it,
 /// whether that answers, which headers make the network request conditional, and storing or
 /// refreshing the entry once the network answered.
 struct CacheStep: Sendable {
