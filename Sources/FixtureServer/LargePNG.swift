@@ -7,7 +7,7 @@ public enum LargePNG {
     /// An 8-bit RGB PNG whose red channel runs from 0 at the left to 255 at the right and green
     /// from 0 at the top to 255 at the bottom (`gradientPixel`), blue 128. Rows after the first
     /// use PNG's Up filter, so they compress to almost nothing: 10000×10000 takes 1.3 MB at zlib
-    /// level 1, which writes it 9 times faster than level 6 (0.3 MB).
+    /// level 1, which writes it many times faster than level 6 (0.3 MB; BENCHMARKS.md).
     /// Nil when zlib fails.
     public static func gradient(width: Int, height: Int) -> Data? {
         guard width > 0, height > 0, let width32 = UInt32(exactly: width), let height32 = UInt32(exactly: height) else { return nil }

@@ -111,11 +111,9 @@ public struct JPEGCodec: ImageCodec {
     /// libjpeg alone is as fast. 0 leaves the decode to libjpeg.
     ///
     /// Only cores that `otherDecodes` (JPEG decodes under way in the process) leave free count:
-    /// with a decode per core the machine is busy already. Measured with `NK_BENCH_ONLY=thumbnails`
-    /// (32 thumbnails of a 5 MB 12 MP JPEG parsed at once on `ParsingQueue.shared`, release, 2 cores,
-    /// idle machine, 23 November 2026): with this rule, wall 402 ms and CPU 787–790 ms, as with
-    /// `maxThreads: 1` (394–396 ms); always splitting in two, wall 436–438 ms and CPU 835–842 ms.
-    /// A single thumbnail still gets both cores: 15.5 ms against 25.5 ms on one thread.
+    /// with a decode per core the machine is busy already, and splitting each decode then costs
+    /// wall and CPU time, while a thumbnail decoded alone still gets every core. The figures
+    /// (`NK_BENCH_ONLY=thumbnails`) are in BENCHMARKS.md.
     func threadsForEighthScale(byteCount: Int, otherDecodes: Int = 0) -> Int {
         if let forcedEighthScaleThreads { return forcedEighthScaleThreads }
         let freeCores = max(1, ProcessInfo.processInfo.activeProcessorCount - max(0, otherDecodes))

@@ -60,7 +60,7 @@ struct Lifecycle<Output: Sendable> {
         guard !progressHandlers.isEmpty, let delivery, result == nil else { return nil }
         var value = progress(self)
         // A switch, not a key path: a key path into this generic struct is built at run time on
-        // every call, which cost ~25 µs per request in the sequential benchmark.
+        // every call, a cost each request would pay (BENCHMARKS.md).
         let passes = switch value.direction {
         case .download: downloadThrottle.shouldReport(&value)
         case .upload: uploadThrottle.shouldReport(&value)

@@ -20,8 +20,8 @@ extension Request {
             if lifecycle.cancelRequested { return .cancelledBeforeStart }
             lifecycle.state = .running
             // Under the lock: no landing can come first and leave the request in the registry
-            // for good (it was entered after the lock, so a state handler that cancelled it at
-            // once had it removed before it was entered, and the registry kept it alive).
+            // for good (entered after the lock, a request that a state handler cancels at once
+            // would be removed before it was entered, and the registry would keep it alive).
             delivery.registry.insert(self)
             return .started
         }
@@ -121,7 +121,7 @@ extension Request {
     private func report(_ progress: (Lifecycle<Output>) -> TransferProgress) {
         // Queued while the lock is held: a result set after this check is queued after it, so
         // progress never follows completion on the callback queue. (Queued after releasing the
-        // lock, one report in ~60,000 lost that race in the load run.)
+        // lock, a report could lose that race.)
         lifecycle.withLock { lifecycle in
             guard let (value, handlers, queue) = lifecycle.progressReport(progress) else { return }
             queue.async { for handler in handlers { handler(self, value) } }

@@ -7,13 +7,13 @@ import Foundation
 /// `JSONDecoder` reports a number that does not fit, or a bad ISO 8601 date, above its key).
 ///
 /// Numbers are read the way `JSONDecoder` reads the text `JSON.serialized()` writes for them, so
-/// a model decodes to exactly what the earlier round trip through text gave. `JSONReader` keeps
+/// a model decodes to exactly what a round trip through that text gives. `JSONReader` keeps
 /// integers that fit `Int64` exact and reads every other number as the nearest `Double`, so a
 /// `UInt64` above `Int64.max`, or a `Decimal` with more digits than a `Double` keeps, arrives
-/// rounded, as it did before, where `JSONDecoder` reading the body itself would keep it exact.
+/// rounded, where `JSONDecoder` reading the body itself would keep it exact.
 struct JSONValueDecoder {
     /// The strategies, or nil when the key strategy is unknown to this decoder: then `decode`
-    /// takes the old path.
+    /// goes through text.
     private let options: Options?
     private let jsonDecoder: JSONDecoder
 
@@ -24,8 +24,8 @@ struct JSONValueDecoder {
 
     func decode<T: Decodable>(_ type: T.Type, from json: JSON) throws -> T {
         guard let options else {
-            // A strategy added to Foundation after this was written: rather than guess at it,
-            // write the value out and let the JSONDecoder that knows it read it back.
+            // A strategy this decoder does not know (Foundation may add one): rather than guess at
+            // it, write the value out and let the JSONDecoder that knows it read it back.
             return try jsonDecoder.decode(type, from: json.serialized())
         }
         return try JSONValueDecoding(json, at: .root, options: options).unwrap(type)

@@ -49,7 +49,7 @@ public final class URLSessionTransport: Transport {
     /// A copy of `configuration` without a `URLCache`: the kit caches with its own
     /// ``ResponseCache``, and on Linux a session with a `URLCache` traps the process when a task
     /// is cancelled while the cache is being read for it (FoundationNetworking then reports the
-    /// cancel for a task it has already dropped; the load run hit it within 4,000 requests).
+    /// cancel for a task it has already dropped).
     public static func sessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.urlCache = nil

@@ -24,7 +24,8 @@ enum CacheEntryFile {
     }
 
     /// The header is JSON read and written by the kit's own reader (the body is never copied
-    /// through it): Foundation's `JSONDecoder` took a third of a disk hit's time.
+    /// through it): Foundation's `JSONDecoder` would be a large share of a disk hit's time
+    /// (BENCHMARKS.md).
     static func encode(_ entry: CacheEntry) throws -> Data {
         var header: [String: JSON] = [
             "key": .string(entry.key),

@@ -247,7 +247,7 @@ final class PartialDownload: Sendable {
     }
 
     /// All of `data` to `descriptor`, through `write(2)`: `FileHandle.write(contentsOf:)` is
-    /// generic and, called from outside Foundation, unspecialized — it cost more than the
+    /// generic and, called from outside Foundation, unspecialized — it costs more than the
     /// system call itself per 16 KB chunk.
     private static func write(_ data: Data, to descriptor: Int32) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
