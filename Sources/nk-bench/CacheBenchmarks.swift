@@ -8,7 +8,7 @@ import NetworkKit
 /// medians are printed with the ratios (targets: memory ≤ 1.2, disk ≤ 2.0).
 ///
 /// Two bodies: a feed of 70 items (what an API answers) and a single 10 KB string, which parses
-/// ~25× faster and so shows the pipeline's fixed cost per request (~15 µs) nearly alone.
+/// many times faster and so shows the pipeline's fixed cost per request nearly alone.
 struct CacheBenchmarks {
     let server: FixtureServer
     let count = 10_000

@@ -12,18 +12,18 @@ import NIOCore
 /// The bare client sends through the transport's own `HTTPClient`, so both sides use the same
 /// connections, and each round has a new transport. On two cores, which event loops a client's
 /// connections (and the server's ends of them) land on decides its speed: two identical bare
-/// clients with pools of their own read 0.80 to 1.16 of each other at 16 in flight, over four
-/// runs. Sharing the pool takes that out of the ratio; a new pool each round draws the placement
+/// clients with pools of their own differ by more than the kit differs from one (BENCHMARKS.md).
+/// Sharing the pool takes that out of the ratio; a new pool each round draws the placement
 /// again, so the median is over nine draws, not one. (The transport's client has redirects and
 /// decompression turned off, which a GET of an uncompressed 200 answer does not use.)
 ///
 /// The two comparisons are interleaved separately, each as a pair. With all three clients in one
 /// rotation, the block right after URLSession's (and whatever FoundationNetworking's threads
-/// still do then) was the kit's in six of ten blocks and the bare client's in three.
+/// still do then) falls on the kit more often than on the bare client (BENCHMARKS.md).
 struct NIOBenchmarks {
     let server: FixtureServer
     let count = 2_000
-    /// Nine, each on new connections: the rounds of one run spread over ±0.1 and more.
+    /// Nine, each on new connections: the rounds of one run spread widely (it prints the spread).
     let rounds = 9
     /// Rounds of the speed-up over URLSession, which is printed, not bounded.
     let speedUpRounds = 3
