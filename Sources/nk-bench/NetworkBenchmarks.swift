@@ -20,7 +20,8 @@ struct NetworkBenchmarks {
         for inFlight in [1, 16] {
             // Warm both up in the mode about to be measured: connections, lazy Foundation state.
             // (Warming the sequential phase at 16 in flight leaves 16 idle connections in each
-            // pool, and the sequential ratio then reads ~0.04 higher: seen, not yet explained.)
+            // pool, and the sequential ratio then reads higher, for a reason not yet known:
+            // BENCHMARKS.md.)
             _ = try await serviceBatch(service, url: url, count: 200, inFlight: inFlight)
             _ = try await raw.batch(url: url, count: 200, inFlight: inFlight)
             let median = try await medianRound(inFlight: inFlight,
