@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import Yams
 
@@ -214,3 +215,4 @@ public enum ModelInference {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 /// Writes the generated file: a namespace enum with a function per operation, the helpers they
 /// use, and the models.
 struct APIEmitter {
@@ -233,3 +234,4 @@ extension OperationDeclaration.Response {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import OpenAPIKit
 import OpenAPIKit30
@@ -53,3 +54,4 @@ enum DocumentLoader {
         var openapi: String
     }
 }
+#endif

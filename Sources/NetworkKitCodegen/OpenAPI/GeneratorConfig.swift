@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import Yams
 
@@ -233,3 +234,4 @@ enum YAMLErrors {
         }
     }
 }
+#endif

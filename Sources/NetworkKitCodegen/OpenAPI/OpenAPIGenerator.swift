@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import OpenAPIKit
 
@@ -93,3 +94,4 @@ struct RecursionCheck {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 /// One operation as the emitter writes it: a function returning a configured `Request`.
 struct OperationDeclaration {
     var name: String
@@ -106,3 +107,4 @@ indirect enum ValueConversion {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import OpenAPIKit
 
@@ -368,3 +369,4 @@ extension JSONPointer {
         JSONPointer(Array(keys.dropLast()))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import OpenAPIKit
 
@@ -298,3 +299,4 @@ extension JSONSchema.Schema {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 /// The document being read: its name for messages and a way to find the line of a pointer.
 struct SourceFile {
     /// The file as messages name it.
@@ -15,3 +16,4 @@ struct SourceFile {
         return "\(path)\(line): warning: \(message) (at \(pointer))"
     }
 }
+#endif

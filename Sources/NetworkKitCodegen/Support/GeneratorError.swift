@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 
 /// A problem with a generator's input: where it is (file, line, JSON pointer) and what is wrong.
@@ -63,3 +64,4 @@ public struct JSONPointer: Hashable, CustomStringConvertible, Sendable {
         "#" + keys.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 /// A Swift type the generators write: a struct, an enum of raw values, a `oneOf` enum, or an alias.
 /// Both the OpenAPI generator and the sample-response inference build these.
 indirect enum ModelDeclaration: Equatable {
@@ -183,3 +184,4 @@ struct ModelEmitter {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 import Yams
 
@@ -42,3 +43,4 @@ public struct SourceLocator {
         }
     }
 }
+#endif

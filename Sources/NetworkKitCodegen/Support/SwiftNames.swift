@@ -1,3 +1,4 @@
+#if CodeGeneration
 import Foundation
 
 /// Turns names from JSON and OpenAPI (`snake_case`, `kebab-case`, `2fa`, `class`) into Swift
@@ -164,3 +165,4 @@ struct UniqueNames {
         return candidate == bare ? name : candidate
     }
 }
+#endif

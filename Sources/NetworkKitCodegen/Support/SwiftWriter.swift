@@ -1,3 +1,4 @@
+#if CodeGeneration
 /// Builds indented Swift source line by line.
 struct SwiftWriter {
     private(set) var lines: [String] = []
@@ -54,3 +55,4 @@ extension String {
     /// The string without leading and trailing white space and newlines.
     var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
+#endif
