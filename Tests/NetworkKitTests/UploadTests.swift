@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 import Testing
 import FixtureServer
@@ -20,7 +19,7 @@ struct UploadTests {
     }
 
     static func crc(_ data: Data) -> Int {
-        Int(data.withUnsafeBytes { crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, uInt($0.count)) })
+        Int(data.withUnsafeBytes { PartChecksum.crc32($0) })
     }
 
     static func parts(_ json: JSON) -> [Part] {
@@ -79,10 +78,10 @@ struct UploadTests {
         let size = (underSanitizer ? 10 : 100) * 1024 * 1024
         try #require(FileManager.default.createFile(atPath: file.path, contents: nil), "cannot create \(file.path)")
         let handle = try FileHandle(forWritingTo: file)
-        var crc = crc32(0, nil, 0)
+        var crc: UInt32 = 0
         for block in 0..<(size >> 20) {
             let bytes = FixtureFile.bytes(seed: 7, offset: block << 20, count: 1 << 20)
-            crc = crc32(crc, bytes, uInt(bytes.count))
+            crc = bytes.withUnsafeBytes { PartChecksum.crc32($0, continuing: crc) }
             try handle.write(contentsOf: Data(bytes))
         }
         try handle.close()
