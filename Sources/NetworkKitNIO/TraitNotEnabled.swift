@@ -5,8 +5,7 @@
 /// this marker, so that a use of `NIOTransport` fails to compile with a message naming the trait.
 @available(*, unavailable, message: "NIOTransport needs NetworkKit's NIO trait: add traits: [\"NIO\"] to NetworkKit's .package line (in its own folder: --enable-all-traits)")
 public struct NIOTransport {
-    /// Unavailable: the transport needs the `NIO` trait.
-    @available(*, unavailable, message: "NIOTransport needs NetworkKit's NIO trait: add traits: [\"NIO\"] to NetworkKit's .package line (in its own folder: --enable-all-traits)")
+    /// Unavailable with its type: the transport needs the `NIO` trait.
     public init(connectionsPerHost: Int = 8) {}
 }
 #endif
