@@ -53,16 +53,13 @@ extension DemoTour {
             ("Size limit: an endless body stops at maxResponseBytes", {
                 let request = Request(path: "/endless")
                 request.maxResponseBytes = 1 << 20
-                let result = await service.result(of: request)
-                guard case .failure(let error) = result, case .responseTooLarge = error else { throw DemoError.unexpected("\(result)") }
-                return "NetworkError.\(error)"
+                return try await failure(of: request) { if case .responseTooLarge = $0 { true } else { false } }
             }),
             ("Time limit: a server dripping a byte every 200 ms, with a 600 ms limit", {
                 let request = Request(path: "/drip?bytes=50&ms=200")
                 request.timeLimit = .milliseconds(600)
-                let result = await service.result(of: request)
-                guard case .failure(let error) = result, case .timeLimitExceeded = error else { throw DemoError.unexpected("\(result)") }
-                return "NetworkError.\(error) (the idle timeout alone would never fire)"
+                let outcome = try await failure(of: request) { if case .timeLimitExceeded = $0 { true } else { false } }
+                return outcome + " (the idle timeout alone would never fire)"
             }),
         ]
     }
