@@ -15,24 +15,23 @@ import FoundationNetworking
 ///
 /// The service holds the request from `start` until its handlers have run, so callers need not.
 /// Set its properties before starting it; changes after that do not affect the running transfer.
-public final class Request<Output: Sendable>: Sendable {
-    /// Called once when the request lands, with the request and its value or error.
+///
+/// This is the typed layer: the parser's `Output` and the handlers that receive it. Everything
+/// else (lifecycle, options, progress, cancellation) is ``AnyRequest``'s, written once for every
+/// output type.
+///
+/// `@unchecked Sendable`, restated from ``AnyRequest`` (whose lock guards its one mutable field):
+/// this class adds only `parser`, a `let` of a Sendable type.
+public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
+    /// Called once when the request finishes, with the request and its value or error.
     public typealias CompletionHandler = @Sendable (Request<Output>, Result<Output, NetworkError>) -> Void
     /// Called as bytes move, with the request and its progress.
     public typealias ProgressHandler = @Sendable (Request<Output>, TransferProgress) -> Void
     /// Called when the state changes.
     public typealias StateHandler = @Sendable (Request<Output>, RequestState) -> Void
 
-    /// This request's process-unique identity.
-    public let id = RequestID.next()
     /// Turns the response into `Output` on the parsing queue.
     public let parser: any ResponseParser<Output>
-
-    let options: Protected<RequestOptions>
-    let lifecycle: Protected<Lifecycle<Output>> = makeLifecycle()
-    /// Whether a progress handler was ever added: a concrete flag the per-chunk path reads
-    /// before touching the generic lifecycle.
-    let isProgressWatched = Protected(false)
 
     /// Creates a request for an absolute URL, or a path resolved on the service's base URL
     /// (or CDN URL when `useCDN` is set).
@@ -44,7 +43,8 @@ public final class Request<Output: Sendable>: Sendable {
         parser: some ResponseParser<Output>
     ) {
         self.parser = parser
-        options = Protected(RequestOptions(target: url, method: method, parameters: parameters, headers: headers))
+        super.init(options: RequestOptions(target: url, method: method, parameters: parameters, headers: headers),
+                   parser: parser)
     }
 
     /// Creates a request for a path on the service's base URL (or CDN URL with `useCDN`).
@@ -56,26 +56,6 @@ public final class Request<Output: Sendable>: Sendable {
         parser: some ResponseParser<Output>
     ) {
         self.init(url: path, method: method, parameters: parameters, headers: headers, parser: parser)
-    }
-
-    /// Where the request is in its lifecycle.
-    public var state: RequestState {
-        lifecycle.withLock { $0.state }
-    }
-
-    /// The response head of the latest attempt, once it has arrived.
-    public var responseHead: ResponseHead? {
-        lifecycle.withLock { $0.head }
-    }
-
-    /// How many times the request has been sent so far (retries included).
-    public var attemptCount: Int {
-        lifecycle.withLock { $0.attempts }
-    }
-
-    /// What was measured about the request, once it has landed: duration, attempts, bytes, status.
-    public var metrics: RequestMetrics? {
-        lifecycle.withLock { $0.metrics }
     }
 }
 
@@ -99,13 +79,4 @@ extension Request where Output == Data {
     ) {
         self.init(url: path, method: method, parameters: parameters, headers: headers, parser: DataParser())
     }
-}
-
-/// A new request's lifecycle. Specialized for the built-in parsers' outputs: the generic version
-/// looks up the metadata of each handler type at run time, on every request.
-@_specialize(where Output == JSON)
-@_specialize(where Output == Data)
-@_specialize(where Output == String)
-func makeLifecycle<Output: Sendable>() -> Protected<Lifecycle<Output>> {
-    Protected(Lifecycle<Output>())
 }

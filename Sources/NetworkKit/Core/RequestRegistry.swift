@@ -1,16 +1,8 @@
-/// A started request, whatever its output type: what the service needs to find and cancel it.
-protocol RunningRequest: AnyObject, Sendable {
-    var id: RequestID { get }
-    func cancel()
-}
-
-extension Request: RunningRequest {}
-
-/// The service's map of the requests it holds, from `start` until they land.
+/// The service's map of the requests it holds, from `start` until they finish.
 final class RequestRegistry: Sendable {
-    private let requests = Protected<[RequestID: any RunningRequest]>([:])
+    private let requests = Protected<[RequestID: AnyRequest]>([:])
 
-    func insert(_ request: any RunningRequest) {
+    func insert(_ request: AnyRequest) {
         requests.withLock { $0[request.id] = request }
     }
 
@@ -18,11 +10,11 @@ final class RequestRegistry: Sendable {
         requests.withLock { _ = $0.removeValue(forKey: id) }
     }
 
-    func request(for id: RequestID) -> (any RunningRequest)? {
+    func request(for id: RequestID) -> AnyRequest? {
         requests.withLock { $0[id] }
     }
 
-    var all: [any RunningRequest] {
+    var all: [AnyRequest] {
         requests.withLock { Array($0.values) }
     }
 

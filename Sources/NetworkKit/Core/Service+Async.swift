@@ -15,14 +15,12 @@ extension Service {
 
     /// Sends `request` and returns its value or error as a `Result`, never throwing.
     /// Cancelling the calling `Task` cancels the request.
-    ///
-    /// Requests for the built-in parsers' outputs (`JSON`, `Data`, `String`) run through code
-    /// specialized for them; other outputs run generic code, which looks up type metadata at run
-    /// time (a few microseconds a request).
-    @_specialize(where Output == JSON)
-    @_specialize(where Output == Data)
-    @_specialize(where Output == String)
     public func result<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
+        await anyResult(of: request).typed()
+    }
+
+    /// The pipeline's side of `result(of:)`, the same for every output type.
+    func anyResult(of request: AnyRequest) async -> AnyResult {
         await withTaskCancellationHandler {
             if let pipeline = pipeline(for: request) {
                 return await pipeline.run()
@@ -32,7 +30,7 @@ extension Service {
             }
             // Started elsewhere and still running: wait for it.
             return await withCheckedContinuation { continuation in
-                request.observeResult { continuation.resume(returning: $0) }
+                request.observeAnyResult { continuation.resume(returning: $0) }
             }
         } onCancel: {
             request.cancel()

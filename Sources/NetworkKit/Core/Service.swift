@@ -61,48 +61,41 @@ public final class Service: Sendable {
     }
 
     /// Sends `request` through the pipeline, on the service's pipeline queue (never the
-    /// caller's thread). Its handlers run on the callback queue when it lands. Starting a request
-    /// that was started before does nothing; one cancelled before start lands cancelled.
-    /// Requests for `JSON`, `Data` and `String` run through code specialized for them.
-    @_specialize(where Output == JSON)
-    @_specialize(where Output == Data)
-    @_specialize(where Output == String)
-    public func start<Output>(_ request: Request<Output>) {
+    /// caller's thread). Its handlers run on the callback queue when it finishes. Starting a
+    /// request that was started before does nothing; one cancelled before start finishes cancelled.
+    public func start(_ request: AnyRequest) {
         guard let pipeline = pipeline(for: request) else { return }
-        request.attach(pipeline: executor.task { await pipeline.run() })
+        request.attach(.pipeline(executor.task { await pipeline.run() }))
     }
 
     /// Moves `request` to running and returns the pipeline that will send it; nil when it was
-    /// started before, or was cancelled before start (it has landed cancelled then).
-    func pipeline<Output>(for request: Request<Output>) -> RequestPipeline<Output>? {
+    /// started before, or was cancelled before start (it has finished cancelled then).
+    func pipeline(for request: AnyRequest) -> RequestPipeline? {
         let configuration = settings.snapshot
-        let delivery = Delivery(callbackQueue: configuration.callbackQueue, registry: requests)
-        let options = request.options.snapshot
-        // Downloads land once their file is closed; cache-then-network requests after the cached
-        // value's handlers returned.
-        let landsFromPipeline = options.download != nil || options.cache?.mode == .cacheThenNetwork
-        switch request.begin(delivery, landsFromPipeline: landsFromPipeline) {
-        case .alreadyStarted:
-            return nil
-        case .cancelledBeforeStart:
-            request.finish(.failure(.cancelled))
-            return nil
+        let context = StartContext(callbackQueue: configuration.callbackQueue, registry: requests)
+        let options = request.options
+        // A stopped download finishes once its file is closed; a cache-then-network request once
+        // its cached value's handlers have returned.
+        let pipelineFinishesStops = options.download != nil || options.cache?.mode == .cacheThenNetwork
+        switch request.start(context, pipelineFinishesStops: pipelineFinishesStops) {
         case .started:
             return RequestPipeline(request: request, options: options, configuration: configuration, service: self)
+        case .finishedAtStart, .startedBefore:
+            return nil
         }
     }
 
     /// A `curl` command that sends `request` as this service would send its first attempt: built
     /// with the current configuration and adapted by the interceptors (signatures included), but
     /// not sent. Secrets are hidden as the configuration's `redaction` says.
-    public func curlCommand<Output>(for request: Request<Output>) async throws(NetworkError) -> String {
+    public func curlCommand(for request: AnyRequest) async throws(NetworkError) -> String {
         try await curlCommand(for: request, redaction: settings.snapshot.redaction)
     }
 
     /// The same, with secrets hidden as `redaction` says: `Redaction.none` gives a command that
     /// runs with the real credentials.
-    public func curlCommand<Output>(for request: Request<Output>, redaction: Redaction) async throws(NetworkError) -> String {
-        let pipeline = RequestPipeline(request: request, options: request.options.snapshot,
+    public func curlCommand(for request: AnyRequest, redaction: Redaction) async throws(NetworkError) -> String {
+        let pipeline = RequestPipeline(request: request, options: request.options,
                                        configuration: settings.snapshot, service: self)
         return try await pipeline.firstAttempt().curlCommand(redaction: redaction)
     }
@@ -120,7 +113,7 @@ public final class Service: Sendable {
         for request in requests.all { request.cancel() }
     }
 
-    /// How many requests are between start and landing.
+    /// How many requests are between start and finish.
     public var activeRequestCount: Int {
         requests.count
     }

@@ -40,6 +40,11 @@ extension ResponseParser {
             return .failure(NetworkError.wrap(error, parser: String(describing: type(of: self))))
         }
     }
+
+    /// `decodeAndParse` with the value's type erased, for the pipeline (the same for every output type).
+    func decodeAndParseAny(_ response: Response, decompressionLimit limit: Int) -> AnyResult {
+        decodeAndParse(response, decompressionLimit: limit).map { $0 }
+    }
 }
 
 /// A parser built from a closure, for one-off parsing and for `map`.

@@ -7,14 +7,14 @@ import FoundationNetworking
 /// the body (in memory, or in the download's partial file), enforces the size limit, reports
 /// progress to the request and the head to the monitors, and hands the outcome to the waiting
 /// pipeline when the transfer ends.
-final class Exchange<Output: Sendable>: TransportEvents {
+final class Exchange: TransportEvents {
     /// How the transfer ended.
     typealias Outcome = TransferOutcome
 
     /// Error bodies of downloads stay in memory: this much of them is kept.
     private static var errorBodyLimit: Int64 { 1 << 20 }
 
-    private let request: Request<Output>
+    private let request: AnyRequest
     private let attempt: Int
     private let monitors: [any EventMonitor]
     private let redirects: RedirectPolicy
@@ -26,11 +26,9 @@ final class Exchange<Output: Sendable>: TransportEvents {
     private let decompressionLimit: Int64
     /// Where a download's body goes.
     private let file: PartialDownload?
-    /// Not nested in this generic class: a concrete type keeps the per-chunk path free of
-    /// generic metadata lookups (a 1 GiB download has ~65,000 chunks).
     private let state: Protected<ExchangeState>
 
-    init(request: Request<Output>, attempt: Int, monitors: [any EventMonitor], redirects: RedirectPolicy, origin: URL?,
+    init(request: AnyRequest, attempt: Int, monitors: [any EventMonitor], redirects: RedirectPolicy, origin: URL?,
          sizeLimit: Int64?, decompressionLimit: Int, file: PartialDownload?,
          continuation: CheckedContinuation<Outcome, Never>) {
         self.request = request

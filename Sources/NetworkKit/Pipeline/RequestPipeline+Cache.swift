@@ -5,7 +5,7 @@ extension RequestPipeline {
     /// Looks the request up. A fresh entry that parses answers it (`cacheElseNetwork`); with
     /// `cacheThenNetwork` any entry that parses is delivered to the handlers first and the
     /// network answers after. An entry the parser chain refuses is dropped.
-    func answerFromCache(_ step: inout CacheStep, recording metrics: inout RequestMetrics) async -> Result<Output, NetworkError>? {
+    func answerFromCache(_ step: inout CacheStep, recording metrics: inout RequestMetrics) async -> AnyResult? {
         await step.lookUp { wait in await waitCancellably(wait) }
         guard isCancelled == false else { return .failure(.cancelled) }
         metrics.cache = step.entry == nil || step.policy.mode == .reload ? .miss : .refreshed
@@ -24,7 +24,7 @@ extension RequestPipeline {
             var interim = metrics
             interim.cache = .hit
             interim.statusCode = entry.statusCode
-            await request.deliverCached(Reply(value: value, head: entry.head, metrics: interim))
+            await request.deliverCached(CachedReply(value: value, head: entry.head, metrics: interim))
             return nil
         default:
             return nil
@@ -35,8 +35,8 @@ extension RequestPipeline {
     }
 
     /// A `304 Not Modified` to a conditional request answers from the refreshed entry.
-    func revalidate(_ outcome: Exchange<Output>.Outcome, cache: inout CacheStep?,
-                    recording metrics: inout RequestMetrics) async -> Result<Output, NetworkError>? {
+    func revalidate(_ outcome: TransferOutcome, cache: inout CacheStep?,
+                    recording metrics: inout RequestMetrics) async -> AnyResult? {
         guard outcome.error == nil, let head = outcome.head, head.statusCode == 304,
               let refreshed = cache?.revalidate(with: head) else { return nil }
         let result = await parse(cached: refreshed)
@@ -50,7 +50,7 @@ extension RequestPipeline {
     }
 
     /// An entry through the request's parser chain, as if the server had just sent it.
-    private func parse(cached entry: CacheEntry) async -> Result<Output, NetworkError> {
+    private func parse(cached entry: CacheEntry) async -> AnyResult {
         request.didReceive(head: entry.head)
         return await parse(entry.response(envelope: configuration.envelope))
     }
@@ -60,7 +60,7 @@ extension RequestPipeline {
     private func waitCancellably(_ wait: @escaping @Sendable () async -> Bool) async -> Bool {
         let outcome = Protected(false)
         let task = Task<Void, any Error> { let value = await wait(); outcome.withLock { $0 = value } }
-        request.attach(backoff: task)
+        request.attach(.wait(task))
         await withTaskCancellationHandler { _ = try? await task.value } onCancel: { task.cancel() }
         return outcome.snapshot
     }

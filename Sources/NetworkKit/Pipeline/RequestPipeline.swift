@@ -19,8 +19,8 @@ import FoundationNetworking
 /// 8. on failure ask the interceptors whether to **retry**, and after which delay;
 /// 9. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
 ///    then the event monitors' `requestDidFinish`.
-struct RequestPipeline<Output: Sendable>: Sendable {
-    let request: Request<Output>
+struct RequestPipeline: Sendable {
+    let request: AnyRequest
     let options: RequestOptions
     let configuration: ServiceConfiguration
     /// Held so the service and its transport live until the request lands.
@@ -28,7 +28,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     let monitors: [any EventMonitor]
     private let interceptors: [any RequestInterceptor]
 
-    init(request: Request<Output>, options: RequestOptions, configuration: ServiceConfiguration, service: Service) {
+    init(request: AnyRequest, options: RequestOptions, configuration: ServiceConfiguration, service: Service) {
         self.request = request
         self.options = options
         self.configuration = configuration
@@ -41,9 +41,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         interceptors = options.usesServiceInterceptors ? configuration.interceptors + options.interceptors : options.interceptors
     }
 
-    /// Runs the request to its landing; returns what it landed with.
+    /// Runs the request until it finishes; returns what it finished with.
     @discardableResult
-    func run() async -> Result<Output, NetworkError> {
+    func run() async -> AnyResult {
         let started = ContinuousClock.now
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
@@ -56,9 +56,9 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         let result = await attempts(recording: &metrics)
         if timeLimit != nil { service.timeLimits.remove(request.id) }
         metrics.duration = started.duration(to: .now)
-        let landed = request.land(result, metrics: metrics)
-        for monitor in monitors { monitor.requestDidFinish(landed.metrics) }
-        return landed.result
+        let finished = request.finish(result, metrics: metrics)
+        for monitor in monitors { monitor.requestDidFinish(finished.metrics) }
+        return finished.result
     }
 
     /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
@@ -89,7 +89,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
         }
     }
 
-    private func attempts(recording metrics: inout RequestMetrics) async -> Result<Output, NetworkError> {
+    private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
         let prepared: URLRequest
         do {
             prepared = try build()                                                                    // 1. build
@@ -197,7 +197,7 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     }
 
     /// Step 4: hands the request to the transport and waits for the transfer to end.
-    private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> Exchange<Output>.Outcome {
+    private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> TransferOutcome {
         await withCheckedContinuation { continuation in
             let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
                                     redirects: options.redirectPolicy ?? configuration.redirectPolicy,
@@ -206,14 +206,14 @@ struct RequestPipeline<Output: Sendable>: Sendable {
                                     continuation: continuation)
             let task = service.transport.start(urlRequest, bodyFile: upload, events: exchange)
             if file != nil { exchange.attach(task) }
-            request.attach(transfer: task)
+            request.attach(.transfer(task))
         }
     }
 
     /// Steps 5 to 7: a transfer's outcome as the request's result. A download's file is checked
     /// and moved into place between validating and parsing.
-    private func respond(to outcome: Exchange<Output>.Outcome, file: PartialDownload?,
-                         cache: CacheStep?) async -> Result<Output, NetworkError> {
+    private func respond(to outcome: TransferOutcome, file: PartialDownload?,
+                         cache: CacheStep?) async -> AnyResult {
         if let error = outcome.error { return .failure(NetworkError.wrap(error)) }
         guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
@@ -238,14 +238,14 @@ struct RequestPipeline<Output: Sendable>: Sendable {
 
     /// Steps 6 and 7, on the pipeline's task for light parsers of small bodies, otherwise on
     /// `ParsingQueue.shared`: never on the callback queue.
-    func parse(_ response: Response) async -> Result<Output, NetworkError> {
-        let parser = request.parser
+    func parse(_ response: Response) async -> AnyResult {
+        let parser = request.anyParser
         let limit = configuration.maxDecompressedBytes
-        let work: @Sendable () -> Result<Output, NetworkError> = {
-            parser.decodeAndParse(response, decompressionLimit: limit)                             // 6. decode, 7. parse
+        let work: @Sendable () -> AnyResult = {
+            parser.decodeAndParseAny(response, decompressionLimit: limit)                          // 6. decode, 7. parse
         }
         let started = monitors.isEmpty ? nil : ContinuousClock.now
-        let result: Result<Output, NetworkError>
+        let result: AnyResult
         if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit
             && !Decompressor.looksStillEncoded(response) {
             result = work()
@@ -277,12 +277,12 @@ struct RequestPipeline<Output: Sendable>: Sendable {
     func backOff(_ delay: Duration) async throws {
         let clock = configuration.clock
         let wait = Task { try await Self.sleep(on: clock, for: delay) }
-        request.attach(backoff: wait)
+        request.attach(.wait(wait))
         try await withTaskCancellationHandler { try await wait.value } onCancel: { wait.cancel() }
     }
 
     var isCancelled: Bool {
-        Task.isCancelled || request.isCancelRequested
+        Task.isCancelled || request.isStopRequested
     }
 
     private static func sleep<C: Clock>(on clock: C, for delay: Duration) async throws where C.Duration == Duration {

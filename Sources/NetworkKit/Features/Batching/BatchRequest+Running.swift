@@ -3,7 +3,7 @@ import Foundation
 extension BatchRequest: RequestGroup {
     func begin(on service: Service) {
         let queue = service.configuration.callbackQueue
-        let (landed, parts) = storage.withLock { storage -> (Bool, [RequestPart]) in
+        let (landed, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
             guard storage.landing.begin(callbackQueue: queue) else { return (false, []) }
             storage.values = Array(repeating: nil, count: storage.parts.count)
             if storage.landing.isCancelRequested {
@@ -14,9 +14,9 @@ extension BatchRequest: RequestGroup {
         }
         if landed { deliver() }
         for (index, part) in parts.enumerated() {
-            part.observe { [self] result in requestLanded(at: index, with: result) }
+            part.observeAnyResult { [self] result in requestLanded(at: index, with: result) }
         }
-        for part in parts { part.start(service) }
+        for part in parts { service.start(part) }
     }
 
     func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, BatchError>) -> Void) {
@@ -26,7 +26,7 @@ extension BatchRequest: RequestGroup {
     /// One request landed: keep its value, report progress, and land the batch when it is done
     /// (or at the first failure, cancelling the others first).
     private func requestLanded(at index: Int, with result: Result<any Sendable, NetworkError>) {
-        let (landed, toCancel) = storage.withLock { storage -> (Bool, [RequestPart]) in
+        let (landed, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
             guard !storage.landing.hasLanded else { return (false, []) }
             storage.landedCount += 1
             switch result {

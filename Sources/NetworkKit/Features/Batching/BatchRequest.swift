@@ -31,7 +31,7 @@ public final class BatchRequest: Sendable {
 
     /// A batch's requests and progress, guarded by `storage`'s lock.
     struct Storage {
-        var parts: [RequestPart] = []
+        var parts: [AnyRequest] = []
         /// Each request's value once it has one, by position.
         var values: [(any Sendable)?] = []
         var landedCount = 0
@@ -53,7 +53,7 @@ public final class BatchRequest: Sendable {
     public func add<Output>(_ request: Request<Output>) -> Request<Output> {
         storage.withLock { storage in
             guard storage.landing.state == .ready else { return }
-            storage.parts.append(RequestPart(request))
+            storage.parts.append(request)
         }
         return request
     }
@@ -85,7 +85,7 @@ public final class BatchRequest: Sendable {
     /// value. Not started yet: its requests are cancelled, and it lands cancelled as soon as it is
     /// started. Landed: nothing happens.
     public func cancel() {
-        let (landed, parts) = storage.withLock { storage -> (Bool, [RequestPart]) in
+        let (landed, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
             guard storage.landing.requestCancel() else { return (false, []) }
             guard storage.landing.callbackQueue != nil else { return (false, storage.parts) }
             let index = storage.values.firstIndex { $0 == nil } ?? 0

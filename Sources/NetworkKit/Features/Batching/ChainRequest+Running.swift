@@ -40,8 +40,8 @@ extension ChainRequest: RequestGroup {
         }
         switch next {
         case .send(let step, let service):
-            step.part.observe { [self] result in stepLanded(index, step: step, with: result) }
-            step.part.start(service)
+            step.part.observeAnyResult { [self] result in stepLanded(index, step: step, with: result) }
+            service.start(step.part)
         case .finish:
             deliver()
         case .stop:

@@ -34,7 +34,7 @@ public final class ChainRequest: Sendable {
 
     /// One step: its request and what to do with its value.
     struct Step: Sendable {
-        let part: RequestPart
+        let part: AnyRequest
         let callback: (@Sendable (ChainRequest, any Sendable) throws -> Void)?
     }
 
@@ -59,7 +59,7 @@ public final class ChainRequest: Sendable {
         }
         storage.withLock { storage in
             guard !storage.landing.hasLanded else { return }
-            storage.steps.append(Step(part: RequestPart(request), callback: typed))
+            storage.steps.append(Step(part: request, callback: typed))
         }
         return request
     }
@@ -85,7 +85,7 @@ public final class ChainRequest: Sendable {
     /// and no further step is sent. Not started yet: the requests of its steps are cancelled, and it
     /// lands cancelled as soon as it is started. Landed: nothing happens.
     public func cancel() {
-        let (landed, toCancel) = storage.withLock { storage -> (Bool, [RequestPart]) in
+        let (landed, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
             guard storage.landing.requestCancel() else { return (false, []) }
             guard storage.landing.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
             let step = storage.values.count

@@ -15,7 +15,7 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
         self.error = error
     }
 
-    init(index: Int, in parts: [RequestPart], error: NetworkError) {
+    init(index: Int, in parts: [AnyRequest], error: NetworkError) {
         self.init(index: index, requestID: parts.indices.contains(index) ? parts[index].id : nil, error: error)
     }
 

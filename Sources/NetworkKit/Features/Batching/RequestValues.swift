@@ -27,19 +27,3 @@ public struct RequestValues: Sendable {
         return all[index] as? Output
     }
 }
-
-/// A request of any output type, as a batch or a chain starts, watches and cancels it.
-struct RequestPart: Sendable {
-    let id: RequestID
-    /// Calls the observer with the request's result as soon as it exists (at once if it does).
-    let observe: @Sendable (_ observer: @escaping @Sendable (Result<any Sendable, NetworkError>) -> Void) -> Void
-    let start: @Sendable (Service) -> Void
-    let cancel: @Sendable () -> Void
-
-    init<Output>(_ request: Request<Output>) {
-        id = request.id
-        observe = { observer in request.observeResult { observer($0.map { $0 as any Sendable }) } }
-        start = { service in service.start(request) }
-        cancel = { request.cancel() }
-    }
-}

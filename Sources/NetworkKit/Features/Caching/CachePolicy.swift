@@ -60,7 +60,7 @@ public struct CachePolicy: Sendable, Equatable {
     }
 }
 
-extension Request {
+extension AnyRequest {
     /// How this request uses the service's response cache; nil (the default) leaves the
     /// cache alone. Requests with a body from a file and downloads to disk are never cached.
     ///

@@ -21,7 +21,7 @@ extension Service {
     /// the request cannot be built or the entry does not parse (the entry is then dropped).
     public func cachedValue<Output>(for request: Request<Output>) throws(NetworkError) -> CachedValue<Output>? {
         let configuration = self.configuration
-        let options = request.options.snapshot
+        let options = request.options
         let prepared: URLRequest
         do {
             prepared = try URLRequestBuilder.build(options, configuration: configuration)

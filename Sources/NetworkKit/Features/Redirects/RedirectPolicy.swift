@@ -46,7 +46,7 @@ public enum RedirectPolicy: Sendable {
     }
 }
 
-extension Request {
+extension AnyRequest {
     /// What this request does with redirects; nil uses the service's `redirectPolicy`.
     public var redirectPolicy: RedirectPolicy? {
         get { self[option: \.redirectPolicy] }

@@ -26,7 +26,9 @@ extension Request {
                   parser: parser)
         self[option: \.customRequest] = urlRequest
     }
+}
 
+extension AnyRequest {
     /// Saves the response body to disk instead of memory (see `Download`); nil for an
     /// in-memory request.
     public var download: Download? {

@@ -71,7 +71,7 @@ public struct ParameterRule: Sendable {
     }
 }
 
-extension Request {
+extension AnyRequest {
     /// Checks the parameters (the service's common ones included) must pass before the request
     /// is sent.
     public var parameterRules: [ParameterRule] {

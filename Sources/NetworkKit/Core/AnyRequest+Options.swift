@@ -1,6 +1,6 @@
 import Foundation
 
-extension Request {
+extension AnyRequest {
     /// The absolute URL or the path on the base URL.
     public var url: String {
         get { self[option: \.target] }
@@ -57,7 +57,7 @@ extension Request {
     }
 }
 
-extension Request {
+extension AnyRequest {
     /// Interceptors of this request alone, run after the service's (see `usesServiceInterceptors`).
     public var interceptors: [any RequestInterceptor] {
         get { self[option: \.interceptors] }
@@ -79,7 +79,7 @@ extension Request {
     }
 }
 
-extension Request {
+extension AnyRequest {
     /// Limits on what the server may send: a larger body or a longer wait fails the request with
     /// `NetworkError.responseTooLarge` or `.timeLimitExceeded` instead of taking the process's
     /// memory or time.
@@ -99,11 +99,5 @@ extension Request {
     public var timeLimit: Duration? {
         get { self[option: \.timeLimit] }
         set { self[option: \.timeLimit] = newValue }
-    }
-
-    /// One option of the snapshot the pipeline reads at start.
-    subscript<Value>(option path: WritableKeyPath<RequestOptions, Value>) -> Value {
-        get { options.withLock { $0[keyPath: path] } }
-        set { options.withLock { $0[keyPath: path] = newValue } }
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A request of any output type: its identity, options, lifecycle and cancellation. Every
+/// request is a ``Request``, the typed layer on top, which adds the parser and the typed
+/// handlers; a service, a batch or a chain works with requests as `AnyRequest`.
+///
+/// `@unchecked Sendable`: the one mutable field, `lifecycleValue`, is read and written only
+/// inside `lock` (see `withLifecycle`); every other stored property is a `let` of a Sendable type.
+public class AnyRequest: @unchecked Sendable {
+    /// This request's process-unique identity.
+    public let id = RequestID.next()
+    /// The parser chain, without its output type (`Request.parser` has it).
+    let anyParser: any ResponseParser
+    private let lock = NSLock()
+    private var lifecycleValue: RequestLifecycle
+
+    init(options: RequestOptions, parser: any ResponseParser) {
+        anyParser = parser
+        lifecycleValue = RequestLifecycle(options: options)
+    }
+
+    /// Runs `body` on the lifecycle under the request's one lock.
+    func withLifecycle<Value>(_ body: (inout RequestLifecycle) throws -> Value) rethrows -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&lifecycleValue)
+    }
+
+    /// Where the request is in its lifecycle.
+    public var state: RequestState {
+        withLifecycle { $0.state }
+    }
+
+    /// The response head of the latest attempt, once it has arrived.
+    public var responseHead: ResponseHead? {
+        withLifecycle { $0.attempt.head }
+    }
+
+    /// How many times the request has been sent so far (retries included).
+    public var attemptCount: Int {
+        withLifecycle { $0.attempt.count }
+    }
+
+    /// What was measured about the request, once it has finished: duration, attempts, bytes, status.
+    public var metrics: RequestMetrics? {
+        withLifecycle { $0.metrics }
+    }
+
+    /// Cancels the request. Running: the transfer stops and the handlers get `NetworkError.cancelled`.
+    /// Not started yet: it finishes cancelled as soon as it is started. Finished already: nothing happens.
+    public func cancel() {
+        stop(with: .cancelled)
+    }
+
+    /// One option of what the request asks for; the pipeline reads them all when it starts.
+    subscript<Value>(option path: WritableKeyPath<RequestOptions, Value>) -> Value {
+        get { withLifecycle { $0.options[keyPath: path] } }
+        set { withLifecycle { $0.options[keyPath: path] = newValue } }
+    }
+
+    /// The options as they are now.
+    var options: RequestOptions {
+        withLifecycle { $0.options }
+    }
+}

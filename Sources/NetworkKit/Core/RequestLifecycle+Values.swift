@@ -1,0 +1,104 @@
+import Foundation
+
+extension RequestLifecycle {
+    /// A completion handler as the lifecycle keeps it: the typed layer (`Request<Output>`)
+    /// wraps the caller's handler into one of these.
+    typealias CompletionHandler = @Sendable (AnyRequest, AnyResult) -> Void
+    /// A progress handler as the lifecycle keeps it.
+    typealias ProgressHandler = @Sendable (AnyRequest, TransferProgress) -> Void
+    /// A state handler as the lifecycle keeps it.
+    typealias StateHandler = @Sendable (AnyRequest, RequestState) -> Void
+
+    /// Everyone to tell about the request, until it finishes.
+    struct Handlers {
+        var completion: [CompletionHandler] = []
+        var progress: [ProgressHandler] = []
+        var state: [StateHandler] = []
+        /// The kit's own observers (an awaiting `send`, a batch), called as soon as the result
+        /// exists, off the callback queue.
+        var resultObservers: [@Sendable (AnyResult) -> Void] = []
+        /// The kit's own observers of the cached reply a cache-then-network request delivers first.
+        var cachedReplyObservers: [@Sendable (CachedReply) -> Void] = []
+    }
+
+    /// The finish to perform after the lock: leave the registry, tell the observers, then queue
+    /// the state and completion handlers on the callback queue.
+    struct Finishing {
+        let result: AnyResult
+        let state: RequestState
+        let context: StartContext
+        let completionHandlers: [CompletionHandler]
+        let stateHandlers: [StateHandler]
+        let resultObservers: [@Sendable (AnyResult) -> Void]
+    }
+
+    /// A state change and its handlers, queued under the lock so it precedes the finish.
+    struct StateReport {
+        let state: RequestState
+        let handlers: [StateHandler]
+        let queue: DispatchQueue
+    }
+
+    /// A progress value and its handlers, queued under the lock so it precedes the finish.
+    struct ProgressReport {
+        let progress: TransferProgress
+        let handlers: [ProgressHandler]
+        let queue: DispatchQueue
+    }
+
+    /// Who hears a cached reply, and where the completion handlers run.
+    struct CachedReplyListeners {
+        let completionHandlers: [CompletionHandler]
+        let observers: [@Sendable (CachedReply) -> Void]
+        let queue: DispatchQueue
+    }
+}
+
+/// The current attempt of a request, as its lifecycle records it.
+struct AttemptRecord {
+    /// How many attempts were sent, this one included.
+    var count = 0
+    /// Its response head, once it has arrived.
+    var head: ResponseHead?
+    /// The body length to report progress against, when it can be trusted.
+    var expectedBytes: Int64?
+    var downloadThrottle = ProgressThrottle()
+    var uploadThrottle = ProgressThrottle()
+
+    /// Whether `progress` is reported, through the throttle of its direction (which may adjust it).
+    mutating func shouldReport(_ progress: inout TransferProgress) -> Bool {
+        switch progress.direction {
+        case .download: downloadThrottle.shouldReport(&progress)
+        case .upload: uploadThrottle.shouldReport(&progress)
+        }
+    }
+}
+
+/// A cached value a cache-then-network request delivers before the network answers.
+struct CachedReply: Sendable {
+    let value: any Sendable
+    let head: ResponseHead
+    let metrics: RequestMetrics
+
+    /// The reply as the typed layer hands it out; nil if the value is not an `Output`.
+    func typed<Output>(as _: Output.Type = Output.self) -> Reply<Output>? {
+        guard let value = value as? Output else { return nil }
+        return Reply(value: value, head: head, metrics: metrics)
+    }
+}
+
+extension Result where Success == any Sendable, Failure == NetworkError {
+    /// The result as the typed layer hands it out. The parser of a `Request<Output>` produces an
+    /// `Output`, so the cast holds; were it ever to fail, the request fails with a parse error
+    /// rather than the process.
+    func typed<Output>(as _: Output.Type = Output.self) -> Result<Output, NetworkError> {
+        switch self {
+        case .success(let value as Output):
+            .success(value)
+        case .success(let value):
+            .failure(.parse(ParseError(parser: "request", reason: "the parser produced a \(type(of: value)), not a \(Output.self)")))
+        case .failure(let error):
+            .failure(error)
+        }
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+
+/// A request's result before the typed layer sees it: the parser's value, or why there is none.
+typealias AnyResult = Result<any Sendable, NetworkError>
+
+/// What `start` gives a request: where its callbacks run, and the service's registry, which
+/// holds the request from start until it finishes.
+struct StartContext: Sendable {
+    let callbackQueue: DispatchQueue
+    let registry: RequestRegistry
+}
+
+/// What `cancel()` stops while a request runs: its pipeline's task, the transfer of the current
+/// attempt, and a wait (before a retry, or for a cache entry another request is fetching).
+struct CancellableWork: Sendable {
+    var pipeline: Task<Void, Never>?
+    var transfer: (any TransportTask)?
+    var wait: Task<Void, any Error>?
+
+    /// One of the three, as the pipeline hands it over.
+    enum Item: Sendable {
+        case pipeline(Task<Void, Never>)
+        case transfer(any TransportTask)
+        case wait(Task<Void, any Error>)
+
+        /// Stops this item.
+        func cancel() {
+            switch self {
+            case .pipeline(let task): task.cancel()
+            case .transfer(let task): task.cancel()
+            case .wait(let task): task.cancel()
+            }
+        }
+    }
+
+    mutating func keep(_ item: Item) {
+        switch item {
+        case .pipeline(let task): pipeline = task
+        case .transfer(let task): transfer = task
+        case .wait(let task): wait = task
+        }
+    }
+
+    /// Stops all of it.
+    func cancel() {
+        transfer?.cancel()
+        wait?.cancel()
+        pipeline?.cancel()
+    }
+}
+
+/// A request's lifecycle as a state machine: events come in as calls, the actions to take come
+/// back as values. It holds no lock, touches no queue and calls no handler, so every pair of
+/// phase and event is tested as a table (`RequestLifecycleTests`). `AnyRequest` keeps it under
+/// its lock and performs the actions.
+///
+///     ready ──start──▶ running ──finish──▶ finished
+///       │                 ├──stop──▶ finished (with the stop's error)
+///       │                 └──stop, when the pipeline must clean up first──▶ stopping ──finish──▶ finished
+///       └──stop──▶ stoppedBeforeStart ──start──▶ finished (with the stop's error)
+///
+/// A request finishes once: the first finish wins, and every later one learns the result it
+/// finished with. Nothing is reported after it finishes.
+struct RequestLifecycle {
+    /// Where the request is.
+    enum Phase {
+        /// Created, not started.
+        case ready
+        /// Stopped (`cancel()`) before it was started: it finishes with `reason` when started.
+        case stoppedBeforeStart(reason: NetworkError)
+        /// Started: its pipeline is working on it.
+        case running(Running)
+        /// Stopped while its pipeline cleans up (a download closes its file, a cache-then-network
+        /// request waits for its cached value's handlers): it finishes with `reason` when the
+        /// pipeline finishes it.
+        case stopping(Running, reason: NetworkError)
+        /// Finished with `result`; late completion handlers run on `callbackQueue`.
+        case finished(result: AnyResult, state: RequestState, callbackQueue: DispatchQueue)
+    }
+
+    /// A started request's context and what `cancel()` stops.
+    struct Running {
+        var context: StartContext
+        /// True when a stop leaves finishing to the pipeline (see `Phase.stopping`).
+        var pipelineFinishesStops: Bool
+        var work = CancellableWork()
+    }
+
+    private(set) var phase: Phase = .ready
+    /// What the request asks for: set before start, read once at start.
+    var options: RequestOptions
+    /// The current attempt: its count, response head, expected length and progress throttles.
+    private(set) var attempt = AttemptRecord()
+    /// What was measured, once the request has finished.
+    private(set) var metrics: RequestMetrics?
+    private var handlers = Handlers()
+
+    init(options: RequestOptions) {
+        self.options = options
+    }
+
+    /// The public face of `phase`.
+    var state: RequestState {
+        switch phase {
+        case .ready: .ready
+        case .stoppedBeforeStart: .cancelled
+        case .running, .stopping: .running
+        case .finished(_, let state, _): state
+        }
+    }
+
+    /// True once the request was stopped or has finished: its pipeline should end.
+    var isStopRequested: Bool {
+        switch phase {
+        case .ready, .running: false
+        case .stoppedBeforeStart, .stopping, .finished: true
+        }
+    }
+
+    /// The result, once the request has finished.
+    var result: AnyResult? {
+        guard case .finished(let result, _, _) = phase else { return nil }
+        return result
+    }
+
+    /// Where callbacks run while the request is started and not finished.
+    private var activeQueue: DispatchQueue? {
+        switch phase {
+        case .running(let running), .stopping(let running, _): running.context.callbackQueue
+        case .ready, .stoppedBeforeStart, .finished: nil
+        }
+    }
+}
+
+// MARK: - Events
+
+extension RequestLifecycle {
+    /// What to do after `start`.
+    enum StartAction {
+        /// Run the pipeline; enter the registry (under the lock: a stop right after must find it
+        /// there) and tell the state handlers, if any.
+        case run(StateReport?)
+        /// It was stopped before start: finish at once.
+        case finish(Finishing)
+        /// Started before: nothing to do.
+        case ignore
+    }
+
+    mutating func start(_ context: StartContext, pipelineFinishesStops: Bool) -> StartAction {
+        switch phase {
+        case .ready:
+            phase = .running(Running(context: context, pipelineFinishesStops: pipelineFinishesStops))
+            return .run(stateReport(.running, on: context.callbackQueue))
+        case .stoppedBeforeStart(let reason):
+            return .finish(finish(with: .failure(reason), context: context))
+        case .running, .stopping, .finished:
+            return .ignore
+        }
+    }
+
+    /// What to do after `stop`.
+    enum StopAction {
+        /// Nothing (not started yet, or stopped or finished already).
+        case ignore
+        /// Cancel the running work; the pipeline finishes the request.
+        case cancel(CancellableWork)
+        /// Cancel the running work and finish now.
+        case cancelAndFinish(CancellableWork, Finishing)
+    }
+
+    /// `cancel()`, or a limit the kit enforces: the request is to finish with `reason`.
+    mutating func stop(_ reason: NetworkError) -> StopAction {
+        switch phase {
+        case .ready:
+            phase = .stoppedBeforeStart(reason: reason)
+            return .ignore
+        case .running(let running) where running.pipelineFinishesStops:
+            phase = .stopping(running, reason: reason)
+            return .cancel(running.work)
+        case .running(let running):
+            return .cancelAndFinish(running.work, finish(with: .failure(reason), context: running.context))
+        case .stoppedBeforeStart, .stopping, .finished:
+            return .ignore
+        }
+    }
+
+    /// Whether work handed over by the pipeline is kept for `cancel()` or must stop at once.
+    enum AttachAction: Equatable {
+        case kept
+        case cancelAtOnce
+    }
+
+    /// The pipeline hands over something `cancel()` must stop.
+    mutating func attach(_ item: CancellableWork.Item) -> AttachAction {
+        guard case .running(var running) = phase else { return .cancelAtOnce }
+        running.work.keep(item)
+        phase = .running(running)
+        return .kept
+    }
+
+    /// What came of the pipeline's finish.
+    struct FinishOutcome {
+        /// What the request finished with: the pipeline's result, or the stop's error, or an
+        /// earlier finish's result.
+        var result: AnyResult
+        /// The metrics as kept, with the error the request finished with.
+        var metrics: RequestMetrics
+        /// The callbacks to run, unless an earlier finish ran them.
+        var finishing: Finishing?
+    }
+
+    /// The pipeline is done with `result`. A stop wins over it; an earlier finish wins over both.
+    mutating func finish(_ result: AnyResult, metrics: RequestMetrics) -> FinishOutcome {
+        var kept = metrics
+        let final: AnyResult
+        var finishing: Finishing?
+        switch phase {
+        case .running(let running):
+            final = result
+            finishing = finish(with: result, context: running.context)
+        case .stopping(let running, let reason):
+            final = .failure(reason)
+            finishing = finish(with: final, context: running.context)
+        case .finished(let earlier, _, _):
+            final = earlier
+        case .ready, .stoppedBeforeStart:
+            // Never started: there is nobody to tell.
+            return FinishOutcome(result: result, metrics: metrics, finishing: nil)
+        }
+        if case .failure(let error) = final { kept.error = error }
+        self.metrics = kept
+        return FinishOutcome(result: final, metrics: kept, finishing: finishing)
+    }
+
+    private mutating func finish(with result: AnyResult, context: StartContext) -> Finishing {
+        let state: RequestState = if case .failure(.cancelled) = result { .cancelled } else { .finished }
+        phase = .finished(result: result, state: state, callbackQueue: context.callbackQueue)
+        let taken = handlers
+        handlers = Handlers()
+        return Finishing(result: result, state: state, context: context, completionHandlers: taken.completion,
+                         stateHandlers: taken.state, resultObservers: taken.resultObservers)
+    }
+}
+
+// MARK: - Attempts and progress
+
+extension RequestLifecycle {
+    /// A new attempt is about to be sent: count it, forget the last one's response and progress.
+    mutating func beginAttempt() -> Int {
+        attempt = AttemptRecord(count: attempt.count + 1)
+        return attempt.count
+    }
+
+    /// The response head of the current attempt (or of the cache entry that answers).
+    mutating func receive(head: ResponseHead) {
+        attempt.head = head
+        attempt.expectedBytes = head.deliveredLength
+    }
+
+    /// A download's file will be `total` bytes long.
+    mutating func expectBody(total: Int64?) {
+        attempt.expectedBytes = total
+    }
+
+    /// Progress to report: nil unless there are progress handlers, the request is started and not
+    /// finished, and the throttle of the value's direction lets it through. `totalBytes` nil
+    /// takes the length the head announced (downloads).
+    mutating func progress(_ direction: TransferProgress.Direction, completedBytes: Int64,
+                           totalBytes: Int64?? = nil) -> ProgressReport? {
+        guard !handlers.progress.isEmpty, let queue = activeQueue else { return nil }
+        var value = TransferProgress(direction: direction, completedBytes: completedBytes,
+                                     totalBytes: totalBytes ?? attempt.expectedBytes)
+        guard attempt.shouldReport(&value) else { return nil }
+        return ProgressReport(progress: value, handlers: handlers.progress, queue: queue)
+    }
+}
+
+// MARK: - Handlers
+
+extension RequestLifecycle {
+    /// What to do after adding a completion handler.
+    enum AddAction {
+        /// Kept for the finish.
+        case kept
+        /// Finished already: call it with the result on the callback queue.
+        case callNow(AnyResult, DispatchQueue)
+    }
+
+    mutating func addCompletionHandler(_ handler: @escaping CompletionHandler) -> AddAction {
+        if case .finished(let result, _, let queue) = phase { return .callNow(result, queue) }
+        handlers.completion.append(handler)
+        return .kept
+    }
+
+    /// Progress handlers added after the finish are dropped: there is no progress left.
+    mutating func addProgressHandler(_ handler: @escaping ProgressHandler) {
+        if case .finished = phase { return }
+        handlers.progress.append(handler)
+    }
+
+    mutating func addStateHandler(_ handler: @escaping StateHandler) {
+        if case .finished = phase { return }
+        handlers.state.append(handler)
+    }
+
+    /// Keeps `observer` for the finish; returns the result instead when there is one.
+    mutating func observeResult(_ observer: @escaping @Sendable (AnyResult) -> Void) -> AnyResult? {
+        if let result { return result }
+        handlers.resultObservers.append(observer)
+        return nil
+    }
+
+    mutating func observeCachedReply(_ observer: @escaping @Sendable (CachedReply) -> Void) {
+        if case .finished = phase { return }
+        handlers.cachedReplyObservers.append(observer)
+    }
+
+    /// Who hears a cache-then-network request's cached reply: nil unless it is started and not
+    /// finished.
+    func cachedReplyListeners() -> CachedReplyListeners? {
+        guard let queue = activeQueue else { return nil }
+        return CachedReplyListeners(completionHandlers: handlers.completion,
+                                    observers: handlers.cachedReplyObservers, queue: queue)
+    }
+
+    /// A state change to report: nil when no state handler listens.
+    private func stateReport(_ state: RequestState, on queue: DispatchQueue) -> StateReport? {
+        handlers.state.isEmpty ? nil : StateReport(state: state, handlers: handlers.state, queue: queue)
+    }
+}
