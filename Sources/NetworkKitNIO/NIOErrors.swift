@@ -14,10 +14,9 @@ import FoundationNetworking
 /// failures, so a request fails with the same `NetworkError` case and words on either transport.
 /// The NIO error's own text goes along as the detail.
 enum NIOErrors {
-    static func urlError(for error: any Error, timedOut: Bool) -> any Error {
-        if timedOut { return URLError(.timedOut, detail: "no data for longer than the request's timeout") }
+    static func urlError(for error: any Error) -> any Error {
         switch error {
-        case is URLError, is ParseError, is NetworkError:
+        case is URLError, is NetworkError:
             return error
         case is CancellationError:
             return URLError(.cancelled)
@@ -70,7 +69,6 @@ enum NIOErrors {
         case .bodyLengthMismatch:
             return ServerFault.closedEarly.urlError("NIO: the body ended before its Content-Length")
         default:
-            if "\(error)".contains("unsupportedScheme") { return URLError(.unsupportedURL, detail: "\(error)") }
             return URLError(.unknown, detail: "\(error)")
         }
     }

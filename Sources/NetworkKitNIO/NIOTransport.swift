@@ -15,19 +15,15 @@ import FoundationNetworking
 ///     let service = Service(configuration: configuration, transport: NIOTransport())
 ///
 /// Everything above the transport seam works as with `URLSessionTransport`: handlers, progress,
-/// cancel, limits, redirects under the request's `RedirectPolicy`, downloads with resume,
-/// uploads from disk, the cache. The transport owns one `HTTPClient` (its "session") and shuts it
-/// down once the service that owns it is gone and its transfers have finished.
-///
-/// Two things differ by design: the client follows no redirects itself (the transport does, so
-/// the kit's redirect policy sees every hop), and it does not inflate bodies (the transport does,
-/// with the kit's own bounded zlib inflater, so size limits count inflated bytes as they arrive).
-/// There is no cookie storage: cookies are headers, as interceptors set them.
+/// cancel, limits, redirects, content decoding, the idle timeout, downloads with resume, uploads
+/// from disk, the cache. The transport owns one `HTTPClient` (its "session") and shuts it down
+/// once the service that owns it is gone and its transfers have finished. The client follows no
+/// redirects and inflates no bodies: the kit does both, as the transport contract says. There is
+/// no cookie storage: cookies are headers, as interceptors set them.
 public final class NIOTransport: Transport {
     /// The one client behind this transport.
     public let client: HTTPClient
     private let life = NIOTransportLife()
-    private let idleWatch: IdleWatch
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
@@ -43,14 +39,13 @@ public final class NIOTransport: Transport {
     }
 
     /// A transport with a client of `configuration` (TLS, proxy, pool, timeouts) on
-    /// `eventLoopGroup`. Redirects and decompression are turned off in it: the transport does both.
+    /// `eventLoopGroup`. Redirects and decompression are turned off in it: the kit does both.
     public init(configuration: HTTPClient.Configuration,
                 eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
-        idleWatch = IdleWatch(eventLoop: eventLoopGroup.next())
     }
 
     deinit {
@@ -65,20 +60,14 @@ public final class NIOTransport: Transport {
             events.transportDidComplete(error: URLError(.cancelled))
             return NIOTransportTask(task: nil)
         }
-        let timer = IdleTimer(timeout: request.timeoutInterval)
-        let transfer = NIOTransfer(client: client, events: events, timer: timer)
-        // Watched before the task starts: on another thread, it may end before `start` returns,
-        // and a timer added after its removal would stay in the watch.
-        idleWatch.add(timer)
+        let transfer = NIOTransfer(client: client, events: events)
         let task = Task {
             let error = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
-            self.idleWatch.remove(timer)
             self.transferDidEnd()
             events.transportDidComplete(error: error)
         }
-        timer.onFire { task.cancel() }
         return NIOTransportTask(task: task)
     }
 
@@ -91,9 +80,8 @@ public final class NIOTransport: Transport {
         if life.end() { shutDown() }
     }
 
-    /// The one shutdown `NIOTransportLife` hands out: no more idle checks, then the client.
+    /// The one shutdown `NIOTransportLife` hands out.
     private func shutDown() {
-        idleWatch.stop()
         client.shutdown { _ in }
     }
 }

@@ -31,9 +31,8 @@ struct UploadBody: Sendable {
     }
 
     /// The body as a sequence of pieces that reports to `events` how much the client has taken.
-    /// Sending counts as activity for `timer`, as it does for URLSession's timeout.
-    func chunks(reportingTo events: any TransportEvents, timer: IdleTimer) -> UploadChunks {
-        UploadChunks(reader: reader, total: length, events: events, timer: timer)
+    func chunks(reportingTo events: any TransportEvents) -> UploadChunks {
+        UploadChunks(reader: reader, total: length, events: events)
     }
 }
 
@@ -50,10 +49,9 @@ struct UploadChunks: AsyncSequence, Sendable {
     let reader: Reader
     let total: Int64
     let events: any TransportEvents
-    let timer: IdleTimer
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(pieces: PieceReader(reader), total: total, events: events, timer: timer)
+        Iterator(pieces: PieceReader(reader), total: total, events: events)
     }
 
     /// Hands out the pieces; asking for the next one means the previous ones were taken.
@@ -61,14 +59,12 @@ struct UploadChunks: AsyncSequence, Sendable {
         let pieces: PieceReader
         let total: Int64
         let events: any TransportEvents
-        let timer: IdleTimer
         var sent: Int64 = 0
         var finished = false
 
         mutating func next() async throws -> ByteBuffer? {
             guard !finished else { return nil }
             if sent > 0 {
-                timer.touch()
                 events.transportDidSend(bytes: sent, of: total)
             }
             guard let piece = try pieces.next() else {

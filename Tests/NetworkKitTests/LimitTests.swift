@@ -57,10 +57,9 @@ struct LimitTests {
         // The kit stops the transfer at the limit, but on Linux libcurl inflates a whole socket
         // read's worth (hundreds of MB for a bomb) inside one call and FoundationNetworking
         // queues every chunk for the delegate without back-pressure, so memory follows the bomb
-        // until the cancellation reaches libcurl. Only a transport that inflates itself (the
-        // SwiftNIO one) can bound it; recorded here so it is seen, not hidden.
+        // until the cancellation reaches libcurl. Only a transport that leaves inflating to the kit
+        // (the SwiftNIO one) bounds it; recorded here so it is seen, not hidden.
         if let growth = landing.growth {
-            // The NIO transport inflates with the kit's own streaming inflater and stops at the limit.
             withKnownIssue("URLSession on Linux inflates before the kit can count") {
                 #expect(growth < bound, "RSS grew by \(growth) bytes")
             } when: {

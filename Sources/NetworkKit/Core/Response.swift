@@ -3,20 +3,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What the transport hands to the parser chain: the HTTP head and the whole body.
+/// What the parser chain gets: the HTTP head and the whole body.
 public struct Response: Sendable {
     /// The URL that answered (after redirects).
     public var url: URL?
     /// The HTTP status code.
     public var statusCode: Int
     /// Response headers, with names as the server sent them.
-    public var headers: [String: String] {
-        didSet { contentEncoding = Self.field("Content-Encoding", in: headers) }
-    }
-    /// The `Content-Encoding` value, looked up once when the headers are set (the pipeline asks
-    /// for it before and while parsing).
-    private(set) var contentEncoding: String?
-    /// The body bytes, as the transport delivered them.
+    public var headers: [String: String]
+    /// The body bytes, inflated if they were content-encoded.
     public var data: Data
     /// The service's envelope keys, which JSON and model parsers apply (see `ResponseEnvelope`).
     public var envelope: ResponseEnvelope?
@@ -29,7 +24,6 @@ public struct Response: Sendable {
         self.statusCode = statusCode
         self.headers = headers
         self.data = data
-        contentEncoding = Self.field("Content-Encoding", in: headers)
     }
 
     /// The value of a header, looked up without regard to case.
@@ -78,7 +72,6 @@ extension Response {
         url = head.url
         statusCode = head.statusCode
         headers = head.headers
-        contentEncoding = head.contentEncoding
         self.data = data
     }
 }

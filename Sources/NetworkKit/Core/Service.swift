@@ -19,6 +19,8 @@ public final class Service: Sendable {
     private let executor: PipelineExecutor
     /// Lands requests whose time limit passes.
     let timeLimits = TimeLimits()
+    /// Fails transfers that go idle for their request's timeout.
+    let idleWatch = IdleWatch()
 
     /// Creates a service that sends through `transport`.
     public convenience init(configuration: ServiceConfiguration = ServiceConfiguration(), transport: any Transport) {

@@ -30,20 +30,20 @@ extension ResponseParser {
     /// Parsers are not lightweight unless they say so.
     public var isLightweight: Bool { false }
 
-    /// Steps 6 and 7 of the pipeline, for it and for `Service.cachedValue(for:)`: inflates a body
-    /// the transport left content-encoded (within `limit` bytes), then parses it. A failure is a
-    /// `NetworkError` naming this parser.
-    func decodeAndParse(_ response: Response, decompressionLimit limit: Int) -> Result<Output, NetworkError> {
+    /// Step 6 of the pipeline, for it and for `Service.cachedValue(for:)`: parses the response
+    /// (whose body arrived inflated, if it was content-encoded). A failure is a `NetworkError`
+    /// naming this parser.
+    func parseResult(_ response: Response) -> Result<Output, NetworkError> {
         do {
-            return .success(try parse(Decompressor.decodeIfStillEncoded(response, limit: limit)))
+            return .success(try parse(response))
         } catch {
             return .failure(NetworkError.wrap(error, parser: String(describing: type(of: self))))
         }
     }
 
-    /// `decodeAndParse` with the value's type erased, for the pipeline (the same for every output type).
-    func decodeAndParseAny(_ response: Response, decompressionLimit limit: Int) -> AnyResult {
-        decodeAndParse(response, decompressionLimit: limit).map { $0 }
+    /// `parseResult` with the value's type erased, for the pipeline (the same for every output type).
+    func parseAnyResult(_ response: Response) -> AnyResult {
+        parseResult(response).map { $0 }
     }
 }
 

@@ -3,201 +3,194 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One attempt's transfer: hears the transport's events for it, keeps the response head and
-/// the body (in memory, or in the download's partial file), enforces the size limit, reports
-/// progress to the request and the head to the monitors, and hands the outcome to the waiting
-/// pipeline when the transfer ends.
+/// One transfer of an attempt, as the kit sees it above the transport: hears the transport's
+/// events, keeps the head and the body (in memory, or in the download's file), inflates a
+/// content-encoded body the transport left as sent, follows the redirect policy's choice,
+/// enforces the size limit and the idle timeout, reports progress to the request and the head
+/// to the monitors, and hands the outcome to the waiting pipeline when the transfer ends. The
+/// rules live in `TransferState`; this class performs its actions.
 final class Exchange: TransportEvents {
-    /// How the transfer ended.
-    typealias Outcome = TransferOutcome
+    /// What the exchange needs besides its request: the same for every transfer of an attempt.
+    struct Setup: Sendable {
+        let attempt: Int
+        let monitors: [any EventMonitor]
+        let redirects: RedirectPolicy
+        /// Where the attempt was first sent, to tell redirects to another origin.
+        let origin: URL?
+        let sizeLimit: Int64?
+        /// The most bytes a content-encoded body may inflate to.
+        let decompressionLimit: Int64
+        /// True when the transport inflates content-encoded bodies itself.
+        let transportDecodes: Bool
+        let file: PartialDownload?
+        /// Watches the transfer's idle time while it runs.
+        let idleWatch: IdleWatch
+    }
 
-    /// Error bodies of downloads stay in memory: this much of them is kept.
-    private static var errorBodyLimit: Int64 { 1 << 20 }
+    private struct Locked {
+        var transfer: TransferState
+        var continuation: CheckedContinuation<TransferOutcome, Never>?
+        /// Inflates a content-encoded body the transport delivers as sent. Used only from the
+        /// transport's events, which the transport contract calls one at a time.
+        var inflater: StreamingInflater?
+    }
 
     private let request: AnyRequest
-    private let attempt: Int
-    private let monitors: [any EventMonitor]
-    private let redirects: RedirectPolicy
-    /// Where the attempt was sent, to tell redirects to another origin.
-    private let origin: URL?
-    /// The most body bytes to take, if there is a limit.
-    private let sizeLimit: Int64?
-    /// The most bytes a content-encoded body may inflate to (the service's `maxDecompressedBytes`).
-    private let decompressionLimit: Int64
-    /// Where a download's body goes.
-    private let file: PartialDownload?
-    private let state: Protected<ExchangeState>
+    /// What this transfer sends (a redirect's proposal is made from it).
+    private let sent: URLRequest
+    private let setup: Setup
+    private let locked: Protected<Locked>
 
-    init(request: AnyRequest, attempt: Int, monitors: [any EventMonitor], redirects: RedirectPolicy, origin: URL?,
-         sizeLimit: Int64?, decompressionLimit: Int, file: PartialDownload?,
-         continuation: CheckedContinuation<Outcome, Never>) {
+    init(request: AnyRequest, sending sent: URLRequest, setup: Setup,
+         continuation: CheckedContinuation<TransferOutcome, Never>) {
         self.request = request
-        self.attempt = attempt
-        self.monitors = monitors
-        self.redirects = redirects
-        self.origin = origin
-        self.sizeLimit = sizeLimit
-        self.decompressionLimit = Int64(decompressionLimit)
-        self.file = file
-        state = Protected(ExchangeState(outcome: Outcome(), continuation: continuation))
+        self.sent = sent
+        self.setup = setup
+        let timeout = sent.timeoutInterval
+        let idleTimeout: Duration? = timeout > 0 && timeout < 1e9 ? .seconds(timeout) : nil
+        locked = Protected(Locked(transfer: TransferState(idleTimeout: idleTimeout, now: .now), continuation: continuation))
     }
 
-    /// Keeps the transfer so the exchange can stop it itself (a download that must restart).
+    /// Keeps the transfer so the exchange can stop it itself (a download that must restart, a
+    /// redirect's long body, the idle timeout).
     func attach(_ task: any TransportTask) {
-        let cancelNow = state.withLock { state -> Bool in
-            state.task = task
-            return state.cancelWhenAttached
-        }
-        if cancelNow { task.cancel() }
+        if locked.withLock({ $0.transfer.attach(task) }) { task.cancel() }
     }
 
-    func transportWillRedirect(to proposed: URLRequest, response: ResponseHead) -> URLRequest? {
-        redirects.next(proposed, after: response, original: origin)
+    /// Fails the transfer with `URLError(.timedOut)` if nothing moved for its idle timeout by `now`.
+    func checkIdle(now: ContinuousClock.Instant) {
+        let (timedOut, task) = locked.withLock { $0.transfer.checkIdle(now: now) }
+        if timedOut { task?.cancel() }
     }
 
     func transportDidSend(bytes: Int64, of total: Int64?) {
-        state.withLock { $0.outcome.bytesSent = bytes }
+        locked.withLock { $0.transfer.sent(bytes: bytes, now: .now) }
         request.didSend(bytes: bytes, of: total)
     }
 
     func transportDidReceive(head: ResponseHead) {
-        // A body that arrives content-encoded is inflated by the transport (libcurl, or the kit's
-        // streaming inflater), so what is delivered is the inflated size: both limits apply to it.
-        let sizeLimit = head.contentCoding != nil ? min(self.sizeLimit ?? .max, decompressionLimit) : self.sizeLimit
-        state.withLock {
-            $0.outcome.head = head
-            $0.outcome.body = Data()
-            $0.limit = sizeLimit
+        let setup = self.setup
+        let redirect = RedirectProposal.next(after: sent, head: head).flatMap {
+            setup.redirects.next($0, after: head, original: setup.origin)
         }
+        let action = locked.withLock { locked in
+            let action = locked.transfer.receive(head: head, redirect: redirect, sizeLimit: setup.sizeLimit,
+                                                 decompressionLimit: setup.decompressionLimit,
+                                                 isDownload: setup.file != nil, now: .now)
+            if action != .followRedirect, !setup.transportDecodes, let coding = head.contentCoding {
+                locked.inflater = StreamingInflater(coding: coding)
+            }
+            return action
+        }
+        if action == .followRedirect { return }
         request.didReceive(head: head)
-        for monitor in monitors { monitor.request(request.id, didReceive: head, attempt: attempt) }
-        if let file {
-            startFile(file, head: head)
-        } else if let sizeLimit, let announced = head.deliveredLength, announced > sizeLimit {
-            stopTransfer(.responseTooLarge(limit: sizeLimit))
+        for monitor in setup.monitors { monitor.request(request.id, didReceive: head, attempt: setup.attempt) }
+        switch action {
+        case .beginFile:
+            if let file = setup.file { beginFile(file, head: head) }
+        case .tooLarge(let limit):
+            request.stop(with: .responseTooLarge(limit: limit))
+        case .receive, .followRedirect:
+            break
         }
     }
 
     /// A download's head: open its file, or restart, or keep an error body in memory.
-    private func startFile(_ file: PartialDownload, head: ResponseHead) {
+    private func beginFile(_ file: PartialDownload, head: ResponseHead) {
+        let start: PartialDownload.Start
         do {
-            switch try file.begin(head) {
-            case .write(let total):
-                if let sizeLimit, let total, total > sizeLimit {
-                    return stopTransfer(.responseTooLarge(limit: sizeLimit))
-                }
-                state.withLock { $0.writesToFile = true }
-                request.expectBody(total: total)
-            case .restart(let reason):
-                let task = state.withLock { state -> (any TransportTask)? in
-                    state.outcome.restartReason = reason
-                    state.stopped = true
-                    if state.task == nil { state.cancelWhenAttached = true }
-                    return state.task
-                }
-                task?.cancel()
-            case .notFile:
-                break
-            }
+            start = try file.begin(head)
         } catch {
-            stopTransfer(error)
+            return stop(error)
+        }
+        let (action, task) = locked.withLock { $0.transfer.fileBegan(start) }
+        switch action {
+        case .write(let total): request.expectBody(total: total)
+        case .tooLarge(let limit): request.stop(with: .responseTooLarge(limit: limit))
+        case .restart: task?.cancel()
+        case .keepInMemory: break
         }
     }
 
     func transportDidReceive(chunk: Data) {
-        let taken = state.withLock { state -> TakenChunk in
-            guard !state.stopped else { return .dropped }
-            if state.writesToFile { return .toFile }
-            let limit = file == nil ? state.limit : Self.errorBodyLimit
-            if let limit, Int64(state.outcome.body.count + chunk.count) > limit {
-                return file == nil ? .overLimit(limit) : .dropped
-            }
-            state.outcome.body.append(chunk)
-            state.outcome.bytesReceived = Int64(state.outcome.body.count)
-            return .bytes(Int64(state.outcome.body.count))
+        guard let inflater = locked.withLock({ $0.inflater }) else {
+            _ = take(chunk)
+            return
         }
-        switch taken {
-        case .bytes(let received):
-            request.didReceive(bodyBytes: received)
-        case .toFile:
-            writeToFile(chunk)
-        case .dropped:
-            break
-        case .overLimit(let limit):
-            stopTransfer(.responseTooLarge(limit: limit))
-        }
-    }
-
-    /// Writes a download's chunk (on the transport's context: the file is written as bytes
-    /// arrive, nothing accumulates in memory).
-    private func writeToFile(_ chunk: Data) {
-        guard let file else { return }
         do {
-            let length = try file.write(chunk)
-            let sizeLimit = state.withLock { state in
-                state.outcome.bytesReceived += Int64(chunk.count)
-                return state.limit
+            try inflater.inflate(chunk) { piece in
+                // A bomb inflates far more than it sends: stop inflating once the body is refused.
+                guard take(piece) else { throw CancellationError() }
             }
-            if let sizeLimit, length > sizeLimit { return stopTransfer(.responseTooLarge(limit: sizeLimit)) }
-            request.didReceive(bodyBytes: length)
+        } catch is CancellationError {
+            return
         } catch {
-            stopTransfer(error)
+            fail(ServerFault.badContentEncoding.urlError("\(error)"))
         }
     }
 
-    /// Stops the transfer for a limit or a file error: the request lands with `error`, whatever
-    /// the transport reports after its cancellation.
-    private func stopTransfer(_ error: NetworkError) {
-        state.withLock { $0.stopped = true; $0.outcome.body = Data() }
+    /// Takes one delivered (inflated) piece of the body; returns false once the body is refused.
+    private func take(_ piece: Data) -> Bool {
+        switch locked.withLock({ $0.transfer.take(piece, now: .now) }) {
+        case .kept(let received):
+            request.didReceive(bodyBytes: received)
+            return true
+        case .toFile:
+            return write(piece)
+        case .dropped:
+            return true
+        case .overLimit(let limit):
+            request.stop(with: .responseTooLarge(limit: limit))
+            return false
+        case .cancelTransfer:
+            locked.withLock { $0.transfer.transferToCancel() }?.cancel()
+            return false
+        }
+    }
+
+    /// Writes a download's piece (on the transport's context: the file is written as bytes
+    /// arrive, nothing accumulates in memory).
+    private func write(_ piece: Data) -> Bool {
+        guard let file = setup.file else { return false }
+        do {
+            let length = try file.write(piece)
+            if let limit = locked.withLock({ $0.transfer.wroteToFile(count: piece.count, fileLength: length) }) {
+                request.stop(with: .responseTooLarge(limit: limit))
+                return false
+            }
+            request.didReceive(bodyBytes: length)
+            return true
+        } catch {
+            stop(error)
+            return false
+        }
+    }
+
+    /// Stops the transfer for a limit or a file error: the request finishes with `error`,
+    /// whatever the transport reports after its cancellation.
+    private func stop(_ error: NetworkError) {
+        locked.withLock { $0.transfer.stop() }
         request.stop(with: error)
     }
 
+    /// Fails this transfer (not the request: a retry may follow) with `error`.
+    private func fail(_ error: any Error) {
+        locked.withLock { $0.transfer.fail(error) }?.cancel()
+    }
+
     func transportDidComplete(error: (any Error)?) {
-        let (outcome, continuation) = state.withLock { state in
-            state.outcome.error = error
-            defer { state.continuation = nil; state.outcome = Outcome(); state.task = nil }
-            return (state.outcome, state.continuation)
+        if error == nil, let inflater = locked.withLock({ $0.inflater }) {
+            do {
+                try inflater.finish()
+            } catch {
+                fail(ServerFault.badContentEncoding.urlError("\(error)"))
+            }
         }
+        let (outcome, continuation) = locked.withLock { locked in
+            defer { locked.continuation = nil; locked.inflater = nil }
+            return (locked.transfer.complete(error: error), locked.continuation)
+        }
+        setup.idleWatch.remove(self)
         continuation?.resume(returning: outcome)
     }
-}
-
-/// How a transfer ended.
-struct TransferOutcome: Sendable {
-    var head: ResponseHead?
-    /// The body, unless it went to a download's file.
-    var body = Data()
-    /// Body bytes received in this attempt (in memory or on disk).
-    var bytesReceived: Int64 = 0
-    var bytesSent: Int64 = 0
-    var error: (any Error)?
-    /// Set when a download's answer could not continue its partial file: start again from zero.
-    var restartReason: String?
-}
-
-/// An exchange's mutable state, guarded by its lock.
-struct ExchangeState {
-    var outcome: TransferOutcome
-    var continuation: CheckedContinuation<TransferOutcome, Never>?
-    /// The most body bytes to take, once the head said whether the body is content-encoded.
-    var limit: Int64?
-    /// Set once the transfer was stopped: later chunks are dropped.
-    var stopped = false
-    /// True while the body goes to the download's file.
-    var writesToFile = false
-    /// The transfer, once the transport has handed it back, and whether to cancel it then.
-    var task: (any TransportTask)?
-    var cancelWhenAttached = false
-}
-
-/// What became of a body chunk.
-private enum TakenChunk {
-    /// Kept in memory: the body is now this long.
-    case bytes(Int64)
-    /// For the download's file.
-    case toFile
-    /// Dropped: the transfer was stopped already, or an error body is long enough.
-    case dropped
-    /// Refused: it would pass this limit.
-    case overLimit(Int64)
 }

@@ -6,18 +6,20 @@ import FoundationNetworking
 /// The one path every request takes to its handlers, in a task of its own on the service's
 /// pipeline queue (`Service.start`) or in the awaiting task (`Service.send`):
 ///
-///     build → cache → adapt → transport → validate → decode content → parse → retry? → finish
+///     build → cache → adapt → transfer → validate → parse → retry? → finish
 ///
 /// 1. **build** the `URLRequest` from the request and the service configuration (off the caller's thread);
 /// 2. the response **cache** answers a request with a ``CachePolicy`` when its entry is fresh
 ///    (nothing is adapted or sent), or makes the request conditional; a `304` answers from it;
 /// 3. **adapt** it through the interceptors (service's, then the request's): sign, add tokens…;
-/// 4. **transport**: send it, streaming the head, body chunks and progress;
+///    then check it may be sent (http: or https: only);
+/// 4. **transfer** it through the transport (`Exchange`): follow the redirects the policy
+///    allows, inflate a content-encoded body as it arrives, enforce the size limit and the idle
+///    timeout, report progress;
 /// 5. **validate** the status against the request's acceptable codes;
-/// 6. **decode** a body that is still content-encoded, within the size limit;
-/// 7. **parse** it with the request's parser chain (never on the callback queue);
-/// 8. on failure ask the interceptors whether to **retry**, and after which delay;
-/// 9. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
+/// 6. **parse** the body with the request's parser chain (never on the callback queue);
+/// 7. on failure ask the interceptors whether to **retry**, and after which delay;
+/// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
 ///    then the event monitors' `requestDidFinish`.
 struct RequestPipeline: Sendable {
     let request: AnyRequest
@@ -138,7 +140,7 @@ struct RequestPipeline: Sendable {
             metrics.attempts = request.beginAttempt()
             metrics.url = adapted.url
             for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-            let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)  // 4. transport
+            let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)  // 4. transfer
             metrics.bytesSent += outcome.bytesSent
             metrics.bytesReceived += outcome.bytesReceived
             metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
@@ -152,14 +154,14 @@ struct RequestPipeline: Sendable {
             if let revalidated = await revalidate(outcome, cache: &cache, recording: &metrics) {
                 return revalidated                                                                    // 2. a 304
             }
-            let result = await respond(to: outcome, file: file, cache: cache)                         // 5–7.
+            let result = await respond(to: outcome, file: file, cache: cache)                         // 5–6.
             guard case .failure(let error) = result else { return result }
             file?.suspend()
             guard !error.isCancellation, !isCancelled else { return result }
             let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
                                             response: outcome.head)
             guard case .retry(let delay) = await retryDecision(adapted, error: error, context: failed) else {
-                return result                                                                         // 8. retry?
+                return result                                                                         // 7. retry?
             }
             for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
             do {
@@ -188,29 +190,51 @@ struct RequestPipeline: Sendable {
         } catch {
             throw .adaptationFailed(error)
         }
-        // The built URL was checked; an interceptor or signer may have replaced it. Refused here
-        // in the kit's words, the same on every transport (URLSession's own refusal is a bare
-        // "unsupported URL").
-        guard let url = adapted.url else { throw .invalidURL("an interceptor left the request without a URL") }
-        if let reason = url.unsupportedSchemeReason { throw .invalidURL(reason) }
+        // The one check of what may be sent, after the interceptors and the signer (which may
+        // replace the URL), in the kit's words and the same for every transport.
+        guard let url = adapted.url else { throw .invalidURL("the request has no URL") }
+        if let reason = url.unsendableReason { throw .invalidURL(reason) }
         return adapted
     }
 
-    /// Step 4: hands the request to the transport and waits for the transfer to end.
+    /// Step 4: hands the request to the transport and waits for the answer, following the
+    /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
     private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> TransferOutcome {
+        let setup = Exchange.Setup(attempt: attempt, monitors: monitors,
+                                   redirects: options.redirectPolicy ?? configuration.redirectPolicy,
+                                   origin: urlRequest.url, sizeLimit: sizeLimit,
+                                   decompressionLimit: Int64(configuration.maxDecompressedBytes),
+                                   transportDecodes: service.transport.decodesContentEncoding, file: file,
+                                   idleWatch: service.idleWatch)
+        var next = urlRequest, upload = upload, bytesSent: Int64 = 0
+        // The kit asks for the codings it inflates, unless the request names its own (a transport
+        // that inflates bodies itself asks in its own words).
+        if !setup.transportDecodes, next.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            next.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
+        }
+        for _ in 0...RedirectProposal.maxRedirects {
+            var outcome = await send(next, upload: upload, setup: setup)
+            bytesSent += outcome.bytesSent
+            outcome.bytesSent = bytesSent
+            guard let redirect = outcome.redirect, !isCancelled else { return outcome }
+            if redirect.httpMethod != next.httpMethod { upload = nil }   // a 303 continues without the body
+            next = redirect
+        }
+        return TransferOutcome(bytesSent: bytesSent, error: URLError(.httpTooManyRedirects))
+    }
+
+    /// One transfer: the kit's checks that hold for every transport, then the transport.
+    private func send(_ urlRequest: URLRequest, upload: URL?, setup: Exchange.Setup) async -> TransferOutcome {
         await withCheckedContinuation { continuation in
-            let exchange = Exchange(request: request, attempt: attempt, monitors: monitors,
-                                    redirects: options.redirectPolicy ?? configuration.redirectPolicy,
-                                    origin: urlRequest.url, sizeLimit: sizeLimit,
-                                    decompressionLimit: configuration.maxDecompressedBytes, file: file,
-                                    continuation: continuation)
+            let exchange = Exchange(request: request, sending: urlRequest, setup: setup, continuation: continuation)
+            setup.idleWatch.add(exchange)
             let task = service.transport.start(urlRequest, bodyFile: upload, events: exchange)
-            if file != nil { exchange.attach(task) }
+            exchange.attach(task)
             request.attach(.transfer(task))
         }
     }
 
-    /// Steps 5 to 7: a transfer's outcome as the request's result. A download's file is checked
+    /// Steps 5 and 6: a transfer's outcome as the request's result. A download's file is checked
     /// and moved into place between validating and parsing.
     private func respond(to outcome: TransferOutcome, file: PartialDownload?,
                          cache: CacheStep?) async -> AnyResult {
@@ -236,18 +260,14 @@ struct RequestPipeline: Sendable {
         return result
     }
 
-    /// Steps 6 and 7, on the pipeline's task for light parsers of small bodies, otherwise on
+    /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on
     /// `ParsingQueue.shared`: never on the callback queue.
     func parse(_ response: Response) async -> AnyResult {
         let parser = request.anyParser
-        let limit = configuration.maxDecompressedBytes
-        let work: @Sendable () -> AnyResult = {
-            parser.decodeAndParseAny(response, decompressionLimit: limit)                          // 6. decode, 7. parse
-        }
+        let work: @Sendable () -> AnyResult = { parser.parseAnyResult(response) }                 // 6. parse
         let started = monitors.isEmpty ? nil : ContinuousClock.now
         let result: AnyResult
-        if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit
-            && !Decompressor.looksStillEncoded(response) {
+        if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit {
             result = work()
         } else {
             result = await withCheckedContinuation { continuation in
@@ -263,7 +283,7 @@ struct RequestPipeline: Sendable {
         return result
     }
 
-    /// Step 8: the first interceptor that wants a retry decides.
+    /// Step 7: the first interceptor that wants a retry decides.
     private func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         for interceptor in interceptors {
             let decision = await interceptor.retry(request, dueTo: error, context: context)

@@ -5,17 +5,47 @@ import FoundationNetworking
 
 /// The seam between the request pipeline and the network: sends one prepared request and
 /// streams back what happens to it. A `Service` owns exactly one transport (its "session");
-/// `URLSessionTransport` is the default, and nothing above this protocol assumes URLSession.
+/// `URLSessionTransport` is the default, `NIOTransport` the SwiftNIO one, and `StubTransport`
+/// (in NetworkKitTesting) answers from memory.
+///
+/// ## What a transport does
+/// - Sends `request` as it is: method, URL, header fields, and the body (`bodyFile`'s contents
+///   streamed from disk when given, else `request.httpBody`). The URL is http: or https:; the
+///   kit checks that before every send.
+/// - Reports upload progress, then the response head once, then the body's bytes in order as
+///   they arrive, then exactly one completion: nil when the whole response arrived, else an
+///   error (a `URLError` for network failures, with `.cancelled` after `cancel()`).
+/// - Delivers every answer as the response, redirects included: it follows none itself.
+/// - Delivers the body as it came over the wire, unless ``decodesContentEncoding`` says it
+///   inflates `Content-Encoding` itself (as URLSession does, and cannot be told not to).
+/// - Calls one transfer's events one at a time, never overlapping.
+///
+/// ## What the kit does above it
+/// The same for every transport, so a new one cannot get it wrong: which URLs may be sent
+/// (http: and https:), redirects (the request's `RedirectPolicy`: which to follow, how the method
+/// and body change, which credentials are dropped), the idle timeout (`URLRequest.timeoutInterval`:
+/// no byte received or sent for that long fails the attempt with `URLError(.timedOut)`; a
+/// transport may time out on its own too), content decoding (gzip and deflate, inflated under the
+/// size and decompression limits as bytes arrive), the size and time limits, retries, the cache,
+/// and parsing. `TransportConformance` in the test suite runs these rules against each transport.
 public protocol Transport: Sendable {
-    /// Starts sending `request` and returns at once; its body is `bodyFile`'s contents when
-    /// given (streamed from disk), else `request.httpBody`. `events` hears, in this order: upload
-    /// progress, the response head once, body chunks as they arrive, then exactly one completion
-    /// (also after `cancel()`, with a cancellation error).
+    /// True when the transport inflates content-encoded bodies itself and delivers them inflated
+    /// (the head keeps its `Content-Encoding`); false (the default) when it delivers the bytes as
+    /// sent, which the kit then inflates.
+    var decodesContentEncoding: Bool { get }
+
+    /// Starts sending `request` and returns at once; `events` hears what happens to it, as the
+    /// protocol's contract says.
     func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask
 
     /// Lets running transfers finish and releases the transport's resources. The service calls
     /// this when it is freed.
     func finishAndInvalidate()
+}
+
+extension Transport {
+    /// Transports deliver bodies as sent unless they say otherwise.
+    public var decodesContentEncoding: Bool { false }
 }
 
 /// One transfer under way, as a transport hands it back.
@@ -29,13 +59,10 @@ public protocol TransportTask: Sendable {
 public protocol TransportEvents: AnyObject, Sendable {
     /// Request body bytes sent so far, and how many there are in all when known.
     func transportDidSend(bytes: Int64, of total: Int64?)
-    /// The server redirected to `proposed` with the head `response`: return the request to
-    /// follow with (`proposed` or a changed copy), or nil to make the redirect the response.
-    func transportWillRedirect(to proposed: URLRequest, response: ResponseHead) -> URLRequest?
-    /// The response head: status, headers, and the URL that answered (after redirects).
+    /// The response head: status, headers, and the URL that answered.
     func transportDidReceive(head: ResponseHead)
-    /// The next part of the response body, as delivered (after any content decoding the
-    /// transport does itself).
+    /// The next part of the response body (inflated only by a transport that
+    /// `decodesContentEncoding`).
     func transportDidReceive(chunk: Data)
     /// The end: nil when the whole response arrived, otherwise why not.
     func transportDidComplete(error: (any Error)?)
@@ -69,13 +96,13 @@ public struct ResponseHead: Sendable {
     }
 
     /// The coding of a content-encoded body (`Content-Encoding: gzip` or `deflate`), if the kit
-    /// knows it. Transports deliver such a body inflated.
+    /// knows it. The body reaches parsers inflated.
     public var contentCoding: ContentCoding? {
         contentEncoding.flatMap(ContentCoding.init(headerValue:))
     }
 
-    /// The body length `Content-Length` announces, unless the body is content-encoded: libcurl
-    /// inflates it on the way in, so the length counts bytes that are never delivered as such.
+    /// The body length `Content-Length` announces, unless the body is content-encoded: then the
+    /// length counts bytes that reach parsers inflated, never as such.
     var deliveredLength: Int64? {
         guard let length = header("Content-Length").flatMap({ Int64($0) }), length > 0,
               contentEncoding == nil else { return nil }

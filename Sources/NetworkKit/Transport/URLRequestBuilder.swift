@@ -6,10 +6,7 @@ import FoundationNetworking
 /// Turns a request's description plus the service's configuration into a `URLRequest`.
 enum URLRequestBuilder {
     static func build(_ options: RequestOptions, configuration: ServiceConfiguration) throws -> URLRequest {
-        if let custom = options.customRequest {
-            if let url = custom.url { try requireHTTP(url) }
-            return custom
-        }
+        if let custom = options.customRequest { return custom }
         var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
         let method = options.method
         let common = configuration.commonParameters()
@@ -110,11 +107,8 @@ enum URLRequestBuilder {
         // of what parsing the URL does, on every request (BENCHMARKS.md).
         if let url = URL(string: target), let scheme = url.scheme, !scheme.isEmpty {
             let host = url.host(percentEncoded: true)
-            if host != nil || target.contains("://") {
-                try requireHTTP(url)
-                guard host?.isEmpty == false else { throw NetworkError.invalidURL("\(target): no host") }
-                return url
-            }
+            // Whether it may be sent (its scheme, its host) is checked before every send.
+            if host != nil || target.contains("://") { return url }
         }
         let base = useCDN ? configuration.cdnURL : configuration.baseURL
         guard let base else {
@@ -128,11 +122,6 @@ enum URLRequestBuilder {
             throw NetworkError.invalidURL(root + path)
         }
         return url
-    }
-
-    /// Throws unless `url` is an http or https URL: the only ones NetworkKit sends.
-    static func requireHTTP(_ url: URL) throws {
-        if let reason = url.unsupportedSchemeReason { throw NetworkError.invalidURL(reason) }
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))
@@ -161,13 +150,17 @@ enum URLRequestBuilder {
 }
 
 extension URL {
-    /// Why NetworkKit does not send to this URL (its scheme is not http or https), in words for
-    /// an error; nil when it does. Both transports refuse with these words.
-    package var unsupportedSchemeReason: String? {
-        // Compared without lowercasing: every request passes here up to three times.
+    /// Why NetworkKit does not send to this URL, in words for an error: its scheme is not http or
+    /// https, or it has no host. Nil when it does. The pipeline checks every request with it
+    /// before the transport sees it.
+    package var unsendableReason: String? {
+        // Compared without lowercasing: every request passes here.
         let scheme = scheme ?? ""
-        if Response.sameFieldName(scheme, "http") || Response.sameFieldName(scheme, "https") { return nil }
-        let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
-        return "\(absoluteString): \(name) is not supported (http: and https: only)"
+        guard Response.sameFieldName(scheme, "http") || Response.sameFieldName(scheme, "https") else {
+            let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
+            return "\(absoluteString): \(name) is not supported (http: and https: only)"
+        }
+        guard host(percentEncoded: true)?.isEmpty == false else { return "\(absoluteString): no host" }
+        return nil
     }
 }

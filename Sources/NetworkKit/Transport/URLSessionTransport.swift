@@ -5,10 +5,14 @@ import FoundationNetworking
 
 /// The default transport: one `URLSession` (FoundationNetworking on Linux) with a delegate, so
 /// every transfer streams its head, body chunks and upload progress as they happen, whatever
-/// handlers the request has.
+/// handlers the request has. It hands every redirect to the kit, and delivers content-encoded
+/// bodies inflated (URLSession inflates them, and cannot be told not to).
 public final class URLSessionTransport: Transport {
     /// The one session behind this transport.
     public let session: URLSession
+
+    /// True: URLSession inflates gzip and deflate bodies itself.
+    public var decodesContentEncoding: Bool { true }
     private let transfers: URLSessionTransfers
     /// Runs the session's delegate callbacks in order. Held here: `OperationQueue` keeps its
     /// underlying queue unowned.
@@ -129,8 +133,8 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let events = transfers.events(for: task.taskIdentifier) else { return completionHandler(request) }
-        completionHandler(events.transportWillRedirect(to: request, response: ResponseHead(response)))
+        // The kit follows redirects itself, the same for every transport: the 3xx is the response.
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -32,7 +32,7 @@ extension Service {
                                    cache: configuration.responseCache),
               let entry = configuration.responseCache.entry(for: step.key) else { return nil }
         let response = entry.response(envelope: configuration.envelope)
-        switch request.parser.decodeAndParse(response, decompressionLimit: configuration.maxDecompressedBytes) {
+        switch request.parser.parseResult(response) {
         case .success(let value):
             return CachedValue(value: value, storedAt: entry.storedAt,
                                isFresh: entry.isFresh(at: configuration.responseCache.currentDate, policy: step.policy))

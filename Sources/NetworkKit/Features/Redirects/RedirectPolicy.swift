@@ -29,7 +29,7 @@ public enum RedirectPolicy: Sendable {
         case .custom(let decide): chosen = decide(proposed, response)
         }
         // Only to http: and https:, whatever a custom policy returns.
-        guard var next = chosen, let url = next.url, url.unsupportedSchemeReason == nil else { return nil }
+        guard var next = chosen, let url = next.url, url.unsendableReason == nil else { return nil }
         if !Self.sameOrigin(next.url, original) {
             for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
                 next.setValue(nil, forHTTPHeaderField: name)

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Fails transfers that go idle: no byte received or sent for their request's
+/// `timeoutInterval`. One sleeping task per service checks the running transfers every
+/// `interval` while there are any, rather than a timer per transfer: a transfer's bytes only move
+/// its last-activity time, under the lock it takes for them anyway. So a transfer fails within
+/// its timeout plus `interval`.
+final class IdleWatch: Sendable {
+    /// How often the running transfers are checked.
+    static let interval: Duration = .milliseconds(100)
+
+    private struct State {
+        var exchanges: [ObjectIdentifier: Exchange] = [:]
+        var ticker: Task<Void, Never>?
+    }
+
+    private let state = Protected(State())
+
+    deinit {
+        state.withLock { $0.ticker?.cancel() }
+    }
+
+    /// Watches `exchange` until `remove(_:)`.
+    func add(_ exchange: Exchange) {
+        state.withLock { state in
+            state.exchanges[ObjectIdentifier(exchange)] = exchange
+            guard state.ticker == nil else { return }
+            state.ticker = Task { [weak self] in
+                while true {
+                    do {
+                        try await Task.sleep(for: Self.interval)
+                    } catch {
+                        return  // the service is gone
+                    }
+                    guard let self, self.tick() else { return }
+                }
+            }
+        }
+    }
+
+    func remove(_ exchange: Exchange) {
+        state.withLock { _ = $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) }
+    }
+
+    /// Checks every watched transfer; returns false (and lets the ticker end) when none is left.
+    private func tick() -> Bool {
+        let exchanges = state.withLock { state -> [Exchange]? in
+            guard !state.exchanges.isEmpty else {
+                state.ticker = nil
+                return nil
+            }
+            return Array(state.exchanges.values)
+        }
+        guard let exchanges else { return false }
+        let now = ContinuousClock.now
+        for exchange in exchanges { exchange.checkIdle(now: now) }
+        return true
+    }
+}
