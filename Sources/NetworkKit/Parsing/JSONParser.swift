@@ -53,7 +53,7 @@ public struct JSONParser: ResponseParser {
     }
 
     /// The whole document, parsed and with its business code checked.
-    public func document(of response: Response) throws -> JSON {
+    func document(of response: Response) throws -> JSON {
         try validateBody(of: response)
         let json: JSON
         do {
@@ -69,14 +69,14 @@ public struct JSONParser: ResponseParser {
     }
 
     /// The value at `contentKeyPath` (the document itself when nil), checked against `shape`.
-    public func content(of document: JSON) throws -> JSON {
+    func content(of document: JSON) throws -> JSON {
         let content = try contentKeyPath.map { try document.value(at: $0) } ?? document
         try shape?.validate(content)
         return content
     }
 
     /// Throws `NetworkError.businessCode` when the code at `checkKeyPath` is not `okValue`.
-    public func checkCode(in json: JSON) throws {
+    func checkCode(in json: JSON) throws {
         guard let checkKeyPath else { return }
         let code = try json.value(at: checkKeyPath)
         guard !code.matchesCode(okValue) else { return }
@@ -93,7 +93,7 @@ public struct JSONParser: ResponseParser {
     }
 
     /// Throws when the body is empty or its `Content-Type` is not acceptable.
-    public func validateBody(of response: Response) throws {
+    func validateBody(of response: Response) throws {
         guard !response.data.isEmpty else {
             throw ParseError(parser: "json", reason: "empty body (status \(response.statusCode))", kind: .emptyBody)
         }

@@ -6,12 +6,12 @@ import Dispatch
 /// that declares itself lightweight (`ResponseParser.isLightweight`: data, string, JSON, models)
 /// parsing a body of at most `inlineBodyLimit` bytes runs right there, on that delegate queue,
 /// saving a thread hop per request; every other parse is dispatched to `shared` itself.
-public enum ParsingQueue {
+package enum ParsingQueue {
     /// The largest body a lightweight parser parses on the delegate queue (64 KB).
-    public static let inlineBodyLimit = 64 * 1024
+    package static let inlineBodyLimit = 64 * 1024
 
     /// A concurrent queue: responses of different requests parse side by side.
-    public static let shared = DispatchQueue(
+    package static let shared = DispatchQueue(
         label: "NetworkKit.parsing", qos: .userInitiated, attributes: .concurrent
     )
 }

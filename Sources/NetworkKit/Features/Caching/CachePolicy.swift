@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a request uses its service's ``ResponseCache`` (YTKNetwork's `cacheTimeInSeconds`,
-/// `cacheVersion`, `cacheSensitiveData` and `ignoreCache`). Set it as ``Request/cache``.
+/// `cacheVersion`, `cacheSensitiveData` and `ignoreCache`). Set it as ``AnyRequest/cache``.
 ///
 /// A request with a policy answers from the cache while its entry is fresh, without any
 /// network traffic. A stale entry that has validators (`ETag`, `Last-Modified`) is revalidated:
@@ -15,7 +15,7 @@ public struct CachePolicy: Sendable, Equatable {
         /// entry has validators) and its answer is stored. The default.
         case cacheElseNetwork
         /// The cached value, fresh or stale, is delivered at once, then the network's answer:
-        /// completion handlers are called twice (see ``Request/cache``).
+        /// completion handlers are called twice (see ``AnyRequest/cache``).
         case cacheThenNetwork
         /// YTKNetwork's `ignoreCache`: the network always answers, and its answer is stored.
         case reload

@@ -8,11 +8,11 @@ import Foundation
 ///
 /// gzip accepts concatenated members; deflate takes a zlib-wrapped stream, or a raw one when the
 /// first two bytes are no zlib header. One inflater decodes one body; it is not thread-safe.
-public final class StreamingInflater {
+package final class StreamingInflater {
     /// The coding it decodes.
-    public let coding: ContentCoding
+    package let coding: ContentCoding
     /// The most bytes one delivered piece holds.
-    public let pieceSize: Int
+    package let pieceSize: Int
     private var stream: ZlibStream?
     private var wrapper: Decompressor.Wrapper?
     /// The first byte of a deflate body, kept until the second tells zlib from raw.
@@ -22,7 +22,7 @@ public final class StreamingInflater {
     private var scratch: UnsafeMutableRawBufferPointer
 
     /// An inflater for `coding` delivering pieces of at most `pieceSize` bytes (64 KiB by default).
-    public init(coding: ContentCoding, pieceSize: Int = 64 * 1024) {
+    package init(coding: ContentCoding, pieceSize: Int = 64 * 1024) {
         self.coding = coding
         self.pieceSize = max(pieceSize, 1024)
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: self.pieceSize, alignment: 1)
@@ -35,7 +35,7 @@ public final class StreamingInflater {
     /// Feeds the next compressed bytes, calling `deliver` with each inflated piece as it is made.
     /// An error thrown by `deliver` stops inflating and is rethrown.
     /// - Throws: `ParseError(parser: "decompress")` when the data is corrupt.
-    public func inflate(_ input: UnsafeRawBufferPointer, deliver: (Data) throws -> Void) throws {
+    package func inflate(_ input: UnsafeRawBufferPointer, deliver: (Data) throws -> Void) throws {
         guard !input.isEmpty else { return }
         if stream == nil {
             guard let started = try start(with: input, deliver: deliver) else { return }
@@ -45,13 +45,13 @@ public final class StreamingInflater {
     }
 
     /// `inflate(_:deliver:)` for bytes in a `Data`.
-    public func inflate(_ input: Data, deliver: (Data) throws -> Void) throws {
+    package func inflate(_ input: Data, deliver: (Data) throws -> Void) throws {
         try input.withUnsafeBytes { try inflate($0, deliver: deliver) }
     }
 
     /// Says the body is complete.
     /// - Throws: `ParseError(parser: "decompress")` when the compressed stream has not ended.
-    public func finish() throws {
+    package func finish() throws {
         if firstByte != nil || (stream != nil && !ended) {
             throw Decompressor.parseError(.truncated, coding: coding)
         }

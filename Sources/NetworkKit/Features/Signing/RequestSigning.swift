@@ -40,7 +40,7 @@ public protocol RequestSigning: Sendable {
     func sign(_ request: URLRequest) throws -> URLRequest
 
     /// The signed request, whose body is sent from `bodyFile` when that is not nil (it is then
-    /// not in `httpBody`; with ``Request/bodyEncoding`` it is the compressed file, as sent).
+    /// not in `httpBody`; with ``AnyRequest/bodyEncoding`` it is the compressed file, as sent).
     /// The kit calls this one; by default it calls ``sign(_:)``.
     func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest
 }
