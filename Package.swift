@@ -127,6 +127,8 @@ let package = Package(
             name: "FixtureServer",
             dependencies: [
                 "CZlib",
+                // Plays the stub's answers over the wire (the conformance scenarios).
+                "NetworkKitTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
