@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "NetworkKitTests",
             dependencies: [
-                "NetworkKit", "NetworkKitNIO", "FixtureServer", "CZlib",
+                "NetworkKit", "NetworkKitNIO", "NetworkKitTesting", "FixtureServer", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
