@@ -224,7 +224,7 @@ let package = Package(
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureAPI"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureAPI"],
             swiftSettings: strict
         ),
         .testTarget(
