@@ -11,7 +11,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     public let description: String
 
     /// A pattern that `predicate` decides, described as `description`.
-    public init(_ description: String, predicate: @escaping @Sendable (RecordedRequest) -> Bool) {
+    private init(_ description: String, predicate: @escaping @Sendable (RecordedRequest) -> Bool) {
         self.description = description
         self.predicate = predicate
     }
@@ -105,7 +105,7 @@ public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
     public let answers: [String]
 
     /// An error for `request`, which none of `answers` matched.
-    public init(request: RecordedRequest, answers: [String]) {
+    init(request: RecordedRequest, answers: [String]) {
         self.request = request
         self.answers = answers
     }

@@ -146,7 +146,7 @@ public struct StubResponse: Sendable {
     }
 
     /// The header fields as they are sent: `headers`, with `Content-Length` added unless given.
-    public var sentHeaders: [String: String] {
+    package var sentHeaders: [String: String] {
         guard !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) else {
             return headers
         }
@@ -154,7 +154,7 @@ public struct StubResponse: Sendable {
     }
 
     /// How many body bytes cross the wire before the fault, if any, stops the transfer.
-    public var sentBodyLength: Int {
+    package var sentBodyLength: Int {
         switch fault {
         case .dropConnection(let bytes), .timeOut(let bytes?): min(max(bytes, 0), body.count)
         case .timeOut(.none), .failure: 0
@@ -164,7 +164,7 @@ public struct StubResponse: Sendable {
 
     /// The chunks the body crosses the wire in, cut as `chunking` says and ending where the
     /// fault stops the transfer.
-    public var sentChunks: [Data] {
+    package var sentChunks: [Data] {
         let length = body.count
         let bounds: [Int] = switch chunking {
         case .whole: [0, length]

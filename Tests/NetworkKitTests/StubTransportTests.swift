@@ -51,7 +51,8 @@ struct StubTransportTests {
         let result = await service.result(of: Request(path: "/missing", method: .put))
         guard case .transport(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.code == .resourceUnavailable)
-        let unmatched = try #require(UnmatchedRequest(result.failure!))
+        let failure = try #require(result.failure)
+        let unmatched = try #require(UnmatchedRequest(failure))
         #expect(unmatched.request.description == "PUT https://api.example.com/v1/missing")
         #expect(unmatched.answers == ["GET path /v1/feed"])
         #expect(result.failure?.description.contains("StubTransport has no answer for PUT https://api.example.com/v1/missing") == true)
