@@ -6,13 +6,15 @@ import NIOCore
 extension FixtureRoutes {
     /// `/scripted/NAME` plays the `StubResponse` published as NAME (`FixtureServer.play(_:as:)`)
     /// over the wire, to any method: the same status, headers, chunks, delays and faults that a
-    /// `StubTransport` plays in memory. The request's body is read first.
-    static func addScripted(to router: Router<BasicRequestContext>, scripts: ScriptStore) {
+    /// `StubTransport` plays in memory. The request's body is read first and its length kept in
+    /// `received` under NAME.
+    static func addScripted(to router: Router<BasicRequestContext>, scripts: ScriptStore, received: NamedStore<[Int]>) {
         @Sendable func play(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            _ = try await request.body.collect(upTo: 256 << 20)
+            let body = try await request.body.collect(upTo: 256 << 20)
             guard let name = context.parameters.get("name"), let script = scripts.get(name) else {
                 return json(#"{"error": "no such script"}"#, status: .notFound)
             }
+            received.update(name) { $0 = ($0 ?? []) + [body.readableBytes] }
             return try await response(playing: script)
         }
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .head] {

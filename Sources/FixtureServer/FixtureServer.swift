@@ -36,6 +36,7 @@ public final class FixtureServer: Sendable {
     private let selfSigned: RawServer
     let blobs: BlobStore
     private let scripts: ScriptStore
+    private let scriptBodies: NamedStore<[Int]>
     /// Hits per key of the counting routes (`/count/KEY`, `/flaky/KEY`).
     public let hits: HitCounter
     /// Runs the HTTP server, and stops it gracefully.
@@ -43,12 +44,13 @@ public final class FixtureServer: Sendable {
     private let task: Task<Void, any Error>
 
     private init(port: Int, raw: RawServer, selfSigned: RawServer, blobs: BlobStore, scripts: ScriptStore,
-                 hits: HitCounter, group: ServiceGroup, task: Task<Void, any Error>) {
+                 scriptBodies: NamedStore<[Int]>, hits: HitCounter, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.raw = raw
         self.selfSigned = selfSigned
         self.blobs = blobs
         self.scripts = scripts
+        self.scriptBodies = scriptBodies
         self.hits = hits
         self.group = group
         self.task = task
@@ -66,10 +68,11 @@ public final class FixtureServer: Sendable {
     public static func start(signatureVerifier: SignatureVerifier? = nil) async throws -> FixtureServer {
         let blobs = BlobStore()
         let scripts = ScriptStore()
+        let scriptBodies = NamedStore<[Int]>()
         let hits = HitCounter()
         let router = Router()
         FixtureRoutes.add(to: router, blobs: blobs, hits: hits, verifier: signatureVerifier)
-        FixtureRoutes.addScripted(to: router, scripts: scripts)
+        FixtureRoutes.addScripted(to: router, scripts: scripts, received: scriptBodies)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "FixtureServer")
         logger.logLevel = .critical
@@ -104,8 +107,8 @@ public final class FixtureServer: Sendable {
             raw.stop()
             throw error
         }
-        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, scripts: scripts, hits: hits,
-                             group: group, task: task)
+        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, scripts: scripts,
+                             scriptBodies: scriptBodies, hits: hits, group: group, task: task)
     }
 
     /// Stops the server and the raw servers: they accept no more connections, and the HTTP
@@ -154,6 +157,11 @@ public final class FixtureServer: Sendable {
         return "/scripted/" + name
     }
 
+    /// The body lengths of the requests `/scripted/NAME` received, in order.
+    public func bodyLengths(receivedBy name: String) -> [Int] {
+        scriptBodies.get(name) ?? []
+    }
+
     /// Serves `data` at `/blob/NAME` with the given `Content-Type` (none when nil).
     /// `?type=` on the request overrides it (`?type=none` omits it); `?encoding=` sets `Content-Encoding`.
     public func publish(_ data: Data, as name: String, contentType: String?) {
@@ -185,6 +193,11 @@ final class NamedStore<Value: Sendable>: @unchecked Sendable {
 
     func get(_ name: String) -> Value? {
         lock.withLock { values[name] }
+    }
+
+    /// Changes the value of `name` (nil when there is none) in one step.
+    func update(_ name: String, _ change: (inout Value?) -> Void) {
+        lock.withLock { change(&values[name]) }
     }
 }
 

@@ -37,6 +37,8 @@ struct ScenarioOutcome: Sendable {
     var request: Request<Data>
     /// The request's completion handler calls so far (one, whatever happens later).
     var completions: Recorder<Bool>
+    /// The lengths of the bodies the first script received (the server's or the stub's record).
+    var receivedBodyLengths: [Int]
 
     /// The transfer that delivered the landing (the last one).
     var trace: TransferTrace { traces.last ?? TransferTrace() }
@@ -92,8 +94,11 @@ struct ConformanceTests {
             }
         }
         let elapsed = started.duration(to: .now)
+        let first = scenario.scripts.first?.name ?? ""
+        let received = server?.bodyLengths(receivedBy: first)
+            ?? (transport.base as? StubTransport)?.requests(nil, .path("/scripted/" + first)).map(\.body.count) ?? []
         return ScenarioOutcome(result: result, traces: await transport.completedTraces(), progress: progress.all,
                                elapsed: elapsed, transport: kind, service: service,
-                               request: request, completions: completions)
+                               request: request, completions: completions, receivedBodyLengths: received)
     }
 }

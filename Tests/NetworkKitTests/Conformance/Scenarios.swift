@@ -88,6 +88,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     static let upload = Scenario("upload progress is reported up to the body's length", [("upload", .json(#"{"code": 0}"#))],
                                  method: .post, body: Data(repeating: 7, count: 1_000_000)) { outcome in
         #expect(outcome.result.success != nil, "\(outcome.result)")
+        #expect(outcome.receivedBodyLengths == [1_000_000])
         #expect(outcome.trace.sends.last?.bytes == 1_000_000)
         #expect(outcome.trace.sends.allSatisfy { $0.total == nil || $0.total == 1_000_000 })
         let uploads = outcome.progress.filter { $0.direction == .upload }
@@ -111,6 +112,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
                                             method: .post, body: Data("a=1".utf8)) { outcome in
         #expect(outcome.result.success != nil, "\(outcome.result)")
         #expect(outcome.trace.redirects.map(\.method) == ["GET"])
+        #expect(outcome.receivedBodyLengths == [3])
         #expect(outcome.trace.heads.first?.url?.path == "/scripted/posted-result")
     }
 
