@@ -44,6 +44,8 @@ let package = Package(
         // only for a consumer that enables the `NIO` trait; without it the module holds a marker
         // whose use fails to compile with a message that names the trait.
         .library(name: "NetworkKitNIO", targets: ["NetworkKitNIO"]),
+        // A programmable in-memory transport for apps' unit tests; it links NetworkKit only.
+        .library(name: "NetworkKitTesting", targets: ["NetworkKitTesting"]),
         // Code generation: OpenAPI documents to NetworkKit requests at build time, and models from
         // a sample response on demand. Their tools reach OpenAPIKit, Yams and swift-argument-parser
         // only under the `CodeGeneration` trait; without it they say which trait to enable.
@@ -117,11 +119,16 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The stub transport for apps' tests: NetworkKit and nothing else (no test framework).
+        .target(name: "NetworkKitTesting", dependencies: ["NetworkKit"], swiftSettings: strict),
+
         // A real HTTP server on 127.0.0.1 for tests, the demo and benchmarks.
         .target(
             name: "FixtureServer",
             dependencies: [
                 "CZlib",
+                // Plays the stub's answers over the wire (the conformance scenarios).
+                "NetworkKitTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -208,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "NetworkKitTests",
             dependencies: [
-                "NetworkKit", "NetworkKitNIO", "FixtureServer", "CZlib",
+                "NetworkKit", "NetworkKitNIO", "NetworkKitTesting", "FixtureServer", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -217,7 +224,7 @@ let package = Package(
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureAPI"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureAPI"],
             swiftSettings: strict
         ),
         .testTarget(

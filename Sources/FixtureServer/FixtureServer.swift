@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Logging
+import NetworkKitTesting
 import ServiceLifecycle
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests, the `nk demo` tour and benchmarks.
@@ -34,18 +35,22 @@ public final class FixtureServer: Sendable {
     private let raw: RawServer
     private let selfSigned: RawServer
     let blobs: BlobStore
+    private let scripts: ScriptStore
+    private let scriptBodies: NamedStore<[Int]>
     /// Hits per key of the counting routes (`/count/KEY`, `/flaky/KEY`).
     public let hits: HitCounter
     /// Runs the HTTP server, and stops it gracefully.
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(port: Int, raw: RawServer, selfSigned: RawServer, blobs: BlobStore, hits: HitCounter,
-                 group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, raw: RawServer, selfSigned: RawServer, blobs: BlobStore, scripts: ScriptStore,
+                 scriptBodies: NamedStore<[Int]>, hits: HitCounter, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.raw = raw
         self.selfSigned = selfSigned
         self.blobs = blobs
+        self.scripts = scripts
+        self.scriptBodies = scriptBodies
         self.hits = hits
         self.group = group
         self.task = task
@@ -62,9 +67,12 @@ public final class FixtureServer: Sendable {
     /// `signatureVerifier` checks the signatures `/signed` receives.
     public static func start(signatureVerifier: SignatureVerifier? = nil) async throws -> FixtureServer {
         let blobs = BlobStore()
+        let scripts = ScriptStore()
+        let scriptBodies = NamedStore<[Int]>()
         let hits = HitCounter()
         let router = Router()
         FixtureRoutes.add(to: router, blobs: blobs, hits: hits, verifier: signatureVerifier)
+        FixtureRoutes.addScripted(to: router, scripts: scripts, received: scriptBodies)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "FixtureServer")
         logger.logLevel = .critical
@@ -99,7 +107,8 @@ public final class FixtureServer: Sendable {
             raw.stop()
             throw error
         }
-        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, hits: hits, group: group, task: task)
+        return FixtureServer(port: port, raw: raw, selfSigned: selfSigned, blobs: blobs, scripts: scripts,
+                             scriptBodies: scriptBodies, hits: hits, group: group, task: task)
     }
 
     /// Stops the server and the raw servers: they accept no more connections, and the HTTP
@@ -139,6 +148,20 @@ public final class FixtureServer: Sendable {
         base.absoluteString + (path.hasPrefix("/") ? path : "/" + path)
     }
 
+    /// Plays `script` over the wire at `/scripted/NAME`, to any method, as a `StubTransport`
+    /// plays it in memory; returns that path. A `.failure` fault has no server side: its route
+    /// answers 501.
+    @discardableResult
+    public func play(_ script: StubResponse, as name: String) -> String {
+        scripts.put(name, script)
+        return "/scripted/" + name
+    }
+
+    /// The body lengths of the requests `/scripted/NAME` received, in order.
+    public func bodyLengths(receivedBy name: String) -> [Int] {
+        scriptBodies.get(name) ?? []
+    }
+
     /// Serves `data` at `/blob/NAME` with the given `Content-Type` (none when nil).
     /// `?type=` on the request overrides it (`?type=none` omits it); `?encoding=` sets `Content-Encoding`.
     public func publish(_ data: Data, as name: String, contentType: String?) {
@@ -157,18 +180,26 @@ struct Blob: Sendable {
     var contentType: String?
 }
 
-/// Published blobs by name.
+/// Values by name (the published blobs, the scripted answers).
 ///
-/// `@unchecked Sendable`: `blobs` is only read and written while holding `lock`.
-final class BlobStore: @unchecked Sendable {
+/// `@unchecked Sendable`: `values` is only read and written while holding `lock`.
+final class NamedStore<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var blobs: [String: Blob] = [:]
+    private var values: [String: Value] = [:]
 
-    func put(_ name: String, _ blob: Blob) {
-        lock.withLock { blobs[name] = blob }
+    func put(_ name: String, _ value: Value) {
+        lock.withLock { values[name] = value }
     }
 
-    func get(_ name: String) -> Blob? {
-        lock.withLock { blobs[name] }
+    func get(_ name: String) -> Value? {
+        lock.withLock { values[name] }
+    }
+
+    /// Changes the value of `name` (nil when there is none) in one step.
+    func update(_ name: String, _ change: (inout Value?) -> Void) {
+        lock.withLock { change(&values[name]) }
     }
 }
+
+/// Published blobs by name.
+typealias BlobStore = NamedStore<Blob>

@@ -9,7 +9,8 @@ import Testing
     /// The package root, found from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let catalogs = ["Sources/NetworkKit/NetworkKit.docc", "Sources/NetworkKitImage/NetworkKitImage.docc"]
+    static let catalogs = ["Sources/NetworkKit/NetworkKit.docc", "Sources/NetworkKitImage/NetworkKitImage.docc",
+                           "Sources/NetworkKitTesting/NetworkKitTesting.docc"]
     static let samplesFolder = "Tests/DocumentationTests"
 
     /// The Markdown files of `catalog`, sorted.

@@ -92,33 +92,10 @@ import Testing
     }
 }
 
-/// Compressed answers over the wire, through both transports, and the streaming inflater the NIO
-/// transport decodes with.
+/// The streaming inflater the NIO transport and the stub decode with (compressed answers over
+/// the wire are conformance scenarios, `Scenarios.compressed`).
 @Suite("Compressed answers")
 struct CompressedAnswerTests {
-    @Test(arguments: TransportKind.allCases, ["gzip", "deflate", "rawdeflate"])
-    func compressedJSONArrivesDecoded(transport: TransportKind, coding: String) async throws {
-        let fixture = try await Fixture.start(transport: transport)
-        defer { fixture.server.stop() }
-        let json = try await fixture.service.send(Request(path: "/compressed/\(coding)?count=5000", parser: JSONParser()))
-        #expect(json[4999]?["name"] == "item 4999")
-    }
-
-    @Test(arguments: TransportKind.allCases, ["gzip", "deflate"])
-    func aTruncatedCompressedBodyFails(transport: TransportKind, coding: String) async throws {
-        let fixture = try await Fixture.start(transport: transport)
-        defer { fixture.server.stop() }
-        let result = await fixture.service.result(of: Request(path: "/compressed/\(coding)?count=5000&cut=20", parser: JSONParser()))
-        #expect(result.failure != nil, "a cut \(coding) body was accepted: \(result)")
-        // libcurl does not notice a compressed stream that stops early: URLSession hands the
-        // kit what inflated, which the JSON parser refuses. The NIO transport inflates with the
-        // kit's inflater, which does notice, and says so as URLSession does for corrupt data.
-        if transport == .nio {
-            guard case .transport(let error) = result.failure else { Issue.record("got \(result)"); return }
-            #expect(error.code == .cannotDecodeContentData && error.localizedDescription.contains("truncated"), "\(error)")
-        }
-    }
-
     /// The body is inflated once, as its `Content-Encoding` says, by whichever side inflates: a
     /// body compressed twice reaches the parser as the inner compressed bytes.
     @Test(arguments: TransportKind.allCases)

@@ -1,0 +1,134 @@
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Which requests an answer of a ``StubTransport`` is for, beside their method.
+public struct RequestPattern: Sendable, CustomStringConvertible {
+    private let predicate: @Sendable (RecordedRequest) -> Bool
+    /// The pattern in words, for the message of an ``UnmatchedRequest``.
+    public let description: String
+
+    /// A pattern that `predicate` decides, described as `description`.
+    private init(_ description: String, predicate: @escaping @Sendable (RecordedRequest) -> Bool) {
+        self.description = description
+        self.predicate = predicate
+    }
+
+    /// True when `request` fits the pattern.
+    public func matches(_ request: RecordedRequest) -> Bool {
+        predicate(request)
+    }
+
+    /// Every request.
+    public static var any: RequestPattern {
+        RequestPattern("any URL") { _ in true }
+    }
+
+    /// Requests for exactly `url`, query included (`https://api.example.com/feed?page=2`).
+    public static func url(_ url: String) -> RequestPattern {
+        RequestPattern("URL \(url)") { $0.url?.absoluteString == url }
+    }
+
+    /// Requests whose URL path is `path` (`/feed`), whatever the host and query.
+    public static func path(_ path: String) -> RequestPattern {
+        RequestPattern("path \(path)") { $0.path == path }
+    }
+
+    /// Requests whose URL path starts with `prefix` (`/users/`).
+    public static func pathPrefix(_ prefix: String) -> RequestPattern {
+        RequestPattern("path prefix \(prefix)") { $0.path.hasPrefix(prefix) }
+    }
+
+    /// Requests for which `predicate` returns true.
+    public static func matching(_ description: String = "a predicate",
+                                _ predicate: @escaping @Sendable (RecordedRequest) -> Bool) -> RequestPattern {
+        RequestPattern(description, predicate: predicate)
+    }
+}
+
+/// A request as a ``StubTransport`` received it, with its body.
+public struct RecordedRequest: Sendable, CustomStringConvertible {
+    /// The request as the transport got it (after the service's interceptors and signing).
+    public let request: URLRequest
+    /// The body that was sent: the contents of the upload file when there was one, else
+    /// `request.httpBody`; empty when the request had none.
+    public let body: Data
+
+    /// A record of `request` sending `body`.
+    public init(request: URLRequest, body: Data) {
+        self.request = request
+        self.body = body
+    }
+
+    /// The HTTP method (`GET` when the request names none).
+    public var method: String {
+        request.httpMethod?.uppercased() ?? "GET"
+    }
+
+    /// The URL the request was sent to.
+    public var url: URL? {
+        request.url
+    }
+
+    /// The URL's path, percent-decoded (`/feed`); empty when there is no URL.
+    public var path: String {
+        url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.path } ?? ""
+    }
+
+    /// The value of the query item `name`, percent-decoded; nil when the URL has none.
+    public func query(_ name: String) -> String? {
+        url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.queryItems }?
+            .first { $0.name == name }?.value
+    }
+
+    /// The value of the header field `name`, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        request.allHTTPHeaderFields?.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The method and URL, as in `GET https://api.example.com/feed`.
+    public var description: String {
+        "\(method) \(url?.absoluteString ?? "(no URL)")"
+    }
+}
+
+/// A request that no answer of a ``StubTransport`` matched. The transfer fails with a
+/// `URLError(.resourceUnavailable)` whose description names the request and whose
+/// `NSUnderlyingErrorKey` holds this error, so the request lands with `NetworkError.transport`;
+/// ``init(_:)`` finds it again in the error a request landed with.
+public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
+    /// The request nothing answered.
+    public let request: RecordedRequest
+    /// The answers the stub had, described as method and pattern, in the order they were tried.
+    public let answers: [String]
+
+    /// An error for `request`, which none of `answers` matched.
+    init(request: RecordedRequest, answers: [String]) {
+        self.request = request
+        self.answers = answers
+    }
+
+    /// The unmatched request behind `error` (a `NetworkError` or `URLError` from a stub), if any.
+    public init?(_ error: any Error) {
+        let urlError: URLError? = switch error {
+        case NetworkError.transport(let wrapped): wrapped
+        case let plain as URLError: plain
+        default: nil
+        }
+        guard let found = urlError?.errorUserInfo[NSUnderlyingErrorKey] as? UnmatchedRequest else { return nil }
+        self = found
+    }
+
+    /// What went wrong, naming the request and the answers that were tried.
+    public var description: String {
+        let tried = answers.isEmpty ? "it has no answers" : "it has answers for " + answers.joined(separator: "; ")
+        return "StubTransport has no answer for \(request): \(tried)"
+    }
+
+    /// The error the transfer fails with.
+    var urlError: URLError {
+        URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: self])
+    }
+}

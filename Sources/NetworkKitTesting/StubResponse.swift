@@ -1,0 +1,179 @@
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a ``StubTransport`` answers to a request: the status, header fields and body a server
+/// would send, how the body is cut into chunks, how long each part takes, and what goes wrong.
+///
+/// The body is what crosses the wire: with `Content-Encoding: gzip` or `deflate` it holds the
+/// compressed bytes, and the stub delivers them as sent, for the kit to inflate.
+///
+///     let slow = StubResponse.json(#"{"code": 0}"#)
+///         .chunked(into: 4)
+///         .delayed(head: .milliseconds(200), betweenChunks: .milliseconds(50))
+public struct StubResponse: Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// Header fields, with names as a server would send them. Unless one is given, the stub
+    /// announces the body's length in `Content-Length`, as a server that knows its body does.
+    public var headers: [String: String]
+    /// The body as it crosses the wire (compressed when `headers` name a `Content-Encoding`).
+    public var body: Data
+    /// How the body is cut into the chunks the transport delivers.
+    public var chunking: Chunking
+    /// How long the head takes to arrive after the request was sent.
+    public var headDelay: Duration
+    /// How long each chunk after the first takes to arrive.
+    public var chunkDelay: Duration
+    /// What goes wrong with the transfer, if anything.
+    public var fault: Fault?
+
+    /// How a body is cut into chunks.
+    public enum Chunking: Sendable, Equatable {
+        /// One chunk holding the whole body.
+        case whole
+        /// This many chunks of nearly equal size (fewer when the body has fewer bytes).
+        case pieces(Int)
+        /// Chunks of this many bytes, the last one shorter.
+        case size(Int)
+    }
+
+    /// A failure of the transfer, as a real network produces one.
+    public enum Fault: Sendable {
+        /// The head and the first `afterBytes` body bytes arrive, then the connection drops: the
+        /// transfer fails with `URLError(.networkConnectionLost)`.
+        case dropConnection(afterBytes: Int)
+        /// The server falls silent: before the head when `afterBytes` is nil, else after the head
+        /// and that many body bytes. The transfer fails with `URLError(.timedOut)` once the
+        /// request's `timeoutInterval` has passed without anything arriving.
+        case timeOut(afterBytes: Int?)
+        /// No answer at all: the transfer fails with `error` (`.notConnectedToInternet`,
+        /// `.cannotFindHost`…) once the head delay has passed.
+        case failure(URLError)
+    }
+
+    /// An answer with `status`, `headers` and `body`, delivered whole and at once.
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        chunking = .whole
+        headDelay = .zero
+        chunkDelay = .zero
+        fault = nil
+    }
+
+    /// A JSON answer whose body is `text` as UTF-8, typed `application/json`.
+    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        var headers = headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            headers["Content-Type"] = "application/json; charset=utf-8"
+        }
+        return StubResponse(status: status, headers: headers, body: Data(text.utf8))
+    }
+
+    /// A JSON answer whose body is `value` serialized.
+    /// - Throws: when `value` holds a number JSON cannot write (NaN, infinity).
+    public static func json(_ value: JSON, status: Int = 200, headers: [String: String] = [:]) throws -> StubResponse {
+        json(String(decoding: try value.serialized(), as: UTF8.self), status: status, headers: headers)
+    }
+
+    /// A JSON answer whose body is `value` encoded with `encoder`.
+    /// - Throws: what `encoder` throws.
+    public static func json(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder(), status: Int = 200,
+                            headers: [String: String] = [:]) throws -> StubResponse {
+        json(String(decoding: try encoder.encode(value), as: UTF8.self), status: status, headers: headers)
+    }
+
+    /// A plain-text answer, typed `text/plain`.
+    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        StubResponse(status: status, headers: headers.merging(["Content-Type": "text/plain; charset=utf-8"]) { given, _ in given },
+                     body: Data(text.utf8))
+    }
+
+    /// A redirect to `location` (absolute, or relative to the request's URL) with an empty body.
+    /// The kit follows it under the request's redirect policy, as with every transport.
+    public static func redirect(to location: String, status: Int = 302) -> StubResponse {
+        StubResponse(status: status, headers: ["Location": location])
+    }
+
+    /// No answer: the transfer fails with `error`.
+    public static func failure(_ error: URLError) -> StubResponse {
+        var response = StubResponse()
+        response.fault = .failure(error)
+        return response
+    }
+
+    /// This answer with its body delivered in `count` chunks of nearly equal size.
+    public func chunked(into count: Int) -> StubResponse {
+        var copy = self
+        copy.chunking = .pieces(count)
+        return copy
+    }
+
+    /// This answer with its body delivered in chunks of `size` bytes.
+    public func chunked(bySize size: Int) -> StubResponse {
+        var copy = self
+        copy.chunking = .size(size)
+        return copy
+    }
+
+    /// This answer with the head arriving `head` after the request, and each chunk after the
+    /// first `betweenChunks` after the one before.
+    public func delayed(head: Duration = .zero, betweenChunks: Duration = .zero) -> StubResponse {
+        var copy = self
+        copy.headDelay = head
+        copy.chunkDelay = betweenChunks
+        return copy
+    }
+
+    /// This answer with the connection dropped after `bytes` body bytes (see ``Fault/dropConnection(afterBytes:)``).
+    public func droppingConnection(afterBytes bytes: Int) -> StubResponse {
+        var copy = self
+        copy.fault = .dropConnection(afterBytes: bytes)
+        return copy
+    }
+
+    /// This answer with the server falling silent after `bytes` body bytes, or before the head
+    /// when nil (see ``Fault/timeOut(afterBytes:)``).
+    public func timingOut(afterBytes bytes: Int? = nil) -> StubResponse {
+        var copy = self
+        copy.fault = .timeOut(afterBytes: bytes)
+        return copy
+    }
+
+    /// The header fields as they are sent: `headers`, with `Content-Length` added unless given.
+    package var sentHeaders: [String: String] {
+        guard !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) else {
+            return headers
+        }
+        return headers.merging(["Content-Length": String(body.count)]) { given, _ in given }
+    }
+
+    /// How many body bytes cross the wire before the fault, if any, stops the transfer.
+    package var sentBodyLength: Int {
+        switch fault {
+        case .dropConnection(let bytes), .timeOut(let bytes?): min(max(bytes, 0), body.count)
+        case .timeOut(.none), .failure: 0
+        case nil: body.count
+        }
+    }
+
+    /// The chunks the body crosses the wire in, cut as `chunking` says and ending where the
+    /// fault stops the transfer.
+    package var sentChunks: [Data] {
+        let length = body.count
+        let bounds: [Int] = switch chunking {
+        case .whole: [0, length]
+        case .pieces(let count): (0...max(count, 1)).map { length * $0 / max(count, 1) }
+        case .size(let size): Array(stride(from: 0, to: length, by: max(size, 1))) + [length]
+        }
+        let end = sentBodyLength, base = body.startIndex
+        return zip(bounds, bounds.dropFirst()).compactMap { lower, upper in
+            let upper = min(upper, end)
+            return lower < upper ? body.subdata(in: (base + lower)..<(base + upper)) : nil
+        }
+    }
+}

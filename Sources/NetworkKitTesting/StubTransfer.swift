@@ -1,0 +1,103 @@
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One transfer of a ``StubTransport``, run in a task of its own: records the request, reports
+/// upload progress, and plays the answer's head (redirects included: the kit follows them) and
+/// its chunks as they would cross the wire, with its delays and fault. Its task reports the one
+/// completion.
+struct StubTransfer: Sendable {
+    /// The upload progress step, as the NIO transport sends a body.
+    static let uploadPiece = 64 * 1024
+
+    let transport: StubTransport
+    let events: any TransportEvents
+
+    /// Plays the transfer and returns the error to complete with (nil on success).
+    func run(_ request: URLRequest, bodyFile: URL?) async -> (any Error)? {
+        do {
+            try await send(request, body: try Self.body(of: request, file: bodyFile))
+            return nil
+        } catch let error as URLError {
+            return error
+        } catch {
+            // CancellationError from a sleep or a check: reported as the real transports do.
+            return URLError(.cancelled)
+        }
+    }
+
+    /// The body to send: the file's contents when given, else the request's `httpBody`.
+    private static func body(of request: URLRequest, file: URL?) throws -> Data {
+        guard let file else { return request.httpBody ?? Data() }
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "StubTransport cannot read the body file \(file.path): \(error)"])
+        }
+    }
+
+    private func send(_ request: URLRequest, body: Data) async throws {
+        try Task.checkCancellation()
+        let recorded = RecordedRequest(request: request, body: body)
+        let response: StubResponse
+        switch transport.receive(recorded) {
+        case .success(let answer): response = answer
+        case .failure(let unmatched): throw unmatched.urlError
+        }
+        try reportUpload(of: body)
+        let timeout = request.timeoutInterval > 0 ? Duration.milliseconds(Int64(request.timeoutInterval * 1000)) : nil
+        try await wait(response.headDelay, timeout: timeout)
+        switch response.fault {
+        case .failure(let error): throw error
+        case .timeOut(.none): try await wait(nil, timeout: timeout)
+        default: break
+        }
+        events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: response.status, headers: response.sentHeaders))
+        try await deliverBody(of: response, method: recorded.method, timeout: timeout)
+    }
+
+    /// Reports the body as sent, in pieces, with its total.
+    private func reportUpload(of body: Data) throws {
+        let total = Int64(body.count)
+        for sent in stride(from: Self.uploadPiece, to: body.count + Self.uploadPiece, by: Self.uploadPiece) {
+            try Task.checkCancellation()
+            events.transportDidSend(bytes: min(Int64(sent), total), of: total)
+        }
+    }
+
+    /// Delivers the body's chunks as sent, with their delays (none for a `HEAD`), then fails as
+    /// the fault says.
+    private func deliverBody(of response: StubResponse, method: String, timeout: Duration?) async throws {
+        let chunks = method == "HEAD" ? [] : response.sentChunks
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 { try await wait(response.chunkDelay, timeout: timeout) }
+            try Task.checkCancellation()
+            events.transportDidReceive(chunk: chunk)
+        }
+        switch response.fault {
+        case .dropConnection(let bytes):
+            throw ServerFault.closedEarly.urlError("StubTransport dropped the connection after \(bytes) of \(response.body.count) bytes")
+        case .timeOut:
+            try await wait(nil, timeout: timeout)
+        case .failure, .none:
+            break
+        }
+    }
+
+    /// Waits `duration` (forever when nil), failing with `URLError(.timedOut)` when that is
+    /// `timeout` or longer: the time nothing arrives that a real transport's idle timeout allows.
+    private func wait(_ duration: Duration?, timeout: Duration?) async throws {
+        if let timeout, duration.map({ $0 >= timeout }) ?? true {
+            try await transport.sleep(timeout)
+            throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "StubTransport: nothing arrived for \(timeout)"])
+        }
+        if let duration, duration > .zero {
+            try await transport.sleep(duration)
+        } else if duration == nil {
+            // No timeout and no end: silent until cancelled.
+            while true { try await transport.sleep(.seconds(3600)) }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NetworkKit
+import NetworkKitTesting
+
+// MARK: - Stubbing the network
+
+func stubAFeed() async throws -> StubTransport {
+    let stub = StubTransport()
+    stub.answer(.get, path: "/v1/feed", json: #"{"code": 0, "content": {"entrance": [{"name": "News"}]}}"#)
+    let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1")),
+                          transport: stub)
+
+    let names = try await service.send(Request(path: "/feed", parser: JSONParser(
+        checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")))
+    assert(names[0]?["name"] == "News")
+    assert(stub.requests.map(\.description) == ["GET https://api.example.com/v1/feed"])
+    return stub
+}
+
+func stubSeveralAnswers() -> StubTransport {
+    let stub = StubTransport()
+    stub.answer(.post, .path("/v1/orders"), with: .json(#"{"code": 0, "id": 7}"#, status: 201))
+    stub.answer(.get, .pathPrefix("/v1/orders/"), with: .json(#"{"code": 0, "state": "shipped"}"#))
+    stub.answer(nil, .matching("unauthenticated") { $0.header("Authorization") == nil }, with: .json("{}", status: 401))
+    stub.answer(.get, .path("/v1/flaky"), with: [.failure(URLError(.networkConnectionLost)), .json(#"{"code": 0}"#)])
+    return stub
+}
+
+func shapedAnswers() -> [StubResponse] {
+    let bytes = Data(repeating: 0x61, count: 1 << 20)
+    let slow = StubResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: bytes)
+        .chunked(bySize: 64 * 1024)
+        .delayed(head: .milliseconds(300), betweenChunks: .milliseconds(20))
+    let dropped = slow.droppingConnection(afterBytes: 100_000)   // URLError(.networkConnectionLost)
+    let silent = slow.timingOut(afterBytes: 1_000)               // URLError(.timedOut) after the request's timeout
+    let offline = StubResponse.failure(URLError(.notConnectedToInternet))
+    let moved = StubResponse.redirect(to: "/v1/new-home", status: 301)
+    return [slow, dropped, silent, offline, moved]
+}
+
+func stubOnAClock(_ clock: any Clock<Duration>) -> StubTransport {
+    let stub = StubTransport(clock: clock)
+    stub.answer(.get, .path("/v1/report"), with: StubResponse.json("{}").delayed(head: .seconds(30)))
+    return stub
+}
