@@ -85,7 +85,10 @@ struct RequestPipeline: Sendable {
     /// Step 1: the `URLRequest` from the request's options and the service configuration.
     private func build() throws(NetworkError) -> URLRequest {
         do {
-            return try URLRequestBuilder.build(options, configuration: configuration)
+            // The kit asks for the codings it inflates when the transport leaves inflating to it (a
+            // transport that inflates asks in its own words).
+            let acceptEncoding = service.transport.decodesContentEncoding ? nil : "gzip, deflate"
+            return try URLRequestBuilder.build(options, configuration: configuration, acceptEncoding: acceptEncoding)
         } catch {
             throw NetworkError.wrap(error)
         }
@@ -207,11 +210,6 @@ struct RequestPipeline: Sendable {
                                    transportDecodes: service.transport.decodesContentEncoding, file: file,
                                    idleWatch: service.idleWatch)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
-        // The kit asks for the codings it inflates, unless the request names its own (a transport
-        // that inflates bodies itself asks in its own words).
-        if !setup.transportDecodes, next.value(forHTTPHeaderField: "Accept-Encoding") == nil {
-            next.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
-        }
         for _ in 0...RedirectProposal.maxRedirects {
             var outcome = await send(next, upload: upload, setup: setup)
             bytesSent += outcome.bytesSent

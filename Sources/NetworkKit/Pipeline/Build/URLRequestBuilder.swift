@@ -5,7 +5,10 @@ import FoundationNetworking
 
 /// Turns a request's description plus the service's configuration into a `URLRequest`.
 enum URLRequestBuilder {
-    static func build(_ options: RequestOptions, configuration: ServiceConfiguration) throws -> URLRequest {
+    /// The request `options` describe, with the service's configuration applied. `acceptEncoding`
+    /// is the `Accept-Encoding` to ask for unless the request or the service names its own.
+    static func build(_ options: RequestOptions, configuration: ServiceConfiguration,
+                      acceptEncoding: String? = nil) throws -> URLRequest {
         if let custom = options.customRequest { return custom }
         var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
         let method = options.method
@@ -74,6 +77,9 @@ enum URLRequestBuilder {
             request.setValue(value, forHTTPHeaderField: name)
         }
         for (name, value) in options.headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let acceptEncoding, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            request.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
+        }
         return request
     }
 
