@@ -116,4 +116,18 @@ extension NetworkError {
         default: return .parse(ParseError(parser: parser, reason: "\(error)", kind: .custom, underlying: error))
         }
     }
+
+    /// Maps the error a transport completed with. Transports report `URLError`s; any other error
+    /// becomes `.transport(URLError(.unknown))` carrying it as the underlying error, so a
+    /// transport's failure is always ``transport(_:)`` (or ``cancelled``), never a parse error.
+    static func fromTransport(_ error: any Error) -> NetworkError {
+        switch error {
+        case let error as NetworkError: return error
+        case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(error)
+        case is CancellationError: return .cancelled
+        default:
+            return .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error,
+                                                            NSLocalizedDescriptionKey: "the transport failed: \(error)"]))
+        }
+    }
 }

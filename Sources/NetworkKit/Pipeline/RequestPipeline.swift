@@ -236,7 +236,7 @@ struct RequestPipeline: Sendable {
     /// and moved into place between validating and parsing.
     private func respond(to outcome: TransferOutcome, file: PartialDownload?,
                          cache: CacheStep?) async -> AnyResult {
-        if let error = outcome.error { return .failure(NetworkError.wrap(error)) }
+        if let error = outcome.error { return .failure(NetworkError.fromTransport(error)) }
         guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate

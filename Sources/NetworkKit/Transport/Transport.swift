@@ -13,8 +13,10 @@ import FoundationNetworking
 ///   streamed from disk when given, else `request.httpBody`). The URL is http: or https:; the
 ///   kit checks that before every send.
 /// - Reports upload progress, then the response head once, then the body's bytes in order as
-///   they arrive, then exactly one completion: nil when the whole response arrived, else an
-///   error (a `URLError` for network failures, with `.cancelled` after `cancel()`).
+///   they arrive, then exactly one completion: nil when the whole response arrived, else a
+///   `URLError` (`.cancelled` after `cancel()`). The request fails with
+///   `NetworkError.transport` carrying it; another error type reaches the caller wrapped in a
+///   `URLError(.unknown)`.
 /// - Delivers every answer as the response, redirects included: it follows none itself.
 /// - Delivers the body as it came over the wire, unless ``decodesContentEncoding`` says it
 ///   inflates `Content-Encoding` itself (as URLSession does, and cannot be told not to).
