@@ -12,6 +12,20 @@ struct EncodingTests {
         #expect(encoded == "empty=&q=a%20b%26c%3Dd%2Be%2F%C3%BC&tags%5B%5D=x&tags%5B%5D=y&user%5Bage%5D=3&user%5Bname%5D=Ann")
     }
 
+    /// The kit asks for the codings it inflates when the transport leaves inflating to it; a
+    /// request's or the service's own `Accept-Encoding`, in any case, wins.
+    @Test func acceptEncodingIsAskedForUnlessNamed() throws {
+        var options = RequestOptions(target: "http://127.0.0.1/", method: .get, parameters: [:], headers: [:])
+        let configuration = ServiceConfiguration()
+        #expect(try URLRequestBuilder.build(options, configuration: configuration, acceptEncoding: "gzip, deflate")
+            .value(forHTTPHeaderField: "Accept-Encoding") == "gzip, deflate")
+        #expect(try URLRequestBuilder.build(options, configuration: configuration).value(forHTTPHeaderField: "Accept-Encoding") == nil)
+        options.headers = ["accept-encoding": "identity"]
+        let named = try URLRequestBuilder.build(options, configuration: configuration, acceptEncoding: "gzip, deflate")
+        #expect(named.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
+        #expect(named.allHTTPHeaderFields?.count == 1)
+    }
+
     @Test(arguments: TransportKind.allCases) func getParametersGoInTheQuery(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }

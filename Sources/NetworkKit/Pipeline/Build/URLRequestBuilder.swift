@@ -67,6 +67,10 @@ enum URLRequestBuilder {
         // FoundationNetworking ignores the one given to the initializer.)
         var request = URLRequest(url: url)
         request.timeoutInterval = effectiveTimeout(options.timeout ?? configuration.timeout)
+        // Set first, while the request has no header to compare with (Foundation compares names
+        // case-insensitively through capitalized copies): a request's or the service's own
+        // `Accept-Encoding`, set below, replaces it.
+        if let acceptEncoding { request.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding") }
         if method != .get { request.httpMethod = method.rawValue }
         if let body { request.httpBody = body }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
@@ -77,9 +81,6 @@ enum URLRequestBuilder {
             request.setValue(value, forHTTPHeaderField: name)
         }
         for (name, value) in options.headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let acceptEncoding, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
-            request.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
-        }
         return request
     }
 
