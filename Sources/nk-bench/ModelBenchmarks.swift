@@ -2,9 +2,10 @@ import Foundation
 import NetworkKit
 
 /// A model behind a content key path, three ways, each producing the same `[Entrance]`:
-/// - `ModelParser` (the kit's JSON reader, code check, key path, a decoder over the parsed value);
-/// - Foundation's `JSONDecoder` reading the body once through `KeyPathModel`, a `Decodable`
-///   wrapper that checks the code and walks the key path as coding keys in the same pass;
+/// - `ModelParser` (which has `JSONDecoder` read the body once, checking the code and following
+///   the key path, and falls back to its JSON step only to report what stood in the way);
+/// - Foundation's `JSONDecoder` alone, reading the body once through `KeyPathModel`, a minimal
+///   `Decodable` wrapper that checks the code and walks the key path as coding keys in the same pass;
 /// - by hand: `JSONSerialization`, the sub-object written out again, then `JSONDecoder`.
 enum ModelBenchmarks {
     struct Entrance: Decodable, Sendable {
