@@ -89,9 +89,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
-        // setjmp/longjmp error handling for libjpeg and libpng's classic API, which Swift cannot call,
-        // and the 1/8-scale JPEG decoder.
+        // setjmp/longjmp error handling for libjpeg and libpng's classic API, which Swift cannot call.
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
+        // The 1/8-scale JPEG decoder: steps split into slices that NetworkKitImage runs on Dispatch's threads.
+        .target(name: "CJPEGEighth", dependencies: ["CJPEG"]),
 
         // The core stays lean: Foundation, zlib and swift-log only.
         .target(
@@ -101,7 +102,7 @@ let package = Package(
         ),
         .target(
             name: "NetworkKitImage",
-            dependencies: ["NetworkKit", "CPNG", "CJPEG", "CWebP", "CImageShims"],
+            dependencies: ["NetworkKit", "CPNG", "CJPEG", "CWebP", "CImageShims", "CJPEGEighth"],
             swiftSettings: strict
         ),
         // The SwiftNIO transport: a separate product whose SwiftNIO graph comes with the `NIO` trait.

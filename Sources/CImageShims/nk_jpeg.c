@@ -113,6 +113,10 @@ const char *nk_jpeg_warning(const nk_jpeg_decoder *decoder, int index) {
     return decoder->warnings[index];
 }
 
+const struct jpeg_decompress_struct *nk_jpeg_decompressor(const nk_jpeg_decoder *decoder) {
+    return &decoder->cinfo;
+}
+
 static void nk_fill_output_size(const struct jpeg_decompress_struct *cinfo, nk_jpeg_info *info) {
     info->width = (int)cinfo->output_width;
     info->height = (int)cinfo->output_height;

@@ -10,29 +10,32 @@ import NetworkKit
 /// or damaged but that ends properly decodes, with the rest gray, and ``DecodedImage/isIncomplete``
 /// set; with ``ImageDecodingOptions/isStrict`` it throws ``IncompleteImageError`` instead.
 ///
-/// A thumbnail uses DCT scaling (1/8…1), so it costs a fraction of a full decode, then a box
-/// filter brings it to the exact size. At 1/8, a large baseline file takes a faster path with
-/// the same output bytes: only the coefficients that 1/8 scale needs are decoded, the others
-/// are skipped by their code lengths, and the entropy-coded data is split between threads
-/// (one per 128 KB of file, up to `maxThreads` and the cores no other JPEG decode keeps busy;
-/// one thread from 512 KB).
-/// Progressive files are left to libjpeg, whose 1/8 scaling still reads every scan, so
-/// their thumbnails cost about as much as a full decode.
+/// A thumbnail uses DCT scaling (1/8…1), then a box filter brings it to the exact size.
+///
+/// At 1/8, a baseline, non-CMYK file goes to the 1/8-scale decoder (the `CJPEGEighth` target),
+/// whose output bytes are libjpeg-turbo's own: it decodes only the coefficients that 1/8 scale
+/// needs and splits the entropy-coded data into slices, one per 128 KB of file, at most
+/// `maxThreads` and at most the cores that no other JPEG decode of the process keeps busy. It
+/// takes files from 256 KB when two slices are allowed, otherwise from 512 KB on one slice.
+/// The slices run on Dispatch's threads (`DispatchQueue.concurrentPerform`, from the thread that
+/// called `decode`); the codec starts no thread of its own. A file that decoder does not handle
+/// or finds corrupt is decoded by libjpeg like any other, so the errors and warnings are libjpeg's.
+/// Progressive files are always left to libjpeg, whose 1/8 scaling reads every scan.
 public struct JPEGCodec: ImageCodec {
-    /// The most threads one decode may use.
+    /// The most slices, and so threads, that one 1/8-scale decode is split into (1…8; more counts as 8).
     public let maxThreads: Int
     /// A thread count that overrides the choice by size and cores (0: never the fast path), for tests.
     let forcedEighthScaleThreads: Int?
 
-    /// Creates the codec. `maxThreads` caps the threads of one 1/8-scale decode (which takes
-    /// only cores that other JPEG decodes leave free in any case): lower it to 1
-    /// when an app decodes many thumbnails at once, so that each stays on its own thread.
+    /// Creates the codec. `maxThreads` caps the slices of one 1/8-scale decode (which takes
+    /// only cores that other JPEG decodes leave free in any case): 1 keeps every decode on the
+    /// thread that calls `decode`.
     public init(maxThreads: Int = 4) {
         self.maxThreads = max(1, maxThreads)
         forcedEighthScaleThreads = nil
     }
 
-    /// A codec whose 1/8-scale path always uses `eighthScaleThreads` threads (0: libjpeg alone).
+    /// A codec whose 1/8-scale path always splits the scan into `eighthScaleThreads` slices (0: libjpeg alone).
     init(eighthScaleThreads: Int) {
         maxThreads = max(1, eighthScaleThreads)
         forcedEighthScaleThreads = eighthScaleThreads
@@ -81,7 +84,8 @@ public struct JPEGCodec: ImageCodec {
                 ? threadsForEighthScale(byteCount: bytes.count, otherDecodes: others) : 0
             var pixels = try PixelBuffer.make(count: layout.count) { buffer in
                 // The fast path leaves the decoder untouched when it declines, so libjpeg can take over.
-                if threads > 0, nk_jpeg_decode_eighth(decoder, buffer.baseAddress, layout.bytesPerRow, Int32(threads)) > 0 {
+                if threads > 0, let base = buffer.baseAddress,
+                   EighthScaleDecoder.decode(decoder, into: base, bytesPerRow: layout.bytesPerRow, slices: threads) > 0 {
                     return
                 }
                 guard nk_jpeg_decode(decoder, buffer.baseAddress, layout.bytesPerRow) == 0 else { throw failure() }
@@ -106,13 +110,13 @@ public struct JPEGCodec: ImageCodec {
         }
     }
 
-    /// How many threads the 1/8-scale path gets for a file of `byteCount` bytes: one per
-    /// 128 KB, within the cores and `maxThreads`; on one thread, only from 512 KB, below which
-    /// libjpeg alone is as fast. 0 leaves the decode to libjpeg.
+    /// How many slices the 1/8-scale path splits a file of `byteCount` bytes into: one per
+    /// 128 KB, within the free cores and `maxThreads`; one slice only from 512 KB. 0 leaves the
+    /// decode to libjpeg.
     ///
-    /// Only cores that `otherDecodes` (JPEG decodes under way in the process) leave free count:
-    /// with a decode per core the machine is busy already, and splitting each decode then costs
-    /// wall and CPU time, while a thumbnail decoded alone still gets every core. The figures
+    /// Only cores that `otherDecodes` (JPEG decodes under way in the process) leave free count,
+    /// so decodes that arrive together do not split into more slices than there are cores, while
+    /// a thumbnail decoded alone gets every core. The figures behind the rule
     /// (`NK_BENCH_ONLY=thumbnails`) are in BENCHMARKS.md.
     func threadsForEighthScale(byteCount: Int, otherDecodes: Int = 0) -> Int {
         if let forcedEighthScaleThreads { return forcedEighthScaleThreads }
@@ -125,7 +129,7 @@ public struct JPEGCodec: ImageCodec {
     /// JPEG decodes under way in the process, all codecs together; see `threadsForEighthScale`.
     private static let decodesUnderWay = Protected(0)
 
-    /// The share of the file that makes another thread worth starting.
+    /// The share of the file that makes another slice worth running.
     static let bytesPerThread = 128 * 1024
 
     /// The smallest n in 1…8 for which scaling by n/8 keeps the longest side at least `wanted`.

@@ -23,12 +23,12 @@ struct EighthScaleFixture: Sendable, CustomStringConvertible {
 /// What one 1/8-scale decode through the C layer gave.
 struct EighthScaleDecode: Equatable {
     var pixels: [UInt8]
-    /// Threads the fast path used; 0 when it declined (or for libjpeg itself).
+    /// Slices the fast path split the scan into; 0 when it declined (or for libjpeg itself).
     var threads: Int
 }
 
-/// Decodes `data` at 1/8 scale with libjpeg (`threads` nil) or with the fast path on up to
-/// `threads` threads. Nil when libjpeg fails, or when the fast path declines.
+/// Decodes `data` at 1/8 scale with libjpeg (`threads` nil) or with the fast path split into up to
+/// `threads` slices (run on Dispatch's threads). Nil when libjpeg fails, or when the fast path declines.
 func decodeEighth(_ data: Data, threads: Int32?) -> EighthScaleDecode? {
     guard let decoder = nk_jpeg_create() else { return nil }
     defer { nk_jpeg_destroy(decoder) }
@@ -39,14 +39,15 @@ func decodeEighth(_ data: Data, threads: Int32?) -> EighthScaleDecode? {
               Int(info.width) * Int(info.height) <= 1 << 24 else { return nil }
         let stride = Int(info.width) * 4
         var pixels = [UInt8](repeating: 0, count: stride * Int(info.height))
-        let status = pixels.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        let status = pixels.withUnsafeMutableBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
             if let threads {
-                return nk_jpeg_decode_eighth(decoder, buffer.baseAddress, stride, threads)
+                return EighthScaleDecoder.decode(decoder, into: base, bytesPerRow: stride, slices: Int(threads))
             }
-            return nk_jpeg_decode(decoder, buffer.baseAddress, stride) == 0 ? 0 : -1
+            return nk_jpeg_decode(decoder, base, stride) == 0 ? 0 : -1
         }
         if threads == nil ? status != 0 : status == 0 { return nil }
-        return EighthScaleDecode(pixels: pixels, threads: Int(status))
+        return EighthScaleDecode(pixels: pixels, threads: status)
     }
 }
 

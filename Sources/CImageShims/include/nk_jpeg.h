@@ -61,13 +61,11 @@ int nk_jpeg_set_scale(nk_jpeg_decoder *decoder, unsigned numerator, nk_jpeg_info
 int nk_jpeg_decode(nk_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row);
 
 /*
- * A faster path after nk_jpeg_set_scale(decoder, 1, ...): decodes a baseline (Huffman, 8-bit,
- * gray, YCbCr or RGB) JPEG at 1/8 scale into RGBA with the same bytes as libjpeg-turbo,
- * skipping the AC coefficients it does not need, on up to `threads` threads (1-8). Returns
- * how many threads decoded it; 0 when the file is outside what it handles or looks corrupt,
- * with the decoder untouched, so the caller then uses nk_jpeg_decode, which reports
- * libjpeg's own error or warning behaviour.
+ * libjpeg's decompressor inside `decoder`, for code that reads the parsed header and the file
+ * without changing them (CJPEGEighth's 1/8-scale job, after nk_jpeg_set_scale(decoder, 1, ...)).
+ * Valid as long as the decoder.
  */
-int nk_jpeg_decode_eighth(nk_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row, int threads);
+struct jpeg_decompress_struct;
+const struct jpeg_decompress_struct *nk_jpeg_decompressor(const nk_jpeg_decoder *decoder);
 
 #endif

@@ -16,15 +16,47 @@ public struct CodableConverter: ModelConverter {
         self.makeDecoder = makeDecoder
     }
 
-    /// Decodes `json` when `Model` is `Decodable`, straight from the value (no second parse of
-    /// text), honouring the decoder's strategies; a clear `ParseError` otherwise.
+    /// Decodes `json` when `Model` is `Decodable`: the configured `JSONDecoder` reads the value's
+    /// text (`JSON.serialized()`), so `JSON`'s numbers (`Int64` or `Double`) are what it sees; a
+    /// clear `ParseError` otherwise.
     public func convert<Model>(_ json: JSON, to type: Model.Type, name: String?) throws -> Model {
-        try decoding(type) { decodable in try JSONValueDecoder(makeDecoder()).decode(decodable, from: json) }
+        try decoding(type) { decodable in try makeDecoder().decode(decodable, from: json.serialized()) }
     }
 
     /// Decodes JSON text straight into `Model`, skipping the `JSON` step.
     public func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
         try decoding(type) { decodable in try makeDecoder().decode(decodable, from: data) }
+    }
+
+    /// The model at `parser`'s content key path in JSON text, its business code checked, in one
+    /// pass of the configured `JSONDecoder` (see `KeyPathModel`). Nil when anything but the
+    /// model stands in the way: a wrong code, a key path that leads nowhere, text that is not
+    /// JSON, a type that is not `Decodable`, or a key strategy, which would apply to the path's
+    /// keys too. The model's own failures throw as `convert` throws them, their coding paths
+    /// starting at the content.
+    func decode<Model>(_ data: Data, to type: Model.Type, through parser: JSONParser) throws -> Model? {
+        guard let decodable = type as? any Decodable.Type else { return nil }
+        let decoder = makeDecoder()
+        guard case .useDefaultKeys = decoder.keyDecodingStrategy else { return nil }
+        decoder.userInfo[KeyPathRoute.userInfoKey] = KeyPathRoute(
+            codeKeyPath: parser.checkKeyPath, okValue: parser.okValue, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""))
+        do {
+            return try decoding(type) { _ in
+                do {
+                    return try Self.decodeModel(decodable, from: data, with: decoder)
+                } catch let failure as KeyPathModelFailure {
+                    throw failure.error // the model's: a ParseError of kind .model, as `convert` throws
+                } catch is DecodingError {
+                    throw KeyPathMiss() // the decoder's own: the text is not JSON
+                }
+            }
+        } catch is KeyPathMiss {
+            return nil
+        }
+    }
+
+    private static func decodeModel<Model: Decodable>(_ type: Model.Type, from data: Data, with decoder: JSONDecoder) throws -> Model {
+        try decoder.decode(KeyPathModel<Model>.self, from: data).model
     }
 
     /// Runs `decode` for `type` when it is `Decodable`, turning its failures into `ParseError`s

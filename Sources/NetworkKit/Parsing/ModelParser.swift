@@ -24,15 +24,21 @@ public struct ModelParser<Model: Sendable>: ResponseParser {
     /// Light: a small body parses in microseconds.
     public var isLightweight: Bool { true }
 
-    /// The model.
+    /// The model. A `Decodable` model that goes to `CodableConverter` with no shape to check is
+    /// decoded from the body by `JSONDecoder` in one pass, the business code and the content key
+    /// path included; when anything but the model is wrong, the JSON step says what, so the
+    /// errors are those of `JSONParser` (business code, key path, malformed text) and of the
+    /// converter (the model, with its coding path from the content).
     public func parse(_ response: Response) throws -> Model {
         let json = self.json.applying(response.envelope)
-        if modelName == nil, json.checkKeyPath == nil, json.contentKeyPath == nil, json.shape == nil,
-           !registry.hasConverter(for: Model.self),
+        if modelName == nil, json.shape == nil, !registry.hasConverter(for: Model.self),
            let codable = registry.defaultConverter as? CodableConverter {
-            // Nothing to check or extract: decode the body directly, skipping the JSON value.
             try json.validateBody(of: response)
-            return try codable.decode(response.data, to: Model.self)
+            if json.checkKeyPath == nil, json.contentKeyPath == nil {
+                // Nothing to check or extract: decode the body directly.
+                return try codable.decode(response.data, to: Model.self)
+            }
+            if let model = try codable.decode(response.data, to: Model.self, through: json) { return model }
         }
         let content = try json.parse(response)
         return try registry.convert(content, to: Model.self, name: modelName)

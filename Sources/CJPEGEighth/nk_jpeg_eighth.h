@@ -4,11 +4,14 @@
 /*
  * The plan of a 1/8-scale decode of a baseline JPEG, taken from libjpeg's parsed header,
  * and the steps that carry it out, each in the nk_eighth_*.c file named at its declaration;
- * nk_jpeg_eighth.c runs them. Internal to CImageShims.
+ * nk_jpeg_eighth.c runs them as a job (include/nk_eighth_job.h). Internal to CJPEGEighth.
  */
 
+#include <stdio.h>
+#include <jpeglib.h>
+
+#include "nk_eighth_job.h"
 #include "nk_huffman.h"
-#include "nk_jpeg_decoder.h"
 
 #define NK_MAX_BLOCKS_IN_MCU 10
 
@@ -89,11 +92,17 @@ typedef struct {
 int nk_eighth_decode_mcu(const nk_eighth_plan *plan, nk_bit_reader *reader, const nk_eighth_records *records, size_t index);
 
 /*
- * Decodes the whole scan with up to `threads` threads, then fills the planes. Returns how
- * many threads did it (one when the runs did not meet), or 0 on corrupt data.
- * (nk_eighth_parallel.c)
+ * The scan's decode into the planes, split into `count` slices (1...NK_EIGHTH_MAX_SLICES)
+ * and done in steps (nk_eighth_parallel.c): nk_eighth_scan_next_step gives the number of
+ * slices of the next step, or 0 when the planes are filled, or -1 when the slices failed
+ * (corrupt data, or runs that never met); between two calls, nk_eighth_scan_run_slice must
+ * have run each slice of the step once, on any threads. Create gives NULL when out of memory.
  */
-int nk_eighth_decode_scan(const nk_eighth_plan *plan, const nk_eighth_stream *stream, int threads);
+typedef struct nk_eighth_scan nk_eighth_scan;
+nk_eighth_scan *nk_eighth_scan_create(const nk_eighth_plan *plan, const nk_eighth_stream *stream, int count);
+int nk_eighth_scan_next_step(nk_eighth_scan *scan);
+void nk_eighth_scan_run_slice(nk_eighth_scan *scan, int index);
+void nk_eighth_scan_destroy(nk_eighth_scan *scan);
 
 /*
  * Turns `count` MCUs of records, starting at record `from`, into samples of MCUs from

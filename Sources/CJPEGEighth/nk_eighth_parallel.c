@@ -1,19 +1,22 @@
 #include "nk_jpeg_eighth.h"
-#include "nk_threads.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /*
- * Splitting the scan between threads. With restart markers, each thread takes whole
- * restart intervals, which start at known places. Without them, thread t > 0 starts at
- * the t-th fraction of the bits as if an MCU began there. Huffman codes resynchronise
+ * Splitting the scan into runs. With restart markers, each run takes whole restart
+ * intervals, which start at known places. Without them, run t > 0 starts at the t-th
+ * fraction of the bits as if an MCU began there. Huffman codes resynchronise
  * within a few codes, so after a short stretch of garbage such a run decodes the true MCU
  * sequence. Where the run before it, continuing past its own share, reaches an MCU start
  * at the same bit position as one of this run's MCU starts, both are at the same decoder
  * state, and everything this run decoded from there on is right. DC predictors are applied
  * afterwards, in order (nk_eighth_samples.c). If the runs never meet, the caller decodes
- * the scan on one thread.
+ * the scan in one slice.
+ *
+ * Each run and each share is a slice: nk_eighth_scan_run_slice does one, and the slices of a
+ * step touch disjoint memory, so the caller may run them on as many threads as it likes, in
+ * any order, one after the other included. Nothing here starts a thread.
  */
 
 typedef struct {
@@ -121,8 +124,7 @@ static void nk_run_speculative(nk_eighth_run *run) {
     }
 }
 
-static void nk_run_work(int index, void *context) {
-    nk_eighth_run *run = (nk_eighth_run *)context + index;
+static void nk_run_work(nk_eighth_run *run) {
     if (run->exact) {
         nk_run_exact(run);
     } else {
@@ -207,8 +209,7 @@ static int nk_find_shares(const nk_eighth_plan *plan, nk_eighth_run *runs, nk_ei
     return done == plan->mcu_count ? 0 : 1;
 }
 
-static void nk_share_work(int index, void *context) {
-    nk_eighth_share *share = (nk_eighth_share *)context + index;
+static void nk_share_work(nk_eighth_share *share) {
     share->failed = nk_eighth_write_samples(share->plan, &share->run->records, share->from, share->count,
                                             share->first_mcu, share->predictors);
 }
@@ -223,30 +224,68 @@ static int nk_check_exact_runs(const nk_eighth_plan *plan, const nk_eighth_run *
     return done == plan->mcu_count ? 0 : 1;
 }
 
-static int nk_decode_with_runs(const nk_eighth_plan *plan, const nk_eighth_stream *stream, int count) {
-    nk_eighth_run runs[NK_MAX_THREADS];
-    nk_eighth_share shares[NK_MAX_THREADS];
-    memset(runs, 0, sizeof(runs));
-    int result = nk_plan_runs(plan, stream, runs, count);
-    if (result == 0) {
-        nk_parallel_for(count, nk_run_work, runs);
-        if (runs[0].exact) {
-            result = nk_check_exact_runs(plan, runs, count);
-        } else {
-            result = nk_find_shares(plan, runs, shares, count);
-            if (result == 0) {
-                nk_parallel_for(count, nk_share_work, shares);
-                for (int t = 0; t < count; t++) result |= shares[t].failed;
-            }
-        }
+/* The steps of a scan's decode; see nk_eighth_scan_next_step. */
+enum { NK_SCAN_READY, NK_SCAN_RUNS, NK_SCAN_SHARES, NK_SCAN_FINISHED };
+
+struct nk_eighth_scan {
+    const nk_eighth_plan *plan;
+    nk_eighth_run runs[NK_EIGHTH_MAX_SLICES];
+    nk_eighth_share shares[NK_EIGHTH_MAX_SLICES];
+    int count;
+    int step;
+    int result;              /* once finished: 0, or -1 when the runs failed or did not add up */
+};
+
+nk_eighth_scan *nk_eighth_scan_create(const nk_eighth_plan *plan, const nk_eighth_stream *stream, int count) {
+    if (count < 1 || count > NK_EIGHTH_MAX_SLICES) return NULL;
+    nk_eighth_scan *scan = calloc(1, sizeof(*scan));
+    if (scan == NULL) return NULL;
+    scan->plan = plan;
+    scan->count = count;
+    if (nk_plan_runs(plan, stream, scan->runs, count) != 0) {
+        nk_eighth_scan_destroy(scan);
+        return NULL;
     }
-    for (int t = 0; t < count; t++) nk_run_free(&runs[t]);
-    return result;
+    return scan;
 }
 
-int nk_eighth_decode_scan(const nk_eighth_plan *plan, const nk_eighth_stream *stream, int threads) {
-    if (threads > NK_MAX_THREADS) threads = NK_MAX_THREADS;
-    if (stream->segment_count > 1 && (size_t)threads > stream->segment_count) threads = (int)stream->segment_count;
-    if (threads > 1 && nk_decode_with_runs(plan, stream, threads) == 0) return threads;
-    return nk_decode_with_runs(plan, stream, 1) == 0 ? 1 : 0;
+static int nk_scan_finish(nk_eighth_scan *scan, int failed) {
+    scan->step = NK_SCAN_FINISHED;
+    scan->result = failed ? -1 : 0;
+    return scan->result;
+}
+
+int nk_eighth_scan_next_step(nk_eighth_scan *scan) {
+    switch (scan->step) {
+    case NK_SCAN_READY:
+        scan->step = NK_SCAN_RUNS;
+        return scan->count;
+    case NK_SCAN_RUNS:
+        if (scan->runs[0].exact) return nk_scan_finish(scan, nk_check_exact_runs(scan->plan, scan->runs, scan->count));
+        if (nk_find_shares(scan->plan, scan->runs, scan->shares, scan->count) != 0) return nk_scan_finish(scan, 1);
+        scan->step = NK_SCAN_SHARES;
+        return scan->count;
+    case NK_SCAN_SHARES: {
+        int failed = 0;
+        for (int t = 0; t < scan->count; t++) failed |= scan->shares[t].failed;
+        return nk_scan_finish(scan, failed);
+    }
+    default:
+        return scan->result;
+    }
+}
+
+void nk_eighth_scan_run_slice(nk_eighth_scan *scan, int index) {
+    if (index < 0 || index >= scan->count) return;
+    if (scan->step == NK_SCAN_RUNS) {
+        nk_run_work(&scan->runs[index]);
+    } else if (scan->step == NK_SCAN_SHARES) {
+        nk_share_work(&scan->shares[index]);
+    }
+}
+
+void nk_eighth_scan_destroy(nk_eighth_scan *scan) {
+    if (scan == NULL) return;
+    for (int t = 0; t < scan->count; t++) nk_run_free(&scan->runs[t]);
+    free(scan);
 }
