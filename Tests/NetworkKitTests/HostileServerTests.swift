@@ -59,7 +59,7 @@ struct HostileServerTests {
             return
         }
         #expect(error.code == hostile.fault.code, "\(error)")
-        #expect(landing.result.failure?.description.contains(hostile.fault.words) == true, "\(landing.result)")
+        #expect(landing.result.failure?.description.contains(hostile.fault.summary) == true, "\(landing.result)")
         #expect(landing.elapsed < .seconds(60))
         if let growth = landing.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
         #expect(fixture.service.activeRequestCount == 0)

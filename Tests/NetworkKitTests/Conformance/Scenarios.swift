@@ -142,7 +142,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
             return
         }
         #expect(error.code == .networkConnectionLost, "\(error)")
-        #expect(outcome.result.failure?.description.contains(ServerFault.closedEarly.words) == true, "\(outcome.result)")
+        #expect(outcome.result.failure?.description.contains(ServerFault.closedEarly.summary) == true, "\(outcome.result)")
         #expect(outcome.trace.completionError?.code == .networkConnectionLost)
         #expect(outcome.service.activeRequestCount == 0)
     }
