@@ -25,7 +25,7 @@ struct RequestPipeline: Sendable {
     let request: AnyRequest
     let options: RequestOptions
     let configuration: ServiceConfiguration
-    /// Held so the service and its transport live until the request lands.
+    /// Held so the service and its transport live until the request finishes.
     let service: Service
     let monitors: [any EventMonitor]
     private let interceptors: [any RequestInterceptor]
