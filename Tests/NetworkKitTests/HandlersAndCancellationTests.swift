@@ -3,8 +3,12 @@ import Testing
 import FixtureServer
 @testable import NetworkKit
 
-@Suite("Request lifecycle")
-struct LifecycleTests {
+/// A request's handlers and cancellation through a real service: handlers in order and once,
+/// cancelling before start, after the finish, by ID, all at once or through the calling task, a
+/// thousand requests at sixteen in flight, the default callback queue, and the service holding
+/// requests their callers dropped.
+@Suite("Handlers and cancellation")
+struct HandlersAndCancellationTests {
     @Test(arguments: TransportKind.allCases) func handlersRunInOrderExactlyOnce(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }

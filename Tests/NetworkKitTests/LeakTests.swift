@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Nothing outlives its use: once a request has finished and the caller lets go, the request, its
 /// service, the transport and the URL session are freed (a leak here grows with every request).
 @Suite("Objects are freed")
-struct LifetimeTests {
+struct LeakTests {
     /// What the test holds weakly.
     final class Watched: @unchecked Sendable {
         // `@unchecked Sendable`: written once inside the test's scope, read after it, by one task.
