@@ -96,8 +96,8 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
 
 /// A request that no answer of a ``StubTransport`` matched. The transfer fails with a
 /// `URLError(.resourceUnavailable)` whose description names the request and whose
-/// `NSUnderlyingErrorKey` holds this error, so the request lands with `NetworkError.transport`;
-/// ``init(_:)`` finds it again in the error a request landed with.
+/// `NSUnderlyingErrorKey` holds this error, so the request finishes with `NetworkError.transport`;
+/// ``init(_:)`` finds it again in the error a request finished with.
 public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
     /// The request nothing answered.
     public let request: RecordedRequest

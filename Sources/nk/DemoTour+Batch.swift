@@ -14,16 +14,16 @@ extension DemoTour {
                 let text = batch.add(Request(path: "/text", parser: StringParser()))
                 let feed = batch.add(Request(path: "/json/feed", parser: ModelParser(
                     [DemoEntrance].self, json: JSONParser(contentKeyPath: "content/entrance"))))
-                let landed = Protected(0)
-                batch.addProgressHandler { _, progress in landed.withLock { $0 = progress.completed } }
-                let values = try await land(batch).get()
+                let finished = Protected(0)
+                batch.addProgressHandler { _, progress in finished.withLock { $0 = progress.completed } }
+                let values = try await finish(batch).get()
                 let failing = BatchRequest()
                 failing.add(Request(path: "/slow?ms=2000"))
                 failing.add(Request(path: "/status/503"))
                 let failure = await service.result(of: failing)
                 guard case .failure(let error) = failure else { throw DemoError.unexpected("\(failure)") }
                 return "\(values[bytes]?.count ?? 0) bytes, id \(values[id] ?? nil), \"\(values[text] ?? "")\", "
-                    + "\(values[feed]?.count ?? 0) entrances (\(landed.snapshot)/4 landed); "
+                    + "\(values[feed]?.count ?? 0) entrances (\(finished.snapshot)/4 finished); "
                     + "a batch with a 503 fails at once: \(error)"
             }),
             ("Chain: each step's path is built from the value of the one before", {

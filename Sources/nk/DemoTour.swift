@@ -113,10 +113,10 @@ struct DemoTour {
                 let request = Request(path: "/bytes?count=\(4 << 20)")
                 let calls = Protected(0)
                 request.addProgressHandler { _, _ in calls.withLock { $0 += 1 } }
-                let data = try await land(request).get()
+                let data = try await finish(request).get()
                 return "\(data.count) bytes, \(calls.snapshot) progress calls"
             }),
-            ("200 requests, 16 in flight; the service lets go of each when it lands", {
+            ("200 requests, 16 in flight; the service lets go of each when it finishes", {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<200 {
                         if index >= 16 { try await group.next() }
@@ -124,14 +124,14 @@ struct DemoTour {
                     }
                     try await group.waitForAll()
                 }
-                return "all landed; requests still held by the service: \(service.activeRequestCount)"
+                return "all finished; requests still held by the service: \(service.activeRequestCount)"
             }),
         ]
     }
 
     /// Starts `request` and returns its result once its completion handlers run: the kit calls
     /// every progress handler before them, so what those counted is complete.
-    func land<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
+    func finish<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
         await withCheckedContinuation { continuation in
             request.addCompletionHandler { _, result in continuation.resume(returning: result) }
             service.start(request)
@@ -140,7 +140,7 @@ struct DemoTour {
 
     /// Starts `batch` and returns its result once its completion handlers run, after every
     /// progress handler call.
-    func land(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
+    func finish(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
         await withCheckedContinuation { continuation in
             batch.addCompletionHandler { _, result in continuation.resume(returning: result) }
             service.start(batch)

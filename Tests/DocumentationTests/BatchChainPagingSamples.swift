@@ -23,7 +23,7 @@ func batchWithHandlers(service: Service) {
                                                                  json: JSONParser(contentKeyPath: "content/entrance"))))
     let avatar = batch.add(Request(path: "/users/7/avatar.png"))
     let user = batch.add(Request(path: "/users/7", parser: ModelParser(User.self)))
-    batch.addProgressHandler { _, progress in print("\(progress.completed) of \(progress.total) landed") }
+    batch.addProgressHandler { _, progress in print("\(progress.completed) of \(progress.total) finished") }
     batch.addCompletionHandler { _, result in
         switch result {
         case .success(let values):

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// YTKNetwork's batch and chain requests on the kit: real HTTP against the fixture server.
 @Suite("Batch and chain requests")
 struct BatchChainTests {
-    @Test func aBatchOfMixedTypesLandsOnceWithEveryValueInOrder() async throws {
+    @Test func aBatchOfMixedTypesFinishesOnceWithEveryValueInOrder() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let batch = BatchRequest()
@@ -25,7 +25,7 @@ struct BatchChainTests {
                 calls.append(index)
             }
         }
-        let result = await fixture.land(batch)
+        let result = await fixture.finish(batch)
         let values = try result.get()
         #expect(values.count == 4 && values.requestIDs == [bytes.id, id.id, text.id, feed.id])
         #expect(values[bytes]?.count == 16)
@@ -34,7 +34,7 @@ struct BatchChainTests {
         #expect(values[feed]?.map(\.name) == ["Spring sale", "New arrivals"])
         #expect(values.all[0] is Data && values.all[1] is JSON && values.all[2] is String && values.all[3] is [Entrance])
         #expect(values[Request(path: "/not/in/the/batch")] == nil)
-        // One added after landing gets the stored result, once, after the others.
+        // One added after the finish gets the stored result, once, after the others.
         await withCheckedContinuation { continuation in
             batch.addCompletionHandler { _, _ in calls.append(3); continuation.resume() }
         }
@@ -62,7 +62,7 @@ struct BatchChainTests {
             if index != 23 { request.interceptors = [gate] }
             requests.append(batch.add(request))
         }
-        let result = await fixture.land(batch)
+        let result = await fixture.finish(batch)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
         #expect(failure.index == 23 && failure.requestID == requests[23].id)
         guard case .httpStatus(503, _, _) = failure.error else { Issue.record("got \(failure.error)"); return }
@@ -74,7 +74,7 @@ struct BatchChainTests {
         #expect((0..<50).allSatisfy { fixture.server.hits.count("batch50-\($0)") == 0 })
     }
 
-    @Test func withoutCancellingTheRestABatchLandsAfterItsLastRequestWithTheFirstFailure() async throws {
+    @Test func withoutCancellingTheRestABatchFinishesAfterItsLastRequestWithTheFirstFailure() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let batch = BatchRequest(cancelsRemainingOnFailure: false)
@@ -85,14 +85,14 @@ struct BatchChainTests {
         batch.addProgressHandler { _, value in progress.append(value) }
         // The completion handler runs after every progress handler on the callback queue; an
         // awaited `result(of:)` may return before the last of them ran (seen under ThreadSanitizer).
-        let result = await fixture.land(batch)
+        let result = await fixture.finish(batch)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
         #expect(failure.index == 1 && failure.requestID == failing.id)
         #expect(counted.state == .finished && fixture.server.hits.count("batch-keep-going") == 1)
         #expect(progress.all.map(\.completed) == [1, 2, 3])
     }
 
-    @Test func progressCountsLandedRequestsAndEndsBeforeTheCompletion() async throws {
+    @Test func progressCountsFinishedRequestsAndEndsBeforeTheCompletion() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let batch = BatchRequest()
@@ -110,7 +110,7 @@ struct BatchChainTests {
         #expect(BatchProgress(completed: 2, total: 8).fractionCompleted == 0.25)
     }
 
-    @Test func cancellingABatchCancelsEveryRequestAndLandsOnce() async throws {
+    @Test func cancellingABatchCancelsEveryRequestAndFinishesOnce() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let gate = Gate()
@@ -139,7 +139,7 @@ struct BatchChainTests {
         #expect(failure.index == 0 && failure.requestID == requests[0].id)
         #expect(requests.allSatisfy { $0.state == .cancelled })
         #expect(batch.state == .cancelled && calls.all.count == 1)
-        // Cancelled before start: it lands cancelled when started, and nothing is sent.
+        // Cancelled before start: it finishes cancelled when started, and nothing is sent.
         let early = BatchRequest()
         let unsent = early.add(Request(path: "/count/batch-never-sent"))
         early.cancel()

@@ -34,7 +34,7 @@ struct CurlErrorsTests {
         let reported = URLError(code, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: failingURL])
         let mapped = try #require(CurlErrors.mapped(reported) as? URLError)
         #expect(mapped.code == fault.code)
-        #expect(mapped.localizedDescription == "\(fault.words) (libcurl: \(message))")
+        #expect(mapped.localizedDescription == "\(fault.summary) (libcurl: \(message))")
         #expect(mapped.failingURL == failingURL)
     }
 

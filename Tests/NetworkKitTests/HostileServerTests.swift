@@ -53,15 +53,15 @@ struct HostileServerTests {
         let fixture = try await Self.start(transport)
         defer { fixture.server.stop() }
         let request = Request(url: hostile.url(on: fixture.server))
-        let landing = await fixture.landMeasured(request)
-        guard case .transport(let error) = landing.result.failure else {
-            Issue.record("expected a transport error, got \(landing.result)")
+        let measured = await fixture.finishMeasured(request)
+        guard case .transport(let error) = measured.result.failure else {
+            Issue.record("expected a transport error, got \(measured.result)")
             return
         }
         #expect(error.code == hostile.fault.code, "\(error)")
-        #expect(landing.result.failure?.description.contains(hostile.fault.words) == true, "\(landing.result)")
-        #expect(landing.elapsed < .seconds(60))
-        if let growth = landing.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
+        #expect(measured.result.failure?.description.contains(hostile.fault.summary) == true, "\(measured.result)")
+        #expect(measured.elapsed < .seconds(60))
+        if let growth = measured.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
         #expect(fixture.service.activeRequestCount == 0)
     }
 
@@ -69,9 +69,9 @@ struct HostileServerTests {
     func bodyLongerThanAnnounced(transport: TransportKind) async throws {
         let fixture = try await Self.start(transport)
         defer { fixture.server.stop() }
-        let landing = await fixture.landMeasured(Request(url: fixture.server.rawURL("/raw/long-body")))
-        #expect(landing.result.success == Data("hello".utf8), "\(landing.result)")
-        #expect(landing.elapsed < .seconds(60))
+        let measured = await fixture.finishMeasured(Request(url: fixture.server.rawURL("/raw/long-body")))
+        #expect(measured.result.success == Data("hello".utf8), "\(measured.result)")
+        #expect(measured.elapsed < .seconds(60))
     }
 
     @Test("an HTTP/1.0 body that ends when the connection closes is the whole answer", arguments: TransportKind.allCases)
@@ -79,10 +79,10 @@ struct HostileServerTests {
         let fixture = try await Self.start(transport)
         defer { fixture.server.stop() }
         let request = Request(url: fixture.server.rawURL("/raw/http10-close"), parser: JSONParser(checkKeyPath: "code"))
-        let landing = await fixture.landMeasured(request)
-        #expect(landing.result.success?["items"]?.arrayValue?.count == 5_000, "\(landing.result)")
-        #expect(landing.result.success?["items"]?[4_999]?["id"] == 4_999)
-        #expect(landing.elapsed < .seconds(60))
+        let measured = await fixture.finishMeasured(request)
+        #expect(measured.result.success?["items"]?.arrayValue?.count == 5_000, "\(measured.result)")
+        #expect(measured.result.success?["items"]?[4_999]?["id"] == 4_999)
+        #expect(measured.elapsed < .seconds(60))
     }
 
     @Test("a URL of another scheme is refused plainly, before anything is sent", arguments: TransportKind.allCases,
@@ -93,7 +93,7 @@ struct HostileServerTests {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         let custom = URLRequest(url: try #require(URL(string: url)))
         for request in [Request(url: url), Request(urlRequest: custom, parser: DataParser())] {
-            let result = await fixture.land(request)
+            let result = await fixture.finish(request)
             guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); continue }
             #expect(text.contains("the \(scheme): scheme is not supported (http: and https: only)"), "\(text)")
         }
@@ -105,7 +105,7 @@ struct HostileServerTests {
         defer { fixture.server.stop() }
         let rewritten = Request(url: fixture.server.url("/json/small"), parser: DataParser())
         rewritten.interceptors = [URLRewriter(url: "file:///etc/hostname")]
-        let result = await fixture.land(rewritten)
+        let result = await fixture.finish(rewritten)
         guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); return }
         #expect(text.contains("the file: scheme is not supported"), "\(text)")
 
@@ -116,7 +116,7 @@ struct HostileServerTests {
             next.url = URL(string: "file:///etc/hostname")
             return next
         }
-        let answer = await fixture.land(redirected)
+        let answer = await fixture.finish(redirected)
         guard case .failure(.httpStatus(302, _, _)) = answer else { Issue.record("got \(answer)"); return }
     }
 

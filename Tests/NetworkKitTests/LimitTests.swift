@@ -12,7 +12,7 @@ struct LimitTests {
         defer { fixture.server.stop() }
         let request = Request(path: "/bytes?count=2000000")
         request.maxResponseBytes = 1_000_000
-        let result = await fixture.land(request)
+        let result = await fixture.finish(request)
         guard case .responseTooLarge(let limit) = result.failure else {
             Issue.record("expected responseTooLarge, got \(result)")
             return
@@ -27,14 +27,14 @@ struct LimitTests {
         defer { fixture.server.stop() }
         fixture.service.configure { $0.maxResponseBytes = 4 * 1024 * 1024 }
         let request = Request(path: "/endless", parser: JSONParser())
-        let landing = await fixture.landMeasured(request)
-        guard case .responseTooLarge(let limit) = landing.result.failure else {
-            Issue.record("expected responseTooLarge, got \(landing.result)")
+        let measured = await fixture.finishMeasured(request)
+        guard case .responseTooLarge(let limit) = measured.result.failure else {
+            Issue.record("expected responseTooLarge, got \(measured.result)")
             return
         }
         #expect(limit == 4 * 1024 * 1024)
-        #expect(landing.elapsed < .seconds(10))
-        if let growth = landing.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
+        #expect(measured.elapsed < .seconds(10))
+        if let growth = measured.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
         #expect(request.state == .finished)
     }
 
@@ -48,9 +48,9 @@ struct LimitTests {
         let (megabytes, bound) = transport == .nio ? (512, runawayMemoryGrowth) : (128, 64 << 20)
         let request = Request(path: "/bomb?mb=\(megabytes)", parser: JSONParser())
         request.maxResponseBytes = 8 * 1024 * 1024
-        let landing = await fixture.landMeasured(request)
-        guard case .responseTooLarge(let limit) = landing.result.failure else {
-            Issue.record("expected responseTooLarge, got \(landing.result)")
+        let measured = await fixture.finishMeasured(request)
+        guard case .responseTooLarge(let limit) = measured.result.failure else {
+            Issue.record("expected responseTooLarge, got \(measured.result)")
             return
         }
         #expect(limit == 8 * 1024 * 1024)
@@ -59,7 +59,7 @@ struct LimitTests {
         // queues every chunk for the delegate without back-pressure, so memory follows the bomb
         // until the cancellation reaches libcurl. Only a transport that leaves inflating to the kit
         // (the SwiftNIO one) bounds it; recorded here so it is seen, not hidden.
-        if let growth = landing.growth {
+        if let growth = measured.growth {
             withKnownIssue("URLSession on Linux inflates before the kit can count") {
                 #expect(growth < bound, "RSS grew by \(growth) bytes")
             } when: {
@@ -82,7 +82,7 @@ struct LimitTests {
         let request = Request(path: "/drip?bytes=100&ms=300")
         request.timeLimit = .milliseconds(800)
         let started = ContinuousClock.now
-        let result = await fixture.land(request)
+        let result = await fixture.finish(request)
         let elapsed = started.duration(to: .now)
         guard case .timeLimitExceeded(let limit) = result.failure else {
             Issue.record("expected timeLimitExceeded, got \(result)")

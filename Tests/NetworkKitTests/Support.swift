@@ -48,7 +48,7 @@ struct Fixture {
     }
 
     /// Starts `request` and waits for its first completion handler's result.
-    func land<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
+    func finish<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
         await withCheckedContinuation { continuation in
             request.addCompletionHandler { _, result in continuation.resume(returning: result) }
             service.start(request)
@@ -56,23 +56,23 @@ struct Fixture {
     }
 
     /// Starts `batch` and waits for its first completion handler's result.
-    func land(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
+    func finish(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
         await withCheckedContinuation { continuation in
             batch.addCompletionHandler { _, result in continuation.resume(returning: result) }
             service.start(batch)
         }
     }
 
-    /// Lands `request` while no other memory-heavy test runs, timing it and measuring how much
-    /// the resident memory grew meanwhile.
-    func landMeasured<Output: Sendable>(_ request: Request<Output>) async -> MeasuredLanding<Output> {
+    /// Runs `request` to its finish while no other memory-heavy test runs, timing it and measuring
+    /// how much the resident memory grew meanwhile.
+    func finishMeasured<Output: Sendable>(_ request: Request<Output>) async -> MeasuredFinish<Output> {
         await MemoryHeavy.exclusive {
             let before = ResidentMemory.current
             let started = ContinuousClock.now
-            let result = await land(request)
+            let result = await finish(request)
             let elapsed = started.duration(to: .now)
             let growth = ResidentMemory.current.flatMap { after in before.map { after - $0 } }
-            return MeasuredLanding(result: result, elapsed: elapsed, growth: growth)
+            return MeasuredFinish(result: result, elapsed: elapsed, growth: growth)
         }
     }
 }
@@ -82,9 +82,9 @@ struct Fixture {
 /// that a client holding an endless body or a 512 MiB bomb whole passes.
 let runawayMemoryGrowth = 192 << 20
 
-/// What a request came to, how long it took to land, and how many bytes the resident memory
+/// What a request came to, how long it took to finish, and how many bytes the resident memory
 /// grew meanwhile (nil where it cannot be read).
-struct MeasuredLanding<Output: Sendable>: Sendable {
+struct MeasuredFinish<Output: Sendable>: Sendable {
     var result: Result<Output, NetworkError>
     var elapsed: Duration
     var growth: Int?

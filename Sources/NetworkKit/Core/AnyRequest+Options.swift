@@ -93,7 +93,7 @@ extension AnyRequest {
         set { self[option: \.maxResponseBytes] = newValue }
     }
 
-    /// The most time the request may take from start to landing, retries and waits between
+    /// The most time the request may take from start to finish, retries and waits between
     /// them included (`timeout` is the idle time between bytes). Nil uses the service's
     /// (`timeLimit`, or `downloadTimeLimit` for downloads to disk).
     public var timeLimit: Duration? {

@@ -27,7 +27,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// The response body passed the request's size limit (counted after content decoding, or
     /// announced by `Content-Length`): the transfer was stopped there.
     case responseTooLarge(limit: Int64)
-    /// The request was still running when its time limit (start to landing, retries included)
+    /// The request was still running when its time limit (start to finish, retries included)
     /// ran out.
     case timeLimitExceeded(Duration)
     /// A download could not be written, checked or moved into place.

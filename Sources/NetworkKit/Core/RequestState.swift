@@ -6,10 +6,10 @@ public enum RequestState: String, Sendable {
     case running
     /// Cancelled; its completion handlers got `NetworkError.cancelled`.
     case cancelled
-    /// Landed with a value or an error; its completion handlers have been called.
+    /// Finished with a value or an error; its completion handlers have been called.
     case finished
 
-    /// True once the request has landed (finished or cancelled).
+    /// True once the request has finished (state `finished` or `cancelled`).
     public var isTerminal: Bool { self == .finished || self == .cancelled }
 }
 

@@ -17,7 +17,7 @@ public final class Service: Sendable {
     let requests = RequestRegistry()
     private let settings: Protected<ServiceConfiguration>
     private let executor: PipelineExecutor
-    /// Lands requests whose time limit passes.
+    /// Finishes requests whose time limit passes.
     let timeLimits = TimeLimits()
     /// Fails transfers that go idle for their request's timeout.
     let idleWatch = IdleWatch()

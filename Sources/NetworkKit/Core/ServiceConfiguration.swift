@@ -23,7 +23,7 @@ public struct ServiceConfiguration: Sendable {
     public var maxResponseBytes: Int64? = 64 * 1024 * 1024
     /// The most body bytes a download to disk accepts; nil (the default) accepts any size.
     public var maxDownloadBytes: Int64?
-    /// The most time an in-memory request may take from start to landing, retries included
+    /// The most time an in-memory request may take from start to finish, retries included
     /// (two minutes by default; `timeout` is only the idle time between bytes). Nil sets no limit.
     public var timeLimit: Duration? = .seconds(120)
     /// The most time a download to disk may take; nil (the default) sets no limit.

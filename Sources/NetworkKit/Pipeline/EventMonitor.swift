@@ -20,7 +20,7 @@ public protocol EventMonitor: Sendable {
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError)
     /// The parser chain ran on the body, in `duration`.
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool)
-    /// The request landed: everything measured about it.
+    /// The request finished: everything measured about it.
     func requestDidFinish(_ metrics: RequestMetrics)
 }
 

@@ -13,7 +13,7 @@ import FoundationNetworking
 ///    (nothing is adapted or sent), or makes the request conditional; a `304` answers from it;
 /// 3. **adapt** it through the interceptors (service's, then the request's): sign, add tokens…;
 ///    then check it may be sent (http: or https: only);
-/// 4. **transfer** it through the transport (`Exchange`): follow the redirects the policy
+/// 4. **transfer** it through the transport (`Transfer`): follow the redirects the policy
 ///    allows, inflate a content-encoded body as it arrives, enforce the size limit and the idle
 ///    timeout, report progress;
 /// 5. **validate** the status against the request's acceptable codes;
@@ -25,7 +25,7 @@ struct RequestPipeline: Sendable {
     let request: AnyRequest
     let options: RequestOptions
     let configuration: ServiceConfiguration
-    /// Held so the service and its transport live until the request lands.
+    /// Held so the service and its transport live until the request finishes.
     let service: Service
     let monitors: [any EventMonitor]
     private let interceptors: [any RequestInterceptor]
@@ -203,7 +203,7 @@ struct RequestPipeline: Sendable {
     /// Step 4: hands the request to the transport and waits for the answer, following the
     /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
     private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> TransferOutcome {
-        let setup = Exchange.Setup(attempt: attempt, monitors: monitors,
+        let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? configuration.redirectPolicy,
                                    origin: urlRequest.url, sizeLimit: sizeLimit,
                                    decompressionLimit: Int64(configuration.maxDecompressedBytes),
@@ -222,12 +222,12 @@ struct RequestPipeline: Sendable {
     }
 
     /// One transfer: the kit's checks that hold for every transport, then the transport.
-    private func send(_ urlRequest: URLRequest, upload: URL?, setup: Exchange.Setup) async -> TransferOutcome {
+    private func send(_ urlRequest: URLRequest, upload: URL?, setup: Transfer.Setup) async -> TransferOutcome {
         await withCheckedContinuation { continuation in
-            let exchange = Exchange(request: request, sending: urlRequest, setup: setup, continuation: continuation)
-            setup.idleWatch.add(exchange)
-            let task = service.transport.start(urlRequest, bodyFile: upload, events: exchange)
-            exchange.attach(task)
+            let transfer = Transfer(request: request, sending: urlRequest, setup: setup, continuation: continuation)
+            setup.idleWatch.add(transfer)
+            let task = service.transport.start(urlRequest, bodyFile: upload, events: transfer)
+            transfer.attach(task)
             request.attach(.transfer(task))
         }
     }

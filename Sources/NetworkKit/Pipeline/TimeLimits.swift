@@ -1,6 +1,6 @@
 import Foundation
 
-/// Lands requests whose time limit runs out. One sleeping task per service wakes at the earliest
+/// Finishes requests whose time limit runs out. One sleeping task per service wakes at the earliest
 /// deadline, rather than one timer per request: adding and removing a deadline is a dictionary
 /// change under a lock, and wakes nothing unless the new deadline is the earliest.
 ///
@@ -35,7 +35,7 @@ final class TimeLimits: Sendable {
         }
     }
 
-    /// Forgets the deadline of a request that landed.
+    /// Forgets the deadline of a request that finished.
     func remove(_ id: RequestID) {
         // The sleeper may still wake for it and find nothing: cheaper than waking it now.
         state.withLock { _ = $0.entries.removeValue(forKey: id) }

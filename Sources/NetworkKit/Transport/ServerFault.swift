@@ -32,12 +32,12 @@ package enum ServerFault: Sendable {
     /// The body's `Content-Encoding` (gzip, deflate) does not decode: corrupt or cut short.
     case badContentEncoding
 
-    /// The `URLError` for this fault, its description the fault's words followed by
+    /// The `URLError` for this fault, its description the fault's summary followed by
     /// `transportText` (what the transport itself said) in parentheses; the rest of `userInfo`
     /// (the failing URL…) is kept.
     package func urlError(_ transportText: String, userInfo: [String: Any] = [:]) -> URLError {
         var userInfo = userInfo
-        userInfo[NSLocalizedDescriptionKey] = "\(words) (\(transportText))"
+        userInfo[NSLocalizedDescriptionKey] = "\(summary) (\(transportText))"
         return URLError(code, userInfo: userInfo)
     }
 
@@ -54,7 +54,7 @@ package enum ServerFault: Sendable {
     }
 
     /// What happened, in words a user can act on.
-    package var words: String {
+    package var summary: String {
         switch self {
         case .notHTTP: "the server's answer is not HTTP (no valid status line)"
         case .headersTooLarge: "the server's response headers are too large"

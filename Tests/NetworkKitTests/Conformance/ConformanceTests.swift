@@ -25,7 +25,7 @@ enum ConformanceTransport: String, CaseIterable, Sendable, CustomTestStringConve
     }
 }
 
-/// What a scenario's request came to: the landing, the transfers at the transport seam, the
+/// What a scenario's request came to: the finish, the transfers at the transport seam, the
 /// progress the request reported, and how long it took.
 struct ScenarioOutcome: Sendable {
     var result: Result<Data, NetworkError>
@@ -40,7 +40,7 @@ struct ScenarioOutcome: Sendable {
     /// The lengths of the bodies the first script received (the server's or the stub's record).
     var receivedBodyLengths: [Int]
 
-    /// The transfer that delivered the landing (the last one).
+    /// The transfer that delivered the finish (the last one).
     var trace: TransferTrace { traces.last ?? TransferTrace() }
 }
 
@@ -48,7 +48,7 @@ struct ScenarioOutcome: Sendable {
 /// once per transport through a service whose transport is wrapped in a contract check.
 @Suite("Transport conformance", .timeLimit(.minutes(1)))
 struct ConformanceTests {
-    @Test("each scenario lands the same through every transport, keeping the events contract",
+    @Test("each scenario finishes the same through every transport, keeping the events contract",
           arguments: ConformanceTransport.allCases, Scenario.all)
     func scenario(transport kind: ConformanceTransport, scenario: Scenario) async throws {
         if let reason = scenario.skips[kind] { try Test.cancel(Comment(rawValue: reason)) }
@@ -60,7 +60,7 @@ struct ConformanceTests {
         await scenario.expect(outcome)
     }
 
-    /// Plays `scenario` on a transport of `kind` and lands its request.
+    /// Plays `scenario` on a transport of `kind` and waits for its request to finish.
     static func run(_ scenario: Scenario, on kind: ConformanceTransport) async throws -> ScenarioOutcome {
         let transport = ContractCheckingTransport(kind.make())
         var server: FixtureServer?

@@ -142,7 +142,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
             return
         }
         #expect(error.code == .networkConnectionLost, "\(error)")
-        #expect(outcome.result.failure?.description.contains(ServerFault.closedEarly.words) == true, "\(outcome.result)")
+        #expect(outcome.result.failure?.description.contains(ServerFault.closedEarly.summary) == true, "\(outcome.result)")
         #expect(outcome.trace.completionError?.code == .networkConnectionLost)
         #expect(outcome.service.activeRequestCount == 0)
     }
@@ -167,7 +167,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     }
 
     /// Cancelled 0.2 s in, long before the server would answer: one completion, with
-    /// `URLError(.cancelled)`, and the request lands cancelled once.
+    /// `URLError(.cancelled)`, and the request finishes cancelled once.
     static let cancelledInFlight = Scenario("a cancel in flight ends the transfer with one cancellation",
                                             [("slow", StubResponse.json("{}").delayed(head: .seconds(10)))],
                                             cancelAfter: .milliseconds(200)) { outcome in

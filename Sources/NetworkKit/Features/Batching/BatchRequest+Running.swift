@@ -3,32 +3,32 @@ import Foundation
 extension BatchRequest: RequestGroup {
     func begin(on service: Service) {
         let queue = service.configuration.callbackQueue
-        let (landed, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.landing.begin(callbackQueue: queue) else { return (false, []) }
+        let (finished, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
+            guard storage.finishing.begin(callbackQueue: queue) else { return (false, []) }
             storage.values = Array(repeating: nil, count: storage.parts.count)
-            if storage.landing.isCancelRequested {
-                return (land(&storage, .failure(BatchError(index: 0, in: storage.parts, error: .cancelled))), [])
+            if storage.finishing.isCancelRequested {
+                return (finish(&storage, .failure(BatchError(index: 0, in: storage.parts, error: .cancelled))), [])
             }
-            if storage.parts.isEmpty { return (land(&storage, .success(RequestValues(all: [], requestIDs: []))), []) }
+            if storage.parts.isEmpty { return (finish(&storage, .success(RequestValues(all: [], requestIDs: []))), []) }
             return (false, storage.parts)
         }
-        if landed { deliver() }
+        if finished { deliver() }
         for (index, part) in parts.enumerated() {
-            part.observeAnyResult { [self] result in requestLanded(at: index, with: result) }
+            part.observeAnyResult { [self] result in requestFinished(at: index, with: result) }
         }
         for part in parts { service.start(part) }
     }
 
     func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, BatchError>) -> Void) {
-        if let result = storage.withLock({ $0.landing.add(observer: observer) }) { observer(result) }
+        if let result = storage.withLock({ $0.finishing.add(observer: observer) }) { observer(result) }
     }
 
-    /// One request landed: keep its value, report progress, and land the batch when it is done
+    /// One request finished: keep its value, report progress, and finish the batch when it is done
     /// (or at the first failure, cancelling the others first).
-    private func requestLanded(at index: Int, with result: Result<any Sendable, NetworkError>) {
-        let (landed, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard !storage.landing.hasLanded else { return (false, []) }
-            storage.landedCount += 1
+    private func requestFinished(at index: Int, with result: Result<any Sendable, NetworkError>) {
+        let (finished, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
+            guard !storage.finishing.isFinished else { return (false, []) }
+            storage.finishedCount += 1
             switch result {
             case .success(let value):
                 storage.values[index] = value
@@ -36,39 +36,40 @@ extension BatchRequest: RequestGroup {
                 let failure = BatchError(index: index, in: storage.parts, error: error)
                 if cancelsRemainingOnFailure {
                     let others = storage.parts.enumerated().filter { $0.offset != index }.map(\.element)
-                    return (land(&storage, .failure(failure)), others)
+                    return (finish(&storage, .failure(failure)), others)
                 }
                 if storage.firstFailure == nil { storage.firstFailure = failure }
             }
             reportProgress(storage)
-            guard storage.landedCount == storage.parts.count else { return (false, []) }
-            if let failure = storage.firstFailure { return (land(&storage, .failure(failure)), []) }
+            guard storage.finishedCount == storage.parts.count else { return (false, []) }
+            if let failure = storage.firstFailure { return (finish(&storage, .failure(failure)), []) }
             let values = RequestValues(all: storage.values.compactMap { $0 }, requestIDs: storage.parts.map(\.id))
-            return (land(&storage, .success(values)), [])
+            return (finish(&storage, .success(values)), [])
         }
-        // The others land cancelled (their results are ignored) before anyone hears of the failure.
+        // The others finish cancelled (their results are ignored) before anyone hears of the
+        // failure.
         for part in toCancel { part.cancel() }
-        if landed { deliver() }
+        if finished { deliver() }
     }
 
     /// Queues the progress handlers (under the lock, so they run before the completion handlers).
     private func reportProgress(_ storage: Storage) {
         let handlers = storage.progressHandlers
         guard !handlers.isEmpty else { return }
-        let progress = BatchProgress(completed: storage.landedCount, total: storage.parts.count)
-        storage.landing.enqueue { for handler in handlers { handler(self, progress) } }
+        let progress = BatchProgress(completed: storage.finishedCount, total: storage.parts.count)
+        storage.finishing.enqueue { for handler in handlers { handler(self, progress) } }
     }
 
     /// Stores the batch's result; false when it had one already.
-    func land(_ storage: inout Storage, _ result: Result<RequestValues, BatchError>) -> Bool {
+    func finish(_ storage: inout Storage, _ result: Result<RequestValues, BatchError>) -> Bool {
         var cancelled = false
         if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
-        return storage.landing.land(result, cancelled: cancelled)
+        return storage.finishing.finish(result, cancelled: cancelled)
     }
 
     /// Queues the handlers of the stored result and wakes its observers. Only the caller that
-    /// landed the batch calls it, once it has cancelled what it had to.
+    /// finished the batch calls it, once it has cancelled what it had to.
     func deliver() {
-        storage.withLock { $0.landing.deliver(owner: self) }()
+        storage.withLock { $0.finishing.deliver(owner: self) }()
     }
 }

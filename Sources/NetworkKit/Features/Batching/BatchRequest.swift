@@ -18,13 +18,14 @@ import Foundation
 /// others (unless ``cancelsRemainingOnFailure`` is false). Handlers are called in the order added,
 /// each exactly once, on the service's callback queue, like a request's.
 public final class BatchRequest: Sendable {
-    /// Called once when the batch lands, with the batch and the values in order or the first failure.
+    /// Called once when the batch finishes, with the batch and the values in order or the first
+    /// failure.
     public typealias CompletionHandler = @Sendable (BatchRequest, Result<RequestValues, BatchError>) -> Void
-    /// Called each time one of the batch's requests lands, with how many have.
+    /// Called each time one of the batch's requests finishes, with how many have.
     public typealias ProgressHandler = @Sendable (BatchRequest, BatchProgress) -> Void
 
     /// Whether the first failure cancels the requests still running (true by default). When
-    /// false they run to their end and the batch lands after the last, with the first failure.
+    /// false they run to their end and the batch finishes after the last, with the first failure.
     public let cancelsRemainingOnFailure: Bool
     /// Everything that changes as the batch runs, under one lock.
     let storage = Protected(Storage())
@@ -34,11 +35,12 @@ public final class BatchRequest: Sendable {
         var parts: [AnyRequest] = []
         /// Each request's value once it has one, by position.
         var values: [(any Sendable)?] = []
-        var landedCount = 0
-        /// The first failure, kept until the last request lands (`cancelsRemainingOnFailure` false).
+        var finishedCount = 0
+        /// The first failure, kept until the last request finishes (`cancelsRemainingOnFailure`
+        /// false).
         var firstFailure: BatchError?
         var progressHandlers: [ProgressHandler] = []
-        var landing = GroupLanding<BatchRequest, BatchError>()
+        var finishing = GroupFinishing<BatchRequest, BatchError>()
     }
 
     /// Creates an empty batch; add its requests with ``add(_:)`` before starting it.
@@ -52,7 +54,7 @@ public final class BatchRequest: Sendable {
     @discardableResult
     public func add<Output>(_ request: Request<Output>) -> Request<Output> {
         storage.withLock { storage in
-            guard storage.landing.state == .ready else { return }
+            guard storage.finishing.state == .ready else { return }
             storage.parts.append(request)
         }
         return request
@@ -65,34 +67,35 @@ public final class BatchRequest: Sendable {
 
     /// Where the batch is: ready, running, finished (succeeded or failed) or cancelled.
     public var state: RequestState {
-        storage.withLock { $0.landing.state }
+        storage.withLock { $0.finishing.state }
     }
 
-    /// Adds a handler called once, on the service's callback queue, when the batch lands.
-    /// Handlers run in the order added; one added after landing is called with the stored result.
+    /// Adds a handler called once, on the service's callback queue, when the batch finishes.
+    /// Handlers run in the order added; one added after the finish is called with the stored
+    /// result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
-        storage.withLock { $0.landing.add(handler, owner: self) }
+        storage.withLock { $0.finishing.add(handler, owner: self) }
     }
 
-    /// Adds a handler called on the callback queue each time one of the batch's requests lands,
+    /// Adds a handler called on the callback queue each time one of the batch's requests finishes,
     /// never after the completion handlers.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
         storage.withLock { $0.progressHandlers.append(handler) }
     }
 
-    /// Cancels the batch and every request of it. Running: the batch lands at once with a
+    /// Cancels the batch and every request of it. Running: the batch finishes at once with a
     /// ``BatchError`` whose error is `NetworkError.cancelled`, at the first request without a
-    /// value. Not started yet: its requests are cancelled, and it lands cancelled as soon as it is
-    /// started. Landed: nothing happens.
+    /// value. Not started yet: its requests are cancelled, and it finishes cancelled as soon as it
+    /// is started. Finished: nothing happens.
     public func cancel() {
-        let (landed, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.landing.requestCancel() else { return (false, []) }
-            guard storage.landing.callbackQueue != nil else { return (false, storage.parts) }
+        let (finished, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
+            guard storage.finishing.requestCancel() else { return (false, []) }
+            guard storage.finishing.callbackQueue != nil else { return (false, storage.parts) }
             let index = storage.values.firstIndex { $0 == nil } ?? 0
-            let landed = land(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled)))
-            return (landed, landed ? storage.parts : [])
+            let finished = finish(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled)))
+            return (finished, finished ? storage.parts : [])
         }
         for part in parts { part.cancel() }
-        if landed { deliver() }
+        if finished { deliver() }
     }
 }

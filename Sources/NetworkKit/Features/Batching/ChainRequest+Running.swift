@@ -5,10 +5,10 @@ extension ChainRequest: RequestGroup {
         let queue = service.configuration.callbackQueue
         enum Start { case again, cancelled, first }
         let start = storage.withLock { storage -> Start in
-            guard storage.landing.begin(callbackQueue: queue) else { return .again }
+            guard storage.finishing.begin(callbackQueue: queue) else { return .again }
             storage.service = service
-            guard storage.landing.isCancelRequested else { return .first }
-            return land(&storage, failure(at: 0, in: storage, error: .cancelled)) ? .cancelled : .again
+            guard storage.finishing.isCancelRequested else { return .first }
+            return finish(&storage, failure(at: 0, in: storage, error: .cancelled)) ? .cancelled : .again
         }
         switch start {
         case .first: runStep(0)
@@ -18,29 +18,29 @@ extension ChainRequest: RequestGroup {
     }
 
     func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, ChainError>) -> Void) {
-        if let result = storage.withLock({ $0.landing.add(observer: observer) }) { observer(result) }
+        if let result = storage.withLock({ $0.finishing.add(observer: observer) }) { observer(result) }
     }
 
-    /// What comes after a step: the next one, the end of the chain, or nothing (it has landed).
+    /// What comes after a step: the next one, the end of the chain, or nothing (it has finished).
     private enum Next {
         case send(Step, on: Service)
         case finish
         case stop
     }
 
-    /// Sends step `index`, or lands the chain with every value when there is no such step.
+    /// Sends step `index`, or finishes the chain with every value when there is no such step.
     private func runStep(_ index: Int) {
         let next = storage.withLock { storage -> Next in
-            guard !storage.landing.hasLanded, let service = storage.service else { return .stop }
+            guard !storage.finishing.isFinished, let service = storage.service else { return .stop }
             guard storage.steps.indices.contains(index) else {
                 let values = RequestValues(all: storage.values, requestIDs: storage.steps.map(\.part.id))
-                return land(&storage, .success(values)) ? .finish : .stop
+                return finish(&storage, .success(values)) ? .finish : .stop
             }
             return .send(storage.steps[index], on: service)
         }
         switch next {
         case .send(let step, let service):
-            step.part.observeAnyResult { [self] result in stepLanded(index, step: step, with: result) }
+            step.part.observeAnyResult { [self] result in stepFinished(index, step: step, with: result) }
             service.start(step.part)
         case .finish:
             deliver()
@@ -49,18 +49,18 @@ extension ChainRequest: RequestGroup {
         }
     }
 
-    /// Step `index` landed: fail the chain, or keep its value, call its callback and go on.
-    private func stepLanded(_ index: Int, step: Step, with result: Result<any Sendable, NetworkError>) {
+    /// Step `index` finished: fail the chain, or keep its value, call its callback and go on.
+    private func stepFinished(_ index: Int, step: Step, with result: Result<any Sendable, NetworkError>) {
         enum Outcome { case failed, goOn, wait, ignored }
         let outcome = storage.withLock { storage -> Outcome in
-            guard !storage.landing.hasLanded else { return .ignored }
+            guard !storage.finishing.isFinished else { return .ignored }
             switch result {
             case .failure(let error):
-                return land(&storage, failure(at: index, in: storage, error: error)) ? .failed : .ignored
+                return finish(&storage, failure(at: index, in: storage, error: error)) ? .failed : .ignored
             case .success(let value):
                 storage.values.append(value)
                 guard let callback = step.callback else { return .goOn }
-                storage.landing.enqueue { [self] in runCallback(callback, of: index, with: value) }
+                storage.finishing.enqueue { [self] in runCallback(callback, of: index, with: value) }
                 return .wait
             }
         }
@@ -79,8 +79,8 @@ extension ChainRequest: RequestGroup {
             try callback(self, value)
         } catch {
             let failure = (error as? NetworkError) ?? .invalidRequest("chain step \(index): \(error)")
-            let landed = storage.withLock { storage in land(&storage, self.failure(at: index, in: storage, error: failure)) }
-            if landed { deliver() }
+            let finished = storage.withLock { storage in finish(&storage, self.failure(at: index, in: storage, error: failure)) }
+            if finished { deliver() }
             return
         }
         runStep(index + 1)
@@ -93,15 +93,15 @@ extension ChainRequest: RequestGroup {
     }
 
     /// Stores the chain's result; false when it had one already.
-    func land(_ storage: inout Storage, _ result: Result<RequestValues, ChainError>) -> Bool {
+    func finish(_ storage: inout Storage, _ result: Result<RequestValues, ChainError>) -> Bool {
         var cancelled = false
         if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
-        return storage.landing.land(result, cancelled: cancelled)
+        return storage.finishing.finish(result, cancelled: cancelled)
     }
 
     /// Queues the handlers of the stored result and wakes its observers. Only the caller that
-    /// landed the chain calls it, once it has cancelled what it had to.
+    /// finished the chain calls it, once it has cancelled what it had to.
     func deliver() {
-        storage.withLock { $0.landing.deliver(owner: self) }()
+        storage.withLock { $0.finishing.deliver(owner: self) }()
     }
 }

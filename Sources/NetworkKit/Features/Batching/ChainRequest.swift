@@ -13,10 +13,10 @@ import Foundation
 /// ```
 ///
 /// A failed step stops the chain, which fails with a ``ChainError`` naming the step; when the
-/// last step has succeeded (and its callback returned without adding another) the chain lands
+/// last step has succeeded (and its callback returned without adding another) the chain finishes
 /// with every step's value in order. Callbacks and handlers run on the service's callback queue.
 public final class ChainRequest: Sendable {
-    /// Called once when the chain lands, with the chain and every step's value or the failure.
+    /// Called once when the chain finishes, with the chain and every step's value or the failure.
     public typealias CompletionHandler = @Sendable (ChainRequest, Result<RequestValues, ChainError>) -> Void
 
     /// Everything that changes as the chain runs, under one lock.
@@ -29,7 +29,7 @@ public final class ChainRequest: Sendable {
         var values: [any Sendable] = []
         /// Sends the steps, from start on.
         var service: Service?
-        var landing = GroupLanding<ChainRequest, ChainError>()
+        var finishing = GroupFinishing<ChainRequest, ChainError>()
     }
 
     /// One step: its request and what to do with its value.
@@ -45,7 +45,7 @@ public final class ChainRequest: Sendable {
     /// request. `then` is called with the chain and the request's value, on the callback queue,
     /// before the chain goes on: it may add the next step, built from the value. When it throws,
     /// the chain fails at this step with the error (a `NetworkError` as is, any other as
-    /// `NetworkError.invalidRequest`). A step added after the chain has landed is never sent.
+    /// `NetworkError.invalidRequest`). A step added after the chain has finished is never sent.
     @discardableResult
     public func add<Output>(
         _ request: Request<Output>,
@@ -58,7 +58,7 @@ public final class ChainRequest: Sendable {
             }
         }
         storage.withLock { storage in
-            guard !storage.landing.hasLanded else { return }
+            guard !storage.finishing.isFinished else { return }
             storage.steps.append(Step(part: request, callback: typed))
         }
         return request
@@ -71,28 +71,29 @@ public final class ChainRequest: Sendable {
 
     /// Where the chain is: ready, running, finished (succeeded or failed) or cancelled.
     public var state: RequestState {
-        storage.withLock { $0.landing.state }
+        storage.withLock { $0.finishing.state }
     }
 
-    /// Adds a handler called once, on the service's callback queue, when the chain lands.
-    /// Handlers run in the order added; one added after landing is called with the stored result.
+    /// Adds a handler called once, on the service's callback queue, when the chain finishes.
+    /// Handlers run in the order added; one added after the finish is called with the stored
+    /// result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
-        storage.withLock { $0.landing.add(handler, owner: self) }
+        storage.withLock { $0.finishing.add(handler, owner: self) }
     }
 
-    /// Cancels the chain and the request of the step running. Running: the chain lands at once with
-    /// a ``ChainError`` whose error is `NetworkError.cancelled`, at the first step without a value,
-    /// and no further step is sent. Not started yet: the requests of its steps are cancelled, and it
-    /// lands cancelled as soon as it is started. Landed: nothing happens.
+    /// Cancels the chain and the request of the step running. Running: the chain finishes at once
+    /// with a ``ChainError`` whose error is `NetworkError.cancelled`, at the first step without a
+    /// value, and no further step is sent. Not started yet: the requests of its steps are
+    /// cancelled, and it finishes cancelled as soon as it is started. Finished: nothing happens.
     public func cancel() {
-        let (landed, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.landing.requestCancel() else { return (false, []) }
-            guard storage.landing.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
+        let (finished, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
+            guard storage.finishing.requestCancel() else { return (false, []) }
+            guard storage.finishing.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
             let step = storage.values.count
-            guard land(&storage, failure(at: step, in: storage, error: .cancelled)) else { return (false, []) }
+            guard finish(&storage, failure(at: step, in: storage, error: .cancelled)) else { return (false, []) }
             return (true, storage.steps.indices.contains(step) ? [storage.steps[step].part] : [])
         }
         for part in toCancel { part.cancel() }
-        if landed { deliver() }
+        if finished { deliver() }
     }
 }

@@ -25,9 +25,9 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// How many of a batch's requests have landed.
+/// How many of a batch's requests have finished.
 public struct BatchProgress: Sendable, Equatable, CustomStringConvertible {
-    /// Requests landed so far.
+    /// Requests finished so far.
     public let completed: Int
     /// Requests in the batch.
     public let total: Int

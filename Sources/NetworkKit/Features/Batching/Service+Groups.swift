@@ -1,7 +1,7 @@
 extension Service {
     /// Starts every request of `batch` on this service. The batch's handlers run on the callback
-    /// queue when it lands. Starting a batch that was started before does nothing; one cancelled
-    /// before start lands cancelled.
+    /// queue when it finishes. Starting a batch that was started before does nothing; one cancelled
+    /// before start finishes cancelled.
     public func start(_ batch: BatchRequest) {
         batch.begin(on: self)
     }
@@ -21,7 +21,7 @@ extension Service {
 
     /// Starts `chain` on this service: its first step, then each next one as the one before
     /// succeeds. Starting a chain that was started before does nothing; one cancelled before
-    /// start lands cancelled.
+    /// start finishes cancelled.
     public func start(_ chain: ChainRequest) {
         chain.begin(on: self)
     }

@@ -67,7 +67,7 @@ extension AnyRequest {
     /// With ``CachePolicy/Mode-swift.enum/cacheThenNetwork`` the completion handlers are
     /// called once with the cached value (while ``state`` is still `.running` and
     /// ``RequestMetrics/cache`` is not yet known) and once more, after that call returned, with
-    /// the network's answer when the request lands. Without an entry they are called once.
+    /// the network's answer when the request finishes. Without an entry they are called once.
     /// `Service.send` returns the network's answer; ``Service/replies(to:)`` yields both.
     public var cache: CachePolicy? {
         get { self[option: \.cache] }

@@ -16,9 +16,10 @@ public struct CachedValue<Output: Sendable>: Sendable {
 extension Service {
     /// The last answer cached for `request`, parsed by its own parser chain, right now on the
     /// calling thread (YTKNetwork's `loadCacheWithError`), so a screen can show it before the
-    /// fresh answer lands. Nil when the request has no ``AnyRequest/cache`` policy, cannot be cached,
-    /// or has no entry; stale entries are returned too (see ``CachedValue/isFresh``). Throws when
-    /// the request cannot be built or the entry does not parse (the entry is then dropped).
+    /// request finishes with a fresh answer. Nil when the request has no ``AnyRequest/cache``
+    /// policy, cannot be cached, or has no entry; stale entries are returned too (see
+    /// ``CachedValue/isFresh``). Throws when the request cannot be built or the entry does not
+    /// parse (the entry is then dropped).
     public func cachedValue<Output>(for request: Request<Output>) throws(NetworkError) -> CachedValue<Output>? {
         let configuration = self.configuration
         let options = request.options

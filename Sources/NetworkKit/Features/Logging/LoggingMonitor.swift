@@ -7,7 +7,7 @@ import FoundationNetworking
 /// Logs requests through swift-log (the pipeline adds it when `ServiceConfiguration/logger` is
 /// set; a library never bootstraps logging, so the app's handler decides where lines go).
 ///
-/// - `info`: one line per request when it lands: method, URL, status, duration, bytes, attempts.
+/// - `info`: one line per request when it finishes: method, URL, status, duration, bytes, attempts.
 /// - `debug`: also each attempt's request headers and each response's headers, and retries.
 ///
 /// Secrets are hidden as `ServiceConfiguration/redaction` says.

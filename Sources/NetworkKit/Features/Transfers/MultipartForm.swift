@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A form up to `memoryThreshold` is sent from memory; a larger one is assembled into a
 /// temporary file by streaming copies and uploaded from there, so memory stays flat whatever the
-/// files' sizes. The temporary file is removed when the request lands.
+/// files' sizes. The temporary file is removed when the request finishes.
 public struct MultipartForm: Sendable, Equatable {
     /// What a part holds.
     public enum Content: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request body sent from disk: the caller's file (`RequestBody.file`), or a multipart form
-/// too large for memory, assembled into a temporary file that is removed when the request lands.
+/// too large for memory, assembled into a temporary file that is removed when the request finishes.
 struct UploadFile: Sendable {
     let url: URL
     let isTemporary: Bool

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A check a request's parameters must pass before anything is sent; one that fails lands the
+/// A check a request's parameters must pass before anything is sent; one that fails finishes the
 /// request with `NetworkError.invalidParameter` naming the parameter and why.
 ///
 /// ```swift

@@ -10,7 +10,7 @@ final class IdleWatch: Sendable {
     static let interval: Duration = .milliseconds(100)
 
     private struct State {
-        var exchanges: [ObjectIdentifier: Exchange] = [:]
+        var transfers: [ObjectIdentifier: Transfer] = [:]
         var ticker: Task<Void, Never>?
     }
 
@@ -20,10 +20,10 @@ final class IdleWatch: Sendable {
         state.withLock { $0.ticker?.cancel() }
     }
 
-    /// Watches `exchange` until `remove(_:)`.
-    func add(_ exchange: Exchange) {
+    /// Watches `transfer` until `remove(_:)`.
+    func add(_ transfer: Transfer) {
         state.withLock { state in
-            state.exchanges[ObjectIdentifier(exchange)] = exchange
+            state.transfers[ObjectIdentifier(transfer)] = transfer
             guard state.ticker == nil else { return }
             state.ticker = Task { [weak self] in
                 while true {
@@ -38,22 +38,22 @@ final class IdleWatch: Sendable {
         }
     }
 
-    func remove(_ exchange: Exchange) {
-        state.withLock { _ = $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange)) }
+    func remove(_ transfer: Transfer) {
+        state.withLock { _ = $0.transfers.removeValue(forKey: ObjectIdentifier(transfer)) }
     }
 
     /// Checks every watched transfer; returns false (and lets the ticker end) when none is left.
     private func tick() -> Bool {
-        let exchanges = state.withLock { state -> [Exchange]? in
-            guard !state.exchanges.isEmpty else {
+        let transfers = state.withLock { state -> [Transfer]? in
+            guard !state.transfers.isEmpty else {
                 state.ticker = nil
                 return nil
             }
-            return Array(state.exchanges.values)
+            return Array(state.transfers.values)
         }
-        guard let exchanges else { return false }
+        guard let transfers else { return false }
         let now = ContinuousClock.now
-        for exchange in exchanges { exchange.checkIdle(now: now) }
+        for transfer in transfers { transfer.checkIdle(now: now) }
         return true
     }
 }

@@ -19,7 +19,7 @@ struct TransferOutcome: Sendable {
 }
 
 /// One transfer's bookkeeping as a state machine: the transport's events come in, the actions
-/// for `Exchange` to take come back. It holds no lock and does no I/O, so its rules (limits,
+/// for `Transfer` to take come back. It holds no lock and does no I/O, so its rules (limits,
 /// redirects, downloads' error bodies, the idle timeout) are tested as tables
 /// (`TransferStateTests`).
 ///

@@ -3,8 +3,12 @@ import Testing
 import FixtureServer
 @testable import NetworkKit
 
-@Suite("Request lifecycle")
-struct LifecycleTests {
+/// A request's handlers and cancellation through a real service: handlers in order and once,
+/// cancelling before start, after the finish, by ID, all at once or through the calling task, a
+/// thousand requests at sixteen in flight, the default callback queue, and the service holding
+/// requests their callers dropped.
+@Suite("Handlers and cancellation")
+struct HandlersAndCancellationTests {
     @Test(arguments: TransportKind.allCases) func handlersRunInOrderExactlyOnce(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
@@ -19,8 +23,8 @@ struct LifecycleTests {
         let states = Recorder<RequestState>()
         request.addStateHandler { _, state in states.append(state) }
         #expect(request.state == .ready)
-        _ = await fixture.land(request)
-        // A handler added after landing gets the stored result, once, after the others.
+        _ = await fixture.finish(request)
+        // A handler added after the finish gets the stored result, once, after the others.
         await withCheckedContinuation { continuation in
             request.addCompletionHandler { _, _ in calls.append(5); continuation.resume() }
         }
@@ -31,13 +35,13 @@ struct LifecycleTests {
         #expect(fixture.service.activeRequestCount == 0)
     }
 
-    @Test(arguments: TransportKind.allCases) func cancelBeforeStartLandsCancelledWhenStarted(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func cancelBeforeStartFinishesCancelledWhenStarted(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         let request = Request(path: "/json/small")
         request.cancel()
         #expect(request.state == .cancelled)
-        let result = await fixture.land(request)
+        let result = await fixture.finish(request)
         guard case .cancelled = result.failure else { Issue.record("got \(result)"); return }
         #expect(fixture.service.activeRequestCount == 0)
     }
@@ -48,7 +52,7 @@ struct LifecycleTests {
         let request = Request(path: "/json/small", parser: JSONParser())
         let calls = Recorder<Bool>()
         request.addCompletionHandler { _, result in calls.append(result.success != nil) }
-        _ = await fixture.land(request)
+        _ = await fixture.finish(request)
         request.cancel()
         try await Task.sleep(for: .milliseconds(100))
         #expect(request.state == .finished)
@@ -139,13 +143,13 @@ struct LifecycleTests {
     @Test(arguments: TransportKind.allCases) func serviceHoldsRequestsCallersDropped(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let landed = await withCheckedContinuation { continuation in
+        let finished = await withCheckedContinuation { continuation in
             do {
                 let request = Request(path: "/slow?ms=100", parser: JSONParser(contentKeyPath: "slept"))
                 request.addCompletionHandler { _, result in continuation.resume(returning: result.success) }
                 fixture.service.start(request)
             }
         }
-        #expect(landed == 100)
+        #expect(finished == 100)
     }
 }

@@ -83,8 +83,8 @@ final class EventLog: EventMonitor {
     }
 }
 
-@Suite("Request pipeline: interceptors, retries, monitors")
-struct PipelineTests {
+@Suite("Interceptors, retries and monitors")
+struct InterceptorsRetriesAndMonitorsTests {
     let server: FixtureServer
     let clock = RecordingClock()
     let log = EventLog()

@@ -32,11 +32,12 @@ struct HMACSigner: RequestSigning {
     }
 }
 
-/// The seeds' middle layer on the pipeline: environments, URL filters, common headers and
-/// parameters, signing, parameter rules, JSON shapes, envelope keys, token refresh, reformers,
-/// redirects. Everything against real fixture servers.
-@Suite("Middle layer")
-struct MiddleLayerTests {
+/// What a service set up once adds to its requests (an app's networking middle layer):
+/// environments, URL filters, common headers and parameters, signing, parameter rules, JSON
+/// shapes, envelope keys, token refresh, reformers, redirects. Everything against real fixture
+/// servers.
+@Suite("Service setup: environments, filters, signing, rules, token refresh, redirects")
+struct ServiceSetupTests {
     static let secret = SymmetricKey(data: Data("fixture-secret".utf8))
 
     func configuration(_ server: FixtureServer) -> ServiceConfiguration {

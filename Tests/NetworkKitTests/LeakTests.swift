@@ -6,10 +6,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Nothing outlives its use: once a request has landed and the caller lets go, the request, its
+/// Nothing outlives its use: once a request has finished and the caller lets go, the request, its
 /// service, the transport and the URL session are freed (a leak here grows with every request).
 @Suite("Objects are freed")
-struct LifetimeTests {
+struct LeakTests {
     /// What the test holds weakly.
     final class Watched: @unchecked Sendable {
         // `@unchecked Sendable`: written once inside the test's scope, read after it, by one task.
@@ -25,13 +25,13 @@ struct LifetimeTests {
         /// What is still alive.
         var alive: [String] {
             let cancelled = cancelled.filter { $0.object != nil }.count
-            let objects: [(String, AnyObject?)] = [("a landed request", request), ("the service", service),
+            let objects: [(String, AnyObject?)] = [("a finished request", request), ("the service", service),
                                                    ("the transport", transport), ("the URL session", session)]
             return objects.compactMap { $0.1 == nil ? nil : $0.0 } + (cancelled == 0 ? [] : ["cancelled requests: \(cancelled)"])
         }
     }
 
-    @Test("landed and cancelled requests, the service, its transport and session are freed",
+    @Test("finished and cancelled requests, the service, its transport and session are freed",
           arguments: TransportKind.allCases)
     func freed(transport kind: TransportKind) async throws {
         let server = try await FixtureServer.start()

@@ -13,13 +13,14 @@ protocol RequestGroup: AnyObject, Sendable {
     func cancel()
 }
 
-/// What a batch or a chain keeps about landing, guarded by its owner's lock: where to deliver,
-/// who waits for the result, and the result once it exists. Like a request, a group lands once.
+/// What a batch or a chain keeps about finishing, guarded by its owner's lock: where to deliver,
+/// who waits for the result, and the result once it exists. Like a request, a group finishes
+/// once.
 ///
-/// Landing takes two steps: `land` stores the result (so nothing else can land the group), then,
-/// after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
+/// Finishing takes two steps: `finish` stores the result (so nothing else can finish the group),
+/// then, after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
 /// observers, so they find the group's requests settled.
-struct GroupLanding<Owner: Sendable, Failure: Error> {
+struct GroupFinishing<Owner: Sendable, Failure: Error> {
     typealias Outcome = Result<RequestValues, Failure>
     typealias Handler = @Sendable (Owner, Outcome) -> Void
 
@@ -34,7 +35,7 @@ struct GroupLanding<Owner: Sendable, Failure: Error> {
     private var observers: [@Sendable (Outcome) -> Void] = []
 
     /// True once the group has a result.
-    var hasLanded: Bool { result != nil }
+    var isFinished: Bool { result != nil }
 
     /// Moves ready → running, delivering on `queue`; false when the group was started before.
     mutating func begin(callbackQueue queue: DispatchQueue) -> Bool {
@@ -44,8 +45,8 @@ struct GroupLanding<Owner: Sendable, Failure: Error> {
         return true
     }
 
-    /// Records a `cancel()`; false when there is nothing to cancel (landed already). A group not
-    /// started yet lands cancelled as soon as it is started.
+    /// Records a `cancel()`; false when there is nothing to cancel (finished already). A group not
+    /// started yet finishes cancelled as soon as it is started.
     mutating func requestCancel() -> Bool {
         guard result == nil else { return false }
         isCancelRequested = true
@@ -76,9 +77,9 @@ struct GroupLanding<Owner: Sendable, Failure: Error> {
         callbackQueue?.async(execute: work)
     }
 
-    /// Stores `result`, once, and returns true; false when the group had landed or was never
+    /// Stores `result`, once, and returns true; false when the group had finished or was never
     /// started. Call `deliver` next.
-    mutating func land(_ result: Outcome, cancelled: Bool) -> Bool {
+    mutating func finish(_ result: Outcome, cancelled: Bool) -> Bool {
         guard self.result == nil, callbackQueue != nil else { return false }
         self.result = result
         state = cancelled ? .cancelled : .finished

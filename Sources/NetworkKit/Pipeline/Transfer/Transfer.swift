@@ -9,8 +9,8 @@ import FoundationNetworking
 /// enforces the size limit and the idle timeout, reports progress to the request and the head
 /// to the monitors, and hands the outcome to the waiting pipeline when the transfer ends. The
 /// rules live in `TransferState`; this class performs its actions.
-final class Exchange: TransportEvents {
-    /// What the exchange needs besides its request: the same for every transfer of an attempt.
+final class Transfer: TransportEvents {
+    /// What the transfer needs besides its request: the same for every transfer of an attempt.
     struct Setup: Sendable {
         let attempt: Int
         let monitors: [any EventMonitor]
@@ -28,7 +28,7 @@ final class Exchange: TransportEvents {
     }
 
     private struct Locked {
-        var transfer: TransferState
+        var state: TransferState
         var continuation: CheckedContinuation<TransferOutcome, Never>?
         /// Inflates a content-encoded body the transport delivers as sent. Used only from the
         /// transport's events, which the transport contract calls one at a time.
@@ -48,23 +48,23 @@ final class Exchange: TransportEvents {
         self.setup = setup
         let timeout = sent.timeoutInterval
         let idleTimeout: Duration? = timeout > 0 && timeout < 1e9 ? .seconds(timeout) : nil
-        locked = Protected(Locked(transfer: TransferState(idleTimeout: idleTimeout, now: .now), continuation: continuation))
+        locked = Protected(Locked(state: TransferState(idleTimeout: idleTimeout, now: .now), continuation: continuation))
     }
 
-    /// Keeps the transfer so the exchange can stop it itself (a download that must restart, a
-    /// redirect's long body, the idle timeout).
+    /// Keeps the transport's task so the transfer can stop it itself (a download that must
+    /// restart, a redirect's long body, the idle timeout).
     func attach(_ task: any TransportTask) {
-        if locked.withLock({ $0.transfer.attach(task) }) { task.cancel() }
+        if locked.withLock({ $0.state.attach(task) }) { task.cancel() }
     }
 
     /// Fails the transfer with `URLError(.timedOut)` if nothing moved for its idle timeout by `now`.
     func checkIdle(now: ContinuousClock.Instant) {
-        let (timedOut, task) = locked.withLock { $0.transfer.checkIdle(now: now) }
+        let (timedOut, task) = locked.withLock { $0.state.checkIdle(now: now) }
         if timedOut { task?.cancel() }
     }
 
     func transportDidSend(bytes: Int64, of total: Int64?) {
-        locked.withLock { $0.transfer.sent(bytes: bytes, now: .now) }
+        locked.withLock { $0.state.sent(bytes: bytes, now: .now) }
         request.didSend(bytes: bytes, of: total)
     }
 
@@ -74,7 +74,7 @@ final class Exchange: TransportEvents {
             setup.redirects.next($0, after: head, original: setup.origin)
         }
         let action = locked.withLock { locked in
-            let action = locked.transfer.receive(head: head, redirect: redirect, sizeLimit: setup.sizeLimit,
+            let action = locked.state.receive(head: head, redirect: redirect, sizeLimit: setup.sizeLimit,
                                                  decompressionLimit: setup.decompressionLimit,
                                                  isDownload: setup.file != nil, now: .now)
             if action != .followRedirect, !setup.transportDecodes, let coding = head.contentCoding {
@@ -103,7 +103,7 @@ final class Exchange: TransportEvents {
         } catch {
             return stop(error)
         }
-        let (action, task) = locked.withLock { $0.transfer.fileBegan(start) }
+        let (action, task) = locked.withLock { $0.state.fileBegan(start) }
         switch action {
         case .write(let total): request.expectBody(total: total)
         case .tooLarge(let limit): request.stop(with: .responseTooLarge(limit: limit))
@@ -131,7 +131,7 @@ final class Exchange: TransportEvents {
 
     /// Takes one delivered (inflated) piece of the body; returns false once the body is refused.
     private func take(_ piece: Data) -> Bool {
-        switch locked.withLock({ $0.transfer.take(piece, now: .now) }) {
+        switch locked.withLock({ $0.state.take(piece, now: .now) }) {
         case .kept(let received):
             request.didReceive(bodyBytes: received)
             return true
@@ -143,7 +143,7 @@ final class Exchange: TransportEvents {
             request.stop(with: .responseTooLarge(limit: limit))
             return false
         case .cancelTransfer:
-            locked.withLock { $0.transfer.transferToCancel() }?.cancel()
+            locked.withLock { $0.state.transferToCancel() }?.cancel()
             return false
         }
     }
@@ -154,7 +154,7 @@ final class Exchange: TransportEvents {
         guard let file = setup.file else { return false }
         do {
             let length = try file.write(piece)
-            if let limit = locked.withLock({ $0.transfer.wroteToFile(count: piece.count, fileLength: length) }) {
+            if let limit = locked.withLock({ $0.state.wroteToFile(count: piece.count, fileLength: length) }) {
                 request.stop(with: .responseTooLarge(limit: limit))
                 return false
             }
@@ -169,13 +169,13 @@ final class Exchange: TransportEvents {
     /// Stops the transfer for a limit or a file error: the request finishes with `error`,
     /// whatever the transport reports after its cancellation.
     private func stop(_ error: NetworkError) {
-        locked.withLock { $0.transfer.stop() }
+        locked.withLock { $0.state.stop() }
         request.stop(with: error)
     }
 
     /// Fails this transfer (not the request: a retry may follow) with `error`.
     private func fail(_ error: any Error) {
-        locked.withLock { $0.transfer.fail(error) }?.cancel()
+        locked.withLock { $0.state.fail(error) }?.cancel()
     }
 
     func transportDidComplete(error: (any Error)?) {
@@ -188,7 +188,7 @@ final class Exchange: TransportEvents {
         }
         let (outcome, continuation) = locked.withLock { locked in
             defer { locked.continuation = nil; locked.inflater = nil }
-            return (locked.transfer.complete(error: error), locked.continuation)
+            return (locked.state.complete(error: error), locked.continuation)
         }
         setup.idleWatch.remove(self)
         continuation?.resume(returning: outcome)
