@@ -24,17 +24,21 @@ extension DemoTour {
             ("Image: not an image is a typed parse error", {
                 try await failure(of: Request(path: "/html", parser: ImageParser())) { if case .parse = $0 { true } else { false } }
             }),
-            ("gzip request body on demand; a body still gzipped after the transport is inflated", {
+            ("gzip request body on demand; a gzip answer inflated once, as its header says", {
                 let request = Request(path: "/echo", method: .post, parser: JSONParser(contentKeyPath: "bodyLength"))
                 request.body = .data(Data(String(repeating: "NetworkKit ", count: 1000).utf8), contentType: "text/plain")
                 request.bodyEncoding = .gzip
                 let sent = try await service.send(request)
                 let json = Data(#"{"content": "inflated by NetworkKit"}"#.utf8)
-                let twice = try Decompressor.compress(Decompressor.compress(json, coding: .gzip), coding: .gzip)
-                server.publish(twice, as: "twice.json", contentType: "application/json")
-                let text = try await service.send(Request(path: "/blob/twice.json?encoding=gzip",
+                let once = try Decompressor.compress(json, coding: .gzip)
+                server.publish(once, as: "gzipped.json", contentType: "application/json")
+                let text = try await service.send(Request(path: "/blob/gzipped.json?encoding=gzip",
                                                           parser: JSONParser(contentKeyPath: "content")))
-                return "11000-byte body sent as \(sent) gzip bytes; double-gzipped response → \(text)"
+                // A .gz file served with Content-Encoding: gzip arrives as the .gz file.
+                server.publish(try Decompressor.compress(once, coding: .gzip), as: "file.gz", contentType: "application/gzip")
+                let file = try await service.send(Request(path: "/blob/file.gz?encoding=gzip"))
+                guard file == once else { throw DemoError.unexpected("the .gz file arrived as \(file.count) other bytes") }
+                return "11000-byte body sent as \(sent) gzip bytes; gzip answer → \(text); a .gz file served gzipped → the .gz file"
             }),
         ]
     }
