@@ -32,7 +32,7 @@ struct TransferBenchmarks {
             var runs: [() async throws -> Void] = [
                 {
                     let (seconds, rss) = try await measured(folder.appendingPathComponent("kit.bin")) {
-                        _ = try await service.send(Request(download: url, to: .file($0)))
+                        _ = try await service.send(Request(download: RequestTarget(absolute: url), to: .file($0)))
                     }
                     kit.append(seconds)
                     peak = max(peak, rss)
@@ -46,7 +46,7 @@ struct TransferBenchmarks {
                 },
                 {
                     let (seconds, rss) = try await measured(folder.appendingPathComponent("nio.bin")) {
-                        _ = try await nio.send(Request(download: url, to: .file($0)))
+                        _ = try await nio.send(Request(download: RequestTarget(absolute: url), to: .file($0)))
                     }
                     kitNIO.append(seconds)
                     nioPeak = max(nioPeak, rss)

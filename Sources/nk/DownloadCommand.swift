@@ -45,7 +45,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
         let destination: Download.Destination = exists && isDirectory.boolValue ? .directory(target) : .file(target)
         let service = transport.service(ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")))
-        let request = Request(download: url, to: destination)
+        let request = Request(download: RequestTarget(absolute: url), to: destination)
         request.download?.replacesExisting = force
         request.download?.createsDirectories = true
         if let sha256 { request.download?.digest = FileDigest(hex: sha256, makeHasher: { SHA256Hasher() }) }

@@ -7,7 +7,7 @@ import FoundationNetworking
 // MARK: - Transfers
 
 func downloadReport(service: Service, downloads: URL) async throws -> URL {
-    let request = Request(download: "/files/report.pdf", to: .directory(downloads))
+    let request = Request(download: .path("/files/report.pdf"), to: .directory(downloads))
     request.addProgressHandler { _, progress in
         print(progress.fractionCompleted ?? 0, progress.bytesPerSecond ?? 0, progress.estimatedTimeRemaining ?? .zero)
     }
@@ -18,7 +18,7 @@ func downloadReport(service: Service, downloads: URL) async throws -> URL {
 
 func downloadChecked(service: Service, to destination: URL, sha256 hex: String,
                      hasher: @escaping @Sendable () -> any DigestHasher) async throws -> DownloadedFile {
-    let request = Request(download: "https://cdn.example.com/app.zip", to: .file(destination))
+    let request = Request(download: RequestTarget(absolute: "https://cdn.example.com/app.zip"), to: .file(destination))
     request.download?.replacesExisting = true
     request.download?.createsDirectories = true
     request.download?.digest = FileDigest(hex: hex, makeHasher: hasher)
@@ -26,7 +26,7 @@ func downloadChecked(service: Service, to destination: URL, sha256 hex: String,
 }
 
 func downloadJSON(service: Service, to destination: URL) async throws -> JSON {
-    let request = Request(download: "/exports/feed.json", to: .file(destination),
+    let request = Request(download: .path("/exports/feed.json"), to: .file(destination),
                           parser: FileContentsParser(JSONParser(checkKeyPath: "code", okValue: 0)))
     return try await service.send(request)
 }

@@ -8,7 +8,7 @@ import Testing
     @Test func pathQueryAndHeaderParameters() throws {
         let id = UUID()
         let request = Everything.getItem(itemId: 7, xRequestId: id, expand: [.owner, .tags], ifVersion: 3)
-        #expect(request.url == "/items/7")
+        #expect(request.target == .path("/items/7"))
         #expect(request.method == .get)
         #expect(request.parameters == ["expand": ["owner", "tags"]])
         #expect(request.headers == ["X-Request-ID": id.uuidString, "If-Version": "3"])
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func pathSegmentsAreEscaped() {
-        #expect(Everything.exportFile(name: "a b/c?d", to: .directory(URL(fileURLWithPath: "/tmp"))).url == "/export/a%20b%2Fc%3Fd")
+        #expect(Everything.exportFile(name: "a b/c?d", to: .directory(URL(fileURLWithPath: "/tmp"))).target == .path("/export/a%20b%2Fc%3Fd"))
     }
 
     @Test func bodies() throws {

@@ -15,13 +15,14 @@ struct EncodingTests {
     /// The kit asks for the codings it inflates when the transport leaves inflating to it; a
     /// request's or the service's own `Accept-Encoding`, in any case, wins.
     @Test func acceptEncodingIsAskedForUnlessNamed() throws {
-        var options = RequestOptions(target: "http://127.0.0.1/", method: .get, parameters: [:], headers: [:])
-        let configuration = ServiceConfiguration()
-        #expect(try URLRequestBuilder.build(options, configuration: configuration, acceptEncoding: "gzip, deflate")
+        let url = try #require(URL(string: "http://127.0.0.1/"))
+        let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headers: [:])
+        var draft = RequestDraft(options)
+        #expect(try URLRequestBuilder.build(draft, options: options, timeout: 15, acceptEncoding: "gzip, deflate")
             .value(forHTTPHeaderField: "Accept-Encoding") == "gzip, deflate")
-        #expect(try URLRequestBuilder.build(options, configuration: configuration).value(forHTTPHeaderField: "Accept-Encoding") == nil)
-        options.headers = ["accept-encoding": "identity"]
-        let named = try URLRequestBuilder.build(options, configuration: configuration, acceptEncoding: "gzip, deflate")
+        #expect(try URLRequestBuilder.build(draft, options: options, timeout: 15).value(forHTTPHeaderField: "Accept-Encoding") == nil)
+        draft.headers = ["accept-encoding": "identity"]
+        let named = try URLRequestBuilder.build(draft, options: options, timeout: 15, acceptEncoding: "gzip, deflate")
         #expect(named.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
         #expect(named.allHTTPHeaderFields?.count == 1)
     }
@@ -121,7 +122,8 @@ struct EncodingTests {
         service.configure { $0.baseURL = URL(string: other.url("/json")) }
         let switched = try await service.send(Request(path: "small", parser: JSONParser(contentKeyPath: "content/id")))
         #expect(switched == 42)
-        #expect(try URLRequestBuilder.resolve("https://x.test/a", useCDN: false, configuration: service.configuration)
-            .absoluteString == "https://x.test/a")
+        #expect(throws: NetworkError.self) {
+            try service.configuration.interceptors.builtIn(EnvironmentInterceptor.self)?.resolve("https://x.test/a", useCDN: false)
+        }
     }
 }

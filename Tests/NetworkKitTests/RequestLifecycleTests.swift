@@ -14,7 +14,7 @@ struct RequestLifecycleTests {
         var testDescription: String { rawValue }
 
         func lifecycle() -> RequestLifecycle {
-            var lifecycle = RequestLifecycle(options: RequestOptions(target: "/", method: .get, parameters: [:], headers: [:]))
+            var lifecycle = RequestLifecycle(options: RequestOptions(target: .path("/"), method: .get, parameters: [:], headers: [:]))
             lifecycle.addCompletionHandler(Self.handler).expectKept()
             switch self {
             case .ready:

@@ -1,8 +1,8 @@
 import Foundation
 
 extension AnyRequest {
-    /// The absolute URL or the path on the base URL.
-    public var url: String {
+    /// Where the request goes: an absolute URL, or a path on the service's base URL.
+    public var target: RequestTarget {
         get { self[option: \.target] }
         set { self[option: \.target] = newValue }
     }
@@ -58,13 +58,17 @@ extension AnyRequest {
 }
 
 extension AnyRequest {
-    /// Interceptors of this request alone, run after the service's (see `usesServiceInterceptors`).
+    /// Interceptors of this request alone, run after the service's and before the service's
+    /// signer (see `usesServiceInterceptors` and <doc:Interceptors>).
+    /// Assigning a list keeps the built-in steps it leaves out (``parameterRules``).
     public var interceptors: [any RequestInterceptor] {
         get { self[option: \.interceptors] }
-        set { self[option: \.interceptors] = newValue }
+        set { withLifecycle { $0.options.interceptors = newValue.keepingBuiltIns(of: $0.options.interceptors) } }
     }
 
-    /// Whether the service's interceptors run for this request too (true by default).
+    /// Whether the interceptors you added to the service run for this request too (true by
+    /// default). The service's built-in steps (environment, common parameters and headers, URL
+    /// filters, signer) run either way.
     public var usesServiceInterceptors: Bool {
         get { self[option: \.usesServiceInterceptors] }
         set { self[option: \.usesServiceInterceptors] = newValue }

@@ -33,18 +33,42 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// Turns the response into `Output` on the parsing queue.
     public let parser: any ResponseParser<Output>
 
-    /// Creates a request for an absolute URL, or a path resolved on the service's base URL
-    /// (or CDN URL when `useCDN` is set).
+    /// Creates a request for `target`: an absolute URL, or a path the service resolves on its
+    /// base URL (or CDN URL when `useCDN` is set).
     public init(
-        url: String,
+        _ target: RequestTarget,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:],
         parser: some ResponseParser<Output>
     ) {
         self.parser = parser
-        super.init(options: RequestOptions(target: url, method: method, parameters: parameters, headers: headers),
+        super.init(options: RequestOptions(target: target, method: method, parameters: parameters, headers: headers),
                    parser: parser)
+    }
+
+    /// Creates a request for an absolute URL.
+    public convenience init(
+        url: URL,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some ResponseParser<Output>
+    ) {
+        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser)
+    }
+
+    /// Creates a request for an absolute URL given as text, e.g. `"https://api.example.com/feed"`.
+    /// Text that is not an absolute URL fails the request with `NetworkError.invalidURL` when it
+    /// starts: a path needs ``init(path:method:parameters:headers:parser:)``.
+    public convenience init(
+        url: String,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some ResponseParser<Output>
+    ) {
+        self.init(RequestTarget(absolute: url), method: method, parameters: parameters, headers: headers, parser: parser)
     }
 
     /// Creates a request for a path on the service's base URL (or CDN URL with `useCDN`).
@@ -55,19 +79,31 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
         headers: [String: String] = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(url: path, method: method, parameters: parameters, headers: headers, parser: parser)
+        self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser)
     }
 }
 
 extension Request where Output == Data {
-    /// A request whose result is the raw body.
+    /// A request for an absolute URL whose result is the raw body.
+    public convenience init(
+        url: URL,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:]
+    ) {
+        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: DataParser())
+    }
+
+    /// A request for an absolute URL given as text whose result is the raw body; text that is
+    /// not an absolute URL fails the request with `NetworkError.invalidURL` when it starts.
     public convenience init(
         url: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:]
     ) {
-        self.init(url: url, method: method, parameters: parameters, headers: headers, parser: DataParser())
+        self.init(RequestTarget(absolute: url), method: method, parameters: parameters, headers: headers,
+                  parser: DataParser())
     }
 
     /// A request for a path on the service's base URL whose result is the raw body.
@@ -77,6 +113,6 @@ extension Request where Output == Data {
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:]
     ) {
-        self.init(url: path, method: method, parameters: parameters, headers: headers, parser: DataParser())
+        self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: DataParser())
     }
 }

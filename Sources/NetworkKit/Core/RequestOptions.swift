@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// What a request asks for; the pipeline reads a snapshot of it when the request starts.
 struct RequestOptions: Sendable {
-    var target: String
+    var target: RequestTarget
     var method: HTTPMethod
     var parameters: [String: JSON]
     var headers: [String: String]
@@ -17,7 +17,6 @@ struct RequestOptions: Sendable {
     var interceptors: [any RequestInterceptor] = []
     var usesServiceInterceptors = true
     var isIdempotent: Bool?
-    var parameterRules: [ParameterRule] = []
     var redirectPolicy: RedirectPolicy?
     var maxResponseBytes: Int64?
     var timeLimit: Duration?

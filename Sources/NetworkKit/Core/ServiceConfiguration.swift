@@ -4,10 +4,6 @@ import Logging
 /// What a `Service` applies to every request it sends. It can be changed at runtime
 /// (e.g. a tester switching servers); requests already running keep what they started with.
 public struct ServiceConfiguration: Sendable {
-    /// Where paths are resolved, e.g. `https://api.example.com/v1`.
-    public var baseURL: URL?
-    /// Where paths of requests with `useCDN` are resolved.
-    public var cdnURL: URL?
     /// Seconds a request may wait for data before it fails with a timeout; a request's own `timeout` wins.
     public var timeout: TimeInterval
     /// Where completion, progress and state handlers run. Main by default, as UI code expects;
@@ -28,8 +24,17 @@ public struct ServiceConfiguration: Sendable {
     public var timeLimit: Duration? = .seconds(120)
     /// The most time a download to disk may take; nil (the default) sets no limit.
     public var downloadTimeLimit: Duration?
-    /// Interceptors every request runs through, in order, before its own (see `RequestInterceptor`).
-    public var interceptors: [any RequestInterceptor] = []
+    /// Every step that changes a request before it is sent, in order: the built-in ones the
+    /// conveniences create (environment, common parameters and headers, URL filters, signer)
+    /// and your own, in one list (see `RequestInterceptor` and <doc:Interceptors>). Insert yours
+    /// anywhere in it. Assigning a list keeps the built-in steps it leaves out, at their places
+    /// (remove one through its convenience, e.g. `signer = nil`).
+    public var interceptors: [any RequestInterceptor] {
+        get { steps }
+        set { steps = newValue.keepingBuiltIns(of: steps) }
+    }
+    /// The list `interceptors` shows; the conveniences change it directly.
+    var steps: [any RequestInterceptor] = []
     /// Monitors told about every request's events, in order (see `EventMonitor`).
     public var eventMonitors: [any EventMonitor] = []
     /// The clock retry delays are waited on; tests put in one that does not really wait.
@@ -42,8 +47,6 @@ public struct ServiceConfiguration: Sendable {
     /// Where this service's JSON answers keep their code, message and content; JSON and model
     /// parsers of its requests use it unless they say otherwise.
     public var envelope: ResponseEnvelope?
-    /// Signs every request last, after all interceptors (see `RequestSigning`).
-    public var signer: (any RequestSigning)?
     /// Where requests with a ``CachePolicy`` keep their answers: by default a 16 MiB cache in
     /// memory, owned by this configuration. Give one with a directory for a disk cache.
     public var responseCache = ResponseCache()
@@ -51,16 +54,6 @@ public struct ServiceConfiguration: Sendable {
     public var redirectPolicy: RedirectPolicy = .follow
     /// The environments `Service.useEnvironment(named:)` can switch to.
     public var environments: [ServiceEnvironment] = []
-    /// The name of the environment in use (see `environment`), if one was chosen.
-    public var environmentName: String?
-    /// Filters every request URL passes through, in order (see `URLFilter`).
-    public var urlFilters: [any URLFilter] = []
-    /// Headers sent with every request, read when each request is built (so a token read here is
-    /// always the current one). A request's own headers win.
-    public var commonHeaders: @Sendable () -> [String: String] = { [:] }
-    /// Parameters sent with every request, encoded with the request's own and read when each
-    /// request is built. A request's own parameters win.
-    public var commonParameters: @Sendable () -> [String: JSON] = { [:] }
 
     /// Creates a configuration; every argument has the default a new app wants.
     public init(
@@ -71,14 +64,14 @@ public struct ServiceConfiguration: Sendable {
         maxDecompressedBytes: Int = 256 * 1024 * 1024,
         environments: [ServiceEnvironment] = []
     ) {
-        self.baseURL = baseURL
-        self.cdnURL = cdnURL
         self.timeout = timeout
         self.callbackQueue = callbackQueue
         self.maxDecompressedBytes = maxDecompressedBytes
         self.environments = environments
         if baseURL == nil, cdnURL == nil, let first = environments.first {
             environment = first
+        } else if baseURL != nil || cdnURL != nil {
+            environment = ServiceEnvironment(name: "default", baseURL: baseURL, cdnURL: cdnURL)
         }
     }
 }

@@ -3,13 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Hooks into every attempt of a request: **adapt** what is about to be sent (sign it, add a
-/// token, rewrite the URL) and decide whether a failed attempt is **retried**, and when.
+/// The one way to change a request before it is sent, and to retry it: **prepare** the draft
+/// (its target, parameters and headers, once per request), **adapt** the `URLRequest` about to
+/// be sent (every attempt), and decide whether a failed attempt is **retried**, and when.
 ///
-/// A service runs its `ServiceConfiguration/interceptors` in order, then the request's own
-/// (`Request/interceptors`); a request can leave the service's out with
-/// `Request/usesServiceInterceptors`. Both methods have defaults that change nothing.
+/// The service's conveniences are interceptors in the same list as yours (see
+/// <doc:Interceptors> for the order): ``EnvironmentInterceptor``, ``CommonParametersInterceptor``,
+/// ``CommonHeadersInterceptor``, ``URLFiltersInterceptor``, ``SigningInterceptor``, and the
+/// request's ``ParameterRulesInterceptor``. Every method has a default that changes nothing.
 public protocol RequestInterceptor: Sendable {
+    /// Changes the draft before it is encoded: its target (a path becomes a URL), parameters and
+    /// headers. Runs once per request, before its first attempt, in chain order. Throwing fails
+    /// the request with `NetworkError.adaptationFailed` (a thrown `NetworkError` is kept as is).
+    /// Requests built from a `URLRequest` (`Request/init(urlRequest:parser:)`) have no draft.
+    func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws
+
     /// Returns the request to send. Throwing fails the request with
     /// `NetworkError.adaptationFailed` and nothing is sent (a thrown `NetworkError` is kept as is).
     func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest
@@ -20,6 +28,9 @@ public protocol RequestInterceptor: Sendable {
 }
 
 extension RequestInterceptor {
+    /// Leaves the draft as it is.
+    public func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {}
+
     /// Sends the request as it is.
     public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
         request
@@ -42,6 +53,20 @@ public struct InterceptorContext: Sendable {
     public let isIdempotent: Bool
     /// The response head of the failed attempt, when one arrived (for `retry`).
     public let response: ResponseHead?
+    /// The file the body is sent from, when it is sent from disk (a `RequestBody.file`, a large
+    /// multipart form): it is then not in `httpBody`. With `AnyRequest/bodyEncoding` it is the
+    /// compressed file, as sent.
+    public let bodyFile: URL?
+
+    /// A context; the kit makes them, tests of interceptors may too.
+    public init(requestID: RequestID, attempt: Int, isIdempotent: Bool, response: ResponseHead? = nil,
+                bodyFile: URL? = nil) {
+        self.requestID = requestID
+        self.attempt = attempt
+        self.isIdempotent = isIdempotent
+        self.response = response
+        self.bodyFile = bodyFile
+    }
 }
 
 /// Whether and when to try a failed request again.

@@ -8,11 +8,13 @@ import FoundationNetworking
 ///
 ///     build → cache → adapt → transfer → validate → parse → retry? → finish
 ///
-/// 1. **build** the `URLRequest` from the request and the service configuration (off the caller's thread);
+/// 1. **build** the `URLRequest`: every interceptor (`InterceptorChain`) prepares the request's
+///    draft (a path resolved on the environment, common parameters and headers, parameter
+///    rules…), which is then encoded (off the caller's thread);
 /// 2. the response **cache** answers a request with a ``CachePolicy`` when its entry is fresh
 ///    (nothing is adapted or sent), or makes the request conditional; a `304` answers from it;
-/// 3. **adapt** it through the interceptors (service's, then the request's): sign, add tokens…;
-///    then check it may be sent (http: or https: only);
+/// 3. **adapt** it through the same interceptors, in the same order (URL filters, tokens, your
+///    own, the signer last); then check it may be sent (http: or https: only);
 /// 4. **transfer** it through the transport (`Transfer`): follow the redirects the policy
 ///    allows, inflate a content-encoded body as it arrives, enforce the size limit and the idle
 ///    timeout, report progress;
@@ -28,7 +30,7 @@ struct RequestPipeline: Sendable {
     /// Held so the service and its transport live until the request finishes.
     let service: Service
     let monitors: [any EventMonitor]
-    private let interceptors: [any RequestInterceptor]
+    private let interceptors: InterceptorChain
 
     init(request: AnyRequest, options: RequestOptions, configuration: ServiceConfiguration, service: Service) {
         self.request = request
@@ -40,14 +42,15 @@ struct RequestPipeline: Sendable {
             monitors.append(LoggingMonitor(logger: logger, redaction: configuration.redaction))
         }
         self.monitors = monitors
-        interceptors = options.usesServiceInterceptors ? configuration.interceptors + options.interceptors : options.interceptors
+        interceptors = InterceptorChain(service: configuration.interceptors, request: options.interceptors,
+                                        usesService: options.usesServiceInterceptors)
     }
 
     /// Runs the request until it finishes; returns what it finished with.
     @discardableResult
     func run() async -> AnyResult {
         let started = ContinuousClock.now
-        for monitor in monitors { monitor.requestDidStart(request.id, target: options.target, method: options.method) }
+        for monitor in monitors { monitor.requestDidStart(request.id, target: options.target.description, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
         if let timeLimit {
@@ -82,13 +85,18 @@ struct RequestPipeline: Sendable {
         options.maxResponseBytes ?? (options.download == nil ? configuration.maxResponseBytes : configuration.maxDownloadBytes)
     }
 
-    /// Step 1: the `URLRequest` from the request's options and the service configuration.
-    private func build() throws(NetworkError) -> URLRequest {
+    /// Step 1: the request's draft, prepared by every interceptor, encoded as a `URLRequest`; a
+    /// request built from a `URLRequest` as it is.
+    func build() throws(NetworkError) -> URLRequest {
+        if let custom = options.customRequest { return custom }
+        let context = InterceptorContext(requestID: request.id, attempt: 1, isIdempotent: isIdempotent)
+        let draft = try interceptors.prepare(options, context: context)
         do {
             // The kit asks for the codings it inflates when the transport leaves inflating to it (a
             // transport that inflates asks in its own words).
             let acceptEncoding = service.transport.decodesContentEncoding ? nil : "gzip, deflate"
-            return try URLRequestBuilder.build(options, configuration: configuration, acceptEncoding: acceptEncoding)
+            return try URLRequestBuilder.build(draft, options: options, timeout: configuration.timeout,
+                                               acceptEncoding: acceptEncoding)
         } catch {
             throw NetworkError.wrap(error)
         }
@@ -175,26 +183,15 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    /// Step 3: every interceptor in order, then the signer; a thrown error fails the request
+    /// Step 3: every interceptor in order (the signer last); a thrown error fails the request
     /// before anything is sent.
     private func adapt(_ request: URLRequest, bodyFile: URL?, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
-        var adapted = request
-        do {
-            for interceptor in interceptors {
-                adapted = try await interceptor.adapt(adapted, context: context)
-            }
-            if let signer = configuration.signer {
-                adapted = try signer.sign(adapted, bodyFile: bodyFile)
-            }
-        } catch let error as NetworkError {
-            throw error
-        } catch is CancellationError {
-            throw .cancelled
-        } catch {
-            throw .adaptationFailed(error)
-        }
-        // The one check of what may be sent, after the interceptors and the signer (which may
-        // replace the URL), in the kit's words and the same for every transport.
+        let context = bodyFile == nil ? context
+            : InterceptorContext(requestID: context.requestID, attempt: context.attempt, isIdempotent: context.isIdempotent,
+                                 response: context.response, bodyFile: bodyFile)
+        let adapted = try await interceptors.adapt(request, context: context)
+        // The one check of what may be sent, after the interceptors (which may replace the URL),
+        // in the kit's words and the same for every transport.
         guard let url = adapted.url else { throw .invalidURL("the request has no URL") }
         if let reason = url.unsendableReason { throw .invalidURL(reason) }
         return adapted
@@ -283,11 +280,7 @@ struct RequestPipeline: Sendable {
 
     /// Step 7: the first interceptor that wants a retry decides.
     private func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
-        for interceptor in interceptors {
-            let decision = await interceptor.retry(request, dueTo: error, context: context)
-            if decision != .doNotRetry { return decision }
-        }
-        return .doNotRetry
+        await interceptors.retryDecision(request, error: error, context: context)
     }
 
     /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry

@@ -106,7 +106,9 @@ struct APIEmitter {
                     writer.line(assignment("headers[\(SwiftNames.literal(key))]", parameter, convert.text))
                 }
             }
-            var arguments = ["\"\(operation.pathExpression)\""]
+            // A download's target is a `RequestTarget`; other requests take the path as `path:`.
+            var arguments = [operation.response.isDownload ? ".path(\"\(operation.pathExpression)\")"
+                                                           : "\"\(operation.pathExpression)\""]
             if case .download = operation.response {
                 let destination = operation.parameters.first { if case .destination = $0.placement { return true } else { return false } }
                 arguments.append("to: \(destination?.name ?? "destination")")

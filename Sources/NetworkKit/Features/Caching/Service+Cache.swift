@@ -23,12 +23,8 @@ extension Service {
     public func cachedValue<Output>(for request: Request<Output>) throws(NetworkError) -> CachedValue<Output>? {
         let configuration = self.configuration
         let options = request.options
-        let prepared: URLRequest
-        do {
-            prepared = try URLRequestBuilder.build(options, configuration: configuration)
-        } catch {
-            throw NetworkError.wrap(error)
-        }
+        let prepared = try RequestPipeline(request: request, options: options, configuration: configuration,
+                                           service: self).build()
         guard let step = CacheStep(policy: options.cache, prepared: prepared, options: options,
                                    cache: configuration.responseCache),
               let entry = configuration.responseCache.entry(for: step.key) else { return nil }

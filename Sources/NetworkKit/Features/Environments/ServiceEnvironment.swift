@@ -27,18 +27,6 @@ public struct ServiceEnvironment: Sendable, Hashable {
     }
 }
 
-extension ServiceConfiguration {
-    /// The environment now in use: its name and the base and CDN URLs.
-    public var environment: ServiceEnvironment {
-        get { ServiceEnvironment(name: environmentName ?? "default", baseURL: baseURL, cdnURL: cdnURL) }
-        set {
-            environmentName = newValue.name
-            baseURL = newValue.baseURL
-            cdnURL = newValue.cdnURL
-        }
-    }
-}
-
 extension Service {
     /// Switches to the environment called `name` in `configuration.environments`. Requests
     /// already started finish on the servers they were sent to (retries included); the next

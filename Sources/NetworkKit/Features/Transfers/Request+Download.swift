@@ -4,17 +4,17 @@ import FoundationNetworking
 #endif
 
 extension Request {
-    /// A download to disk of `url` (or a path on the service's base URL), whose finished file
-    /// goes to `parser` on the parsing queue (e.g. `FileContentsParser(JSONParser())`).
+    /// A download to disk of `target` (`.url(…)`, or `.path(…)` on the service's base URL), whose
+    /// finished file goes to `parser` on the parsing queue (e.g. `FileContentsParser(JSONParser())`).
     public convenience init(
-        download url: String,
+        download target: RequestTarget,
         to destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(url: url, method: method, parameters: parameters, headers: headers, parser: parser)
+        self.init(target, method: method, parameters: parameters, headers: headers, parser: parser)
         download = Download(to: destination)
     }
 
@@ -22,8 +22,8 @@ extension Request {
     /// URL filters are applied (YTKNetwork's `buildCustomUrlRequest`). Interceptors, signing,
     /// the parser chain, handlers, limits, retries and cancel work as for any request.
     public convenience init(urlRequest: URLRequest, parser: some ResponseParser<Output>) {
-        self.init(url: urlRequest.url?.absoluteString ?? "", method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") ?? .get,
-                  parser: parser)
+        self.init(urlRequest.url.map(RequestTarget.url) ?? .path(""),
+                  method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") ?? .get, parser: parser)
         self[option: \.customRequest] = urlRequest
     }
 }
@@ -38,22 +38,22 @@ extension AnyRequest {
 }
 
 extension Request where Output == DownloadedFile {
-    /// A download to disk of `url` (or a path on the service's base URL); its value is the
-    /// finished file.
+    /// A download to disk of `target` (`.url(…)`, or `.path(…)` on the service's base URL); its
+    /// value is the finished file.
     ///
     /// ```swift
-    /// let request = Request(download: "/files/report.pdf", to: .directory(downloads))
+    /// let request = Request(download: .path("/files/report.pdf"), to: .directory(downloads))
     /// request.addProgressHandler { _, progress in print(progress.fractionCompleted ?? 0) }
     /// let file = try await service.send(request)
     /// ```
     public convenience init(
-        download url: String,
+        download target: RequestTarget,
         to destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:]
     ) {
-        self.init(download: url, to: destination, method: method, parameters: parameters, headers: headers,
+        self.init(download: target, to: destination, method: method, parameters: parameters, headers: headers,
                   parser: DownloadParser())
     }
 }

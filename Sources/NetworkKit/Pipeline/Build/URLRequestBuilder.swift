@@ -3,20 +3,25 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Turns a request's description plus the service's configuration into a `URLRequest`.
+/// Encodes a prepared `RequestDraft` into the `URLRequest` the interceptors then adapt.
 enum URLRequestBuilder {
-    /// The request `options` describe, with the service's configuration applied. `acceptEncoding`
-    /// is the `Accept-Encoding` to ask for unless the request or the service names its own.
-    static func build(_ options: RequestOptions, configuration: ServiceConfiguration,
+    /// The `URLRequest` `draft` describes, with the body `options` ask for. `acceptEncoding` is
+    /// the `Accept-Encoding` to ask for unless the draft names its own.
+    /// - Throws: `NetworkError.invalidURL` when the target is not an absolute URL (a path nothing
+    ///   resolved), `.invalidRequest` when the parameters or body cannot be encoded.
+    static func build(_ draft: RequestDraft, options: RequestOptions, timeout: TimeInterval,
                       acceptEncoding: String? = nil) throws -> URLRequest {
-        if let custom = options.customRequest { return custom }
-        var url = try resolve(options.target, useCDN: options.useCDN, configuration: configuration)
-        let method = options.method
-        let common = configuration.commonParameters()
-        let parameters = common.isEmpty ? options.parameters : common.merging(options.parameters) { _, own in own }
-        for rule in options.parameterRules {
-            if let reason = rule.violation(in: parameters) { throw NetworkError.invalidParameter(name: rule.name, reason: reason) }
+        var url: URL
+        switch draft.target {
+        case .url(let absolute) where absolute.scheme != nil:
+            url = absolute
+        case .url(let relative):
+            throw NetworkError.invalidURL("\"\(relative.relativeString)\" is not an absolute URL (a path needs Request(path:))")
+        case .path(let path):
+            throw NetworkError.unresolvedPath(path, useCDN: draft.useCDN)
         }
+        let method = draft.method
+        let parameters = draft.parameters
         var body: Data?
         var bodyIsOnDisk = false  // a file, or a multipart form too large for memory (see `UploadFile`)
         var contentType: String?
@@ -48,13 +53,6 @@ enum URLRequestBuilder {
                 break
             }
         }
-        for filter in configuration.urlFilters {
-            do {
-                url = try filter.filter(url, method: method)
-            } catch {
-                throw NetworkError.invalidRequest("URL filter \(type(of: filter)) failed: \(error)")
-            }
-        }
         if let coding = options.bodyEncoding, let plain = body {
             do {
                 body = try Decompressor.compress(plain, coding: coding)
@@ -66,10 +64,10 @@ enum URLRequestBuilder {
         // that would set the default anyway. (The timeout must be set through the property:
         // FoundationNetworking ignores the one given to the initializer.)
         var request = URLRequest(url: url)
-        request.timeoutInterval = effectiveTimeout(options.timeout ?? configuration.timeout)
+        request.timeoutInterval = effectiveTimeout(options.timeout ?? timeout)
         // Set first, while the request has no header to compare with (Foundation compares names
-        // case-insensitively through capitalized copies): a request's or the service's own
-        // `Accept-Encoding`, set below, replaces it.
+        // case-insensitively through capitalized copies): the draft's own `Accept-Encoding`, set
+        // below, replaces it.
         if let acceptEncoding { request.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding") }
         if method != .get { request.httpMethod = method.rawValue }
         if let body { request.httpBody = body }
@@ -77,20 +75,23 @@ enum URLRequestBuilder {
         if let coding = options.bodyEncoding, body != nil || bodyIsOnDisk {
             request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
         }
-        for (name, value) in configuration.commonHeaders() where options.headers[name] == nil {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        for (name, value) in options.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in draft.headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
     }
 
     /// What identifies a download across attempts and runs: the URL of the request's target
-    /// with its own parameters, without what the service adds each time (common parameters,
-    /// URL filters, interceptors, signatures), which may hold a timestamp or a nonce.
+    /// with its own parameters, without what the interceptors add each time (common parameters,
+    /// URL filters, signatures), which may hold a timestamp or a nonce.
     static func downloadIdentity(_ options: RequestOptions, configuration: ServiceConfiguration) -> String {
-        if let custom = options.customRequest { return custom.url?.absoluteString ?? options.target }
-        guard var url = try? resolve(options.target, useCDN: options.useCDN, configuration: configuration) else {
-            return options.target
+        if let custom = options.customRequest { return custom.url?.absoluteString ?? options.target.description }
+        var url: URL
+        switch options.target {
+        case .url(let absolute):
+            url = absolute
+        case .path(let path):
+            let environment = configuration.interceptors.builtIn(EnvironmentInterceptor.self)
+            guard let resolved = try? environment?.resolve(path, useCDN: options.useCDN) else { return path }
+            url = resolved
         }
         if !options.parameters.isEmpty, let withQuery = try? appendingQuery(options.parameters, to: url, keepingExisting: false) {
             url = withQuery
@@ -106,29 +107,6 @@ enum URLRequestBuilder {
         #else
         return seconds
         #endif
-    }
-
-    /// An absolute URL as is; a path joined onto the base (or CDN) URL.
-    static func resolve(_ target: String, useCDN: Bool, configuration: ServiceConfiguration) throws -> URL {
-        // The host is read once and not decoded: each `url.host` read costs a noticeable share
-        // of what parsing the URL does, on every request (BENCHMARKS.md).
-        if let url = URL(string: target), let scheme = url.scheme, !scheme.isEmpty {
-            let host = url.host(percentEncoded: true)
-            // Whether it may be sent (its scheme, its host) is checked before every send.
-            if host != nil || target.contains("://") { return url }
-        }
-        let base = useCDN ? configuration.cdnURL : configuration.baseURL
-        guard let base else {
-            let which = useCDN ? "CDN URL" : "base URL"
-            throw NetworkError.invalidURL("\"\(target)\" is a path and the service has no \(which)")
-        }
-        var root = base.absoluteString
-        while root.hasSuffix("/") { root.removeLast() }
-        let path = target.hasPrefix("/") || target.isEmpty ? target : "/" + target
-        guard let url = URL(string: root + path), url.host != nil else {
-            throw NetworkError.invalidURL(root + path)
-        }
-        return url
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))

@@ -73,9 +73,10 @@ public struct ParameterRule: Sendable {
 
 extension AnyRequest {
     /// Checks the parameters (the service's common ones included) must pass before the request
-    /// is sent.
+    /// is sent: the rules of the request's ``ParameterRulesInterceptor``, which setting them puts
+    /// at the end of ``interceptors`` (an empty list removes it).
     public var parameterRules: [ParameterRule] {
-        get { self[option: \.parameterRules] }
-        set { self[option: \.parameterRules] = newValue }
+        get { interceptors.builtIn(ParameterRulesInterceptor.self)?.rules ?? [] }
+        set { withLifecycle { $0.options.interceptors.setBuiltIn(newValue.isEmpty ? nil : ParameterRulesInterceptor(newValue)) } }
     }
 }

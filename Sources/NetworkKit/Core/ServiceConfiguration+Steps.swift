@@ -1,0 +1,71 @@
+import Foundation
+
+/// The conveniences that create the built-in interceptors. Each reads its interceptor in
+/// `interceptors`; setting it replaces that interceptor where it stands, or inserts it at its
+/// place in the documented order (environment, common parameters, common headers and URL filters
+/// before your own interceptors; the signer last). Setting nil or an empty list removes it.
+extension ServiceConfiguration {
+    /// Where paths are resolved, e.g. `https://api.example.com/v1`: the base URL of `environment`.
+    public var baseURL: URL? {
+        get { environmentStep?.environment.baseURL }
+        set { environment.baseURL = newValue }
+    }
+
+    /// Where paths of requests with `useCDN` are resolved: the CDN URL of `environment`.
+    public var cdnURL: URL? {
+        get { environmentStep?.environment.cdnURL }
+        set { environment.cdnURL = newValue }
+    }
+
+    /// The environment paths are resolved on, held by the list's ``EnvironmentInterceptor``
+    /// ("default", with no URLs, when it has none).
+    public var environment: ServiceEnvironment {
+        get { environmentStep?.environment ?? ServiceEnvironment(name: "default", baseURL: nil) }
+        set { steps.setBuiltIn(EnvironmentInterceptor(newValue)) }
+    }
+
+    /// The name of the environment in use, if the service resolves paths on one.
+    public var environmentName: String? {
+        environmentStep?.environment.name
+    }
+
+    /// Filters every request URL passes through, in order (see `URLFilter`), held by the list's
+    /// ``URLFiltersInterceptor``.
+    public var urlFilters: [any URLFilter] {
+        get { interceptors.builtIn(URLFiltersInterceptor.self)?.filters ?? [] }
+        set { steps.setBuiltIn(newValue.isEmpty ? nil : URLFiltersInterceptor(newValue)) }
+    }
+
+    /// Headers sent with every request, read when each request is prepared (so a token read
+    /// here is always the current one); a request's own headers win. Held by the list's
+    /// ``CommonHeadersInterceptor``.
+    public var commonHeaders: @Sendable () -> [String: String] {
+        get {
+            guard let step = interceptors.builtIn(CommonHeadersInterceptor.self) else { return { [:] } }
+            return step.headers
+        }
+        set { steps.setBuiltIn(CommonHeadersInterceptor(newValue)) }
+    }
+
+    /// Parameters sent with every request, encoded with the request's own and read when each
+    /// request is prepared; a request's own parameters win. Held by the list's
+    /// ``CommonParametersInterceptor``.
+    public var commonParameters: @Sendable () -> [String: JSON] {
+        get {
+            guard let step = interceptors.builtIn(CommonParametersInterceptor.self) else { return { [:] } }
+            return step.parameters
+        }
+        set { steps.setBuiltIn(CommonParametersInterceptor(newValue)) }
+    }
+
+    /// Signs every request last, after every other interceptor, the request's own included
+    /// (see `RequestSigning`); held by the list's ``SigningInterceptor``.
+    public var signer: (any RequestSigning)? {
+        get { interceptors.builtIn(SigningInterceptor.self)?.signer }
+        set { steps.setBuiltIn(newValue.map(SigningInterceptor.init)) }
+    }
+
+    private var environmentStep: EnvironmentInterceptor? {
+        interceptors.builtIn(EnvironmentInterceptor.self)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A request before it is encoded into a `URLRequest`: where it goes and what it carries, as the
+/// request said, for the `RequestInterceptor/prepare(_:context:)` step of every interceptor.
+///
+/// After the interceptors have prepared it, the draft is encoded: its target must then be an
+/// absolute URL; its parameters go into the query, or into the body when the request's `body` is
+/// `.form` or `.json`; its headers are set on the `URLRequest`.
+public struct RequestDraft: Sendable {
+    /// Where the request goes; the ``EnvironmentInterceptor`` turns a path into a URL.
+    public var target: RequestTarget
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The parameters to encode: the request's own, then what interceptors add.
+    public var parameters: [String: JSON]
+    /// The header fields to send: the request's own, then what interceptors add.
+    public var headers: [String: String]
+    /// Whether the request asked for its path to be resolved on the CDN URL.
+    public let useCDN: Bool
+
+    /// A draft of what `options` ask for.
+    init(_ options: RequestOptions) {
+        target = options.target
+        method = options.method
+        parameters = options.parameters
+        headers = options.headers
+        useCDN = options.useCDN
+    }
+}

@@ -1,0 +1,61 @@
+/// Where a built-in interceptor goes in a list that does not hold one yet.
+enum BuiltInPlace: Sendable {
+    /// Before the first of the user's interceptors, after the leading built-ins of a lower rank.
+    case leading(rank: Int)
+    /// At the end of the list.
+    case last
+}
+
+/// An interceptor the kit's conveniences create (`ServiceConfiguration.baseURL`, `signer`,
+/// `AnyRequest.parameterRules`…). Each kind appears at most once in a list: a convenience
+/// replaces it where it stands, or inserts it at its ``BuiltInPlace``.
+protocol BuiltInInterceptor: RequestInterceptor {
+    /// Where a convenience inserts this kind of interceptor.
+    static var place: BuiltInPlace { get }
+}
+
+extension Array where Element == any RequestInterceptor {
+    /// The list's interceptor of kind `kind`, if it has one.
+    func builtIn<Kind: BuiltInInterceptor>(_ kind: Kind.Type) -> Kind? {
+        for interceptor in self {
+            if let match = interceptor as? Kind { return match }
+        }
+        return nil
+    }
+
+    /// Puts `interceptor` in place of the list's interceptor of its kind, or, when the list has
+    /// none, at the kind's place; nil removes the list's one.
+    mutating func setBuiltIn<Kind: BuiltInInterceptor>(_ interceptor: Kind?, kind: Kind.Type = Kind.self) {
+        if let index = firstIndex(where: { $0 is Kind }) {
+            if let interceptor { self[index] = interceptor } else { remove(at: index) }
+            return
+        }
+        guard let interceptor else { return }
+        switch Kind.place {
+        case .last:
+            append(interceptor)
+        case .leading(let rank):
+            let index = firstIndex { element in
+                guard let builtIn = element as? any BuiltInInterceptor,
+                      case .leading(let other) = type(of: builtIn).place else { return true }
+                return other > rank
+            } ?? endIndex
+            insert(interceptor, at: index)
+        }
+    }
+
+    /// This list, with each built-in interceptor of `old` that it has no interceptor of the
+    /// same kind for put back at its kind's place.
+    func keepingBuiltIns(of old: [any RequestInterceptor]) -> [any RequestInterceptor] {
+        var kept = self
+        for case let builtIn as any BuiltInInterceptor in old {
+            kept.insertIfMissing(builtIn)
+        }
+        return kept
+    }
+
+    private mutating func insertIfMissing<Kind: BuiltInInterceptor>(_ interceptor: Kind) {
+        guard builtIn(Kind.self) == nil else { return }
+        setBuiltIn(interceptor)
+    }
+}
