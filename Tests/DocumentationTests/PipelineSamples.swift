@@ -69,3 +69,31 @@ func pipelineCurl(api: Service) async throws {
     let reply = try await api.reply(to: request)
     print(reply.statusCode, reply.metrics.attempts, reply.metrics.duration)
 }
+
+// MARK: - One chain before sending
+
+func chainConfiguration(tokenStore: @escaping @Sendable () -> String, signer: some RequestSigning) -> ServiceConfiguration {
+    var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
+    configuration.commonParameters = { ["lang": "en"] }
+    configuration.commonHeaders = { ["X-Token": tokenStore()] }
+    configuration.urlFilters = [QueryArgumentsFilter(["platform": "ios"])]
+    configuration.signer = signer
+    configuration.add(AppVersionHeader())
+    // EnvironmentInterceptor, CommonParametersInterceptor, CommonHeadersInterceptor,
+    // URLFiltersInterceptor, AppVersionHeader, SigningInterceptor
+    print(configuration.interceptors.map { type(of: $0) })
+    return configuration
+}
+
+struct VersionedPaths: RequestInterceptor {
+    func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {
+        if case .path(let path) = draft.target { draft.target = .path("/v2" + path) }
+    }
+}
+
+func versionedService(signer: some RequestSigning) -> Service {
+    var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
+    configuration.signer = signer
+    configuration.interceptors.insert(VersionedPaths(), at: 0)
+    return Service(configuration: configuration)
+}

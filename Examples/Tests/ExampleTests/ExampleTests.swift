@@ -12,16 +12,16 @@ import Testing
 @Suite struct ExampleTests {
     @Test func fixtureAPI() throws {
         let profile = FixtureAPI.getProfile(id: 42)
-        #expect(profile.url == "/profiles/42" && profile.method == .get)
+        #expect(profile.target == .path("/profiles/42") && profile.method == .get)
         let form = FixtureAPI.echoForm(user: "ann", note: "hello")
         #expect(form.body == .form && form.parameters == ["user": "ann", "note": "hello"])
     }
 
     @Test func petStore() throws {
         let find = SwaggerPetstore.findPetsByStatus(status: .sold)
-        #expect(find.url == "/pet/findByStatus" && find.parameters == ["status": "sold"])
+        #expect(find.target == .path("/pet/findByStatus") && find.parameters == ["status": "sold"])
         let update = SwaggerPetstore.updatePetWithForm(petId: 5, name: "Rex")
-        #expect(update.url == "/pet/5" && update.method == .post && update.body == .form && update.parameters == ["name": "Rex"])
+        #expect(update.target == .path("/pet/5") && update.method == .post && update.body == .form && update.parameters == ["name": "Rex"])
         let delete = SwaggerPetstore.deletePet(petId: 5, apiKey: "k")
         #expect(delete.method == .delete && delete.headers == ["api_key": "k"])
         let upload = SwaggerPetstore.uploadFile(petId: 5, additionalMetadata: "m", body: Data([1]))
@@ -35,7 +35,7 @@ import Testing
 
     @Test func pagedList() throws {
         let list = IssueTracker.issuesListForRepo(owner: "apple", repo: "swift", state: .closed, perPage: 50, page: 2)
-        #expect(list.url == "/repos/apple/swift/issues")
+        #expect(list.target == .path("/repos/apple/swift/issues"))
         #expect(list.parameters == ["state": "closed", "per_page": 50, "page": 2])
         let events = IssueTracker.listEvents(startingAfter: "evt_1", limit: 10)
         #expect(events.parameters == ["starting_after": "evt_1", "limit": 10])

@@ -65,6 +65,12 @@ extension ServiceConfiguration {
         set { steps.setBuiltIn(newValue.map(SigningInterceptor.init)) }
     }
 
+    /// Adds `interceptor` after the ones in the list, but before the signer, so that the
+    /// signature covers what it changes. (`interceptors.append` puts it after the signer.)
+    public mutating func add(_ interceptor: any RequestInterceptor) {
+        steps.insert(interceptor, at: steps.placeForOwnInterceptor)
+    }
+
     private var environmentStep: EnvironmentInterceptor? {
         interceptors.builtIn(EnvironmentInterceptor.self)
     }

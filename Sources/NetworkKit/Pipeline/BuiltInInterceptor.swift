@@ -44,6 +44,17 @@ extension Array where Element == any RequestInterceptor {
         }
     }
 
+    /// Where an interceptor of the user's goes by default: before the built-ins that go last
+    /// (the signer) at the end of the list.
+    var placeForOwnInterceptor: Int {
+        var index = endIndex
+        while index > startIndex, let builtIn = self[index - 1] as? any BuiltInInterceptor,
+              case .last = type(of: builtIn).place {
+            index -= 1
+        }
+        return index
+    }
+
     /// This list, with each built-in interceptor of `old` that it has no interceptor of the
     /// same kind for put back at its kind's place.
     func keepingBuiltIns(of old: [any RequestInterceptor]) -> [any RequestInterceptor] {

@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// The interceptors one request runs through, in their one order: the service's list, with the
-/// request's own interceptors inserted just before the service's ``SigningInterceptor`` (at the
-/// end when there is none), so a signature covers everything. A request with
+/// request's own interceptors inserted where `ServiceConfiguration.add(_:)` would put one (before
+/// a signer at the end of the list), so a signature covers everything. A request with
 /// `usesServiceInterceptors == false` keeps only the service's built-in steps.
 ///
 /// Every interceptor **prepares** the draft once per request, in this order; the draft is then
@@ -20,8 +20,9 @@ struct InterceptorChain: Sendable {
             interceptors = service
             return
         }
-        let signing = service.firstIndex { $0 is SigningInterceptor } ?? service.endIndex
-        interceptors = Array(service[..<signing]) + request + Array(service[signing...])
+        var interceptors = service
+        interceptors.insert(contentsOf: request, at: service.placeForOwnInterceptor)
+        self.interceptors = interceptors
     }
 
     /// The draft of `options` after every interceptor's `prepare`.

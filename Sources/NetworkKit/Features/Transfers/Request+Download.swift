@@ -18,9 +18,10 @@ extension Request {
         download = Download(to: destination)
     }
 
-    /// A request sent exactly as `urlRequest` says: no base URL, parameters, common headers or
-    /// URL filters are applied (YTKNetwork's `buildCustomUrlRequest`). Interceptors, signing,
-    /// the parser chain, handlers, limits, retries and cancel work as for any request.
+    /// A request sent as `urlRequest` says (YTKNetwork's `buildCustomUrlRequest`): it skips the
+    /// interceptors' prepare step (no base URL, parameters, common headers or parameters are
+    /// applied). Their adapt step (URL filters, your interceptors, signing), the parser chain,
+    /// handlers, limits, retries and cancel work as for any request.
     public convenience init(urlRequest: URLRequest, parser: some ResponseParser<Output>) {
         self.init(urlRequest.url.map(RequestTarget.url) ?? .path(""),
                   method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") ?? .get, parser: parser)
