@@ -18,6 +18,16 @@ public struct RequestDraft: Sendable {
     /// Whether the request asked for its path to be resolved on the CDN URL.
     public let useCDN: Bool
 
+    /// A draft; the kit makes them from requests, tests of an interceptor's `prepare` may too.
+    public init(target: RequestTarget, method: HTTPMethod = .get, parameters: [String: JSON] = [:],
+                headers: [String: String] = [:], useCDN: Bool = false) {
+        self.target = target
+        self.method = method
+        self.parameters = parameters
+        self.headers = headers
+        self.useCDN = useCDN
+    }
+
     /// A draft of what `options` ask for.
     init(_ options: RequestOptions) {
         target = options.target
