@@ -16,8 +16,8 @@ struct TransferStateTests {
         ResponseHead(url: nil, statusCode: status, headers: headers)
     }
 
-    static func state(idle: Duration? = nil) -> TransferState {
-        TransferState(idleTimeout: idle, now: start)
+    static func state(idleSeconds: TimeInterval? = nil) -> TransferState {
+        TransferState(idleTimeout: idleSeconds.flatMap { IdleTimeout(seconds: $0) }, now: start)
     }
 
     /// What a head leads to: the limit counts inflated bytes for an encoded body, an announced
@@ -120,7 +120,7 @@ struct TransferStateTests {
     /// The idle timeout: bytes either way push it back; once it fires, the outcome says
     /// `timedOut` whatever the transport completes with, and a completed transfer never fires.
     @Test func idleTimeout() {
-        var state = Self.state(idle: .seconds(1))
+        var state = Self.state(idleSeconds: 1)
         let value15 = state.checkIdle(now: Self.start.advanced(by: .milliseconds(900)))
         #expect(value15.timedOut == false)
         state.sent(bytes: 10, now: Self.start.advanced(by: .milliseconds(900)))
@@ -137,7 +137,7 @@ struct TransferStateTests {
         let outcome = state.complete(error: URLError(.cancelled))
         #expect((outcome.error as? URLError)?.code == .timedOut)
 
-        var done = Self.state(idle: .seconds(1))
+        var done = Self.state(idleSeconds: 1)
         _ = done.complete(error: nil)
         let value20 = done.checkIdle(now: Self.start.advanced(by: .seconds(5)))
         #expect(value20.timedOut == false)
