@@ -169,6 +169,15 @@ struct RequestLifecycleTests {
         #expect(Self.describe(finished) == "cancelled (metrics: cancelled), finishing")
     }
 
+    /// Work handed over after the request stopped is cancelled on its own, whatever its kind.
+    @Test func anItemCancelsAlone() {
+        let wait = Task<Void, any Error> { try await Task.sleep(for: .seconds(60)) }
+        let pipeline = Task<Void, Never> { try? await Task.sleep(for: .seconds(60)) }
+        CancellableWork.Item.wait(wait).cancel()
+        CancellableWork.Item.pipeline(pipeline).cancel()
+        #expect(wait.isCancelled && pipeline.isCancelled)
+    }
+
     /// A new attempt forgets the last one's head and progress, and counts.
     @Test func attemptsStartAfresh() {
         var lifecycle = Start.running.lifecycle()

@@ -13,9 +13,9 @@ struct StartContext: Sendable {
 /// What `cancel()` stops while a request runs: its pipeline's task, the transfer of the current
 /// attempt, and a wait (before a retry, or for a cache entry another request is fetching).
 struct CancellableWork: Sendable {
-    var pipeline: Task<Void, Never>?
-    var transfer: (any TransportTask)?
-    var wait: Task<Void, any Error>?
+    private var pipeline: Task<Void, Never>?
+    private var transfer: (any TransportTask)?
+    private var wait: Task<Void, any Error>?
 
     /// One of the three, as the pipeline hands it over.
     enum Item: Sendable {
@@ -23,16 +23,17 @@ struct CancellableWork: Sendable {
         case transfer(any TransportTask)
         case wait(Task<Void, any Error>)
 
-        /// Stops this item.
+        /// Stops this item: kept alone, then cancelled with all of it, so `keep` is the one
+        /// place that takes an item apart.
         func cancel() {
-            switch self {
-            case .pipeline(let task): task.cancel()
-            case .transfer(let task): task.cancel()
-            case .wait(let task): task.cancel()
-            }
+            var alone = CancellableWork()
+            alone.keep(self)
+            alone.cancel()
         }
     }
 
+    /// Keeps `item` in its slot, in place of the one before of its kind (the last attempt's
+    /// transfer, the last wait).
     mutating func keep(_ item: Item) {
         switch item {
         case .pipeline(let task): pipeline = task
