@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import FixtureServer
 @testable import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("Bad input gets a typed error")
 struct ErrorTests {
@@ -72,5 +75,23 @@ struct ErrorTests {
         #expect(NetworkError.parse(ParseError(parser: "json", reason: "no key \"x\"", keyPath: "a/x")).description
             == "parse error: json parser: no key \"x\" (at key path a/x)")
         #expect(NetworkError.businessCode(code: "E1", message: nil).description == "business code \"E1\"")
+    }
+
+    /// Every URLError code the kit, its transports and its stub produce has words of its own.
+    @Test(arguments: [
+        URLError.Code.resourceUnavailable, .timedOut, .cancelled, .unknown, .badURL, .badServerResponse,
+        .networkConnectionLost, .cannotFindHost, .cannotConnectToHost, .notConnectedToInternet,
+        .httpTooManyRedirects, .cannotDecodeContentData, .cannotOpenFile, .fileDoesNotExist,
+        .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+    ])
+    func everyURLErrorTheKitReportsHasWords(code: URLError.Code) {
+        let description = NetworkError.transport(URLError(code)).description
+        #expect(!description.contains("URLError"), "\(description)")
+        #expect(description.hasPrefix("transport error: \(NetworkError.urlErrorWords[code] ?? "?") (\(code.rawValue))"))
+    }
+
+    @Test func anUnavailableResourceSaysSo() {
+        #expect(NetworkError.transport(URLError(.resourceUnavailable)).description
+            .hasPrefix("transport error: resource unavailable (-1008)"))
     }
 }
