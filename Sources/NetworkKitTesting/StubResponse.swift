@@ -47,7 +47,8 @@ public struct StubResponse: Sendable {
         case dropConnection(afterBytes: Int)
         /// The server falls silent: before the head when `afterBytes` is nil, else after the head
         /// and that many body bytes. The transfer fails with `URLError(.timedOut)` once the
-        /// request's `timeoutInterval` has passed without anything arriving.
+        /// request's `timeoutInterval` has passed without anything arriving; a request with no
+        /// timeout (zero, or infinite) waits until it is cancelled.
         case timeOut(afterBytes: Int?)
         /// No answer at all: the transfer fails with `error` (`.notConnectedToInternet`,
         /// `.cannotFindHost`…) once the head delay has passed.

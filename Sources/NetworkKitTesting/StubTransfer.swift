@@ -47,7 +47,7 @@ struct StubTransfer: Sendable {
         case .failure(let unmatched): throw unmatched.urlError
         }
         try reportUpload(of: body)
-        let timeout = request.timeoutInterval > 0 ? Duration.milliseconds(Int64(request.timeoutInterval * 1000)) : nil
+        let timeout = IdleTimeout(request)
         try await wait(response.headDelay, timeout: timeout)
         switch response.fault {
         case .failure(let error): throw error
@@ -69,7 +69,7 @@ struct StubTransfer: Sendable {
 
     /// Delivers the body's chunks as sent, with their delays (none for a `HEAD`), then fails as
     /// the fault says.
-    private func deliverBody(of response: StubResponse, method: String, timeout: Duration?) async throws {
+    private func deliverBody(of response: StubResponse, method: String, timeout: IdleTimeout?) async throws {
         let chunks = method == "HEAD" ? [] : response.sentChunks
         for (index, chunk) in chunks.enumerated() {
             if index > 0 { try await wait(response.chunkDelay, timeout: timeout) }
@@ -86,18 +86,28 @@ struct StubTransfer: Sendable {
         }
     }
 
-    /// Waits `duration` (forever when nil), failing with `URLError(.timedOut)` when that is
-    /// `timeout` or longer: the time nothing arrives that a real transport's idle timeout allows.
-    private func wait(_ duration: Duration?, timeout: Duration?) async throws {
-        if let timeout, duration.map({ $0 >= timeout }) ?? true {
-            try await transport.sleep(timeout)
-            throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "StubTransport: nothing arrived for \(timeout)"])
+    /// Waits `delay` on the stub's clock, or until cancelled when nil. A wait that the request's
+    /// idle timeout is reached by fails at that timeout with its error: the rule the kit's idle
+    /// watch applies (`IdleTimeout`), decided here on the stub's clock, so a test clock that does
+    /// not really wait makes timeouts instant as well as delays.
+    private func wait(_ delay: Duration?, timeout: IdleTimeout?) async throws {
+        if let timeout, timeout.isReached(by: delay) {
+            try await transport.sleep(timeout.duration)
+            throw timeout.error
         }
-        if let duration, duration > .zero {
-            try await transport.sleep(duration)
-        } else if duration == nil {
-            // No timeout and no end: silent until cancelled.
-            while true { try await transport.sleep(.seconds(3600)) }
+        guard let delay else { try await Self.waitForCancellation() }
+        if delay > .zero { try await transport.sleep(delay) }
+    }
+
+    /// Silence with no timeout: throws `CancellationError` once the task is cancelled, and waits
+    /// on no clock, so one whose sleeps return at once cannot spin it.
+    private static func waitForCancellation() async throws -> Never {
+        let (silence, end) = AsyncStream<Never>.makeStream()
+        await withTaskCancellationHandler {
+            for await _ in silence {}
+        } onCancel: {
+            end.finish()
         }
+        throw CancellationError()
     }
 }

@@ -18,7 +18,9 @@ import FoundationNetworking
 /// transports do: upload progress for a body, the head once (a redirect's too: the kit follows
 /// it), the chunks in order as they would cross the wire (the kit inflates content-encoded
 /// ones), and exactly one completion, also after `cancel()` (with `URLError(.cancelled)`).
-/// Delays, and its own timeout when an answer stays silent, run on the clock it was given.
+/// Delays run on the clock it was given, and so does the request's idle timeout: the stub fails
+/// a wait as long as `timeoutInterval` or longer with `URLError(.timedOut)` at that interval, by
+/// the rule the kit's own idle watch applies, so on a test clock timeouts are as instant as delays.
 public final class StubTransport: Transport {
     private let routes = Protected<[StubRoute]>([])
     private let received = Protected<[RecordedRequest]>([])
@@ -27,7 +29,8 @@ public final class StubTransport: Transport {
     let sleep: @Sendable (Duration) async throws -> Void
 
     /// A stub with no answers whose delays and timeouts pass on `clock` (a test clock makes
-    /// them instant or stepped by hand).
+    /// them instant or stepped by hand). Give the service's `ServiceConfiguration.clock` the same
+    /// clock to put its retry delays on that timeline too.
     public init(clock: any Clock<Duration> = ContinuousClock()) {
         sleep = { duration in try await Self.sleep(on: clock, for: duration) }
     }

@@ -16,7 +16,7 @@ extension DemoTour {
                     [DemoEntrance].self, json: JSONParser(contentKeyPath: "content/entrance"))))
                 let finished = Protected(0)
                 batch.addProgressHandler { _, progress in finished.withLock { $0 = progress.completed } }
-                let values = try await finish(batch).get()
+                let values = try await service.completion(of: batch).get()
                 let failing = BatchRequest()
                 failing.add(Request(path: "/slow?ms=2000"))
                 failing.add(Request(path: "/status/503"))

@@ -39,7 +39,7 @@ extension DemoTour {
                 request.body = .multipart(form)
                 let uploads = Protected(0)
                 request.addProgressHandler { _, progress in if progress.direction == .upload { uploads.withLock { $0 += 1 } } }
-                let parts = try await finish(request).get().arrayValue ?? []
+                let parts = try await service.completion(of: request).get().arrayValue ?? []
                 // Name, size and CRC-32 of each part, as sent and as the server's parser saw them.
                 let sent = ["author 3 \(PartChecksum.crc32(Array("Ada".utf8)))", "photo \(bytes.count) \(PartChecksum.crc32(bytes))"]
                 let seen = parts.map { "\($0["name"]?.stringValue ?? "?") \($0["size"]?.intValue ?? -1) \($0["crc32"]?.intValue ?? -1)" }

@@ -113,7 +113,7 @@ struct DemoTour {
                 let request = Request(path: "/bytes?count=\(4 << 20)")
                 let calls = Protected(0)
                 request.addProgressHandler { _, _ in calls.withLock { $0 += 1 } }
-                let data = try await finish(request).get()
+                let data = try await service.completion(of: request).get()
                 return "\(data.count) bytes, \(calls.snapshot) progress calls"
             }),
             ("200 requests, 16 in flight; the service lets go of each when it finishes", {
@@ -127,24 +127,6 @@ struct DemoTour {
                 return "all finished; requests still held by the service: \(service.activeRequestCount)"
             }),
         ]
-    }
-
-    /// Starts `request` and returns its result once its completion handlers run: the kit calls
-    /// every progress handler before them, so what those counted is complete.
-    func finish<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
-        await withCheckedContinuation { continuation in
-            request.addCompletionHandler { _, result in continuation.resume(returning: result) }
-            service.start(request)
-        }
-    }
-
-    /// Starts `batch` and returns its result once its completion handlers run, after every
-    /// progress handler call.
-    func finish(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
-        await withCheckedContinuation { continuation in
-            batch.addCompletionHandler { _, result in continuation.resume(returning: result) }
-            service.start(batch)
-        }
     }
 }
 

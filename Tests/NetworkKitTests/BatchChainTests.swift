@@ -25,7 +25,7 @@ struct BatchChainTests {
                 calls.append(index)
             }
         }
-        let result = await fixture.finish(batch)
+        let result = await fixture.service.completion(of: batch)
         let values = try result.get()
         #expect(values.count == 4 && values.requestIDs == [bytes.id, id.id, text.id, feed.id])
         #expect(values[bytes]?.count == 16)
@@ -62,7 +62,7 @@ struct BatchChainTests {
             if index != 23 { request.interceptors = [gate] }
             requests.append(batch.add(request))
         }
-        let result = await fixture.finish(batch)
+        let result = await fixture.service.completion(of: batch)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
         #expect(failure.index == 23 && failure.requestID == requests[23].id)
         guard case .httpStatus(503, _, _) = failure.error else { Issue.record("got \(failure.error)"); return }
@@ -85,7 +85,7 @@ struct BatchChainTests {
         batch.addProgressHandler { _, value in progress.append(value) }
         // The completion handler runs after every progress handler on the callback queue; an
         // awaited `result(of:)` may return before the last of them ran (seen under ThreadSanitizer).
-        let result = await fixture.finish(batch)
+        let result = await fixture.service.completion(of: batch)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
         #expect(failure.index == 1 && failure.requestID == failing.id)
         #expect(counted.state == .finished && fixture.server.hits.count("batch-keep-going") == 1)

@@ -158,7 +158,7 @@ struct DownloadTests {
         request.addProgressHandler { request, progress in
             if progress.completedBytes > 4 * 1024 * 1024 { request.cancel() }
         }
-        let first = await fixture.finish(request)
+        let first = await fixture.service.completion(of: request)
         guard case .cancelled = first.failure else { Issue.record("expected cancelled, got \(first)"); return }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(folder.contents.count == 2, "partial file and its record: \(folder.contents)")

@@ -23,7 +23,7 @@ struct HandlersAndCancellationTests {
         let states = Recorder<RequestState>()
         request.addStateHandler { _, state in states.append(state) }
         #expect(request.state == .ready)
-        _ = await fixture.finish(request)
+        _ = await fixture.service.completion(of: request)
         // A handler added after the finish gets the stored result, once, after the others.
         await withCheckedContinuation { continuation in
             request.addCompletionHandler { _, _ in calls.append(5); continuation.resume() }
@@ -41,7 +41,7 @@ struct HandlersAndCancellationTests {
         let request = Request(path: "/json/small")
         request.cancel()
         #expect(request.state == .cancelled)
-        let result = await fixture.finish(request)
+        let result = await fixture.service.completion(of: request)
         guard case .cancelled = result.failure else { Issue.record("got \(result)"); return }
         #expect(fixture.service.activeRequestCount == 0)
     }
@@ -52,7 +52,7 @@ struct HandlersAndCancellationTests {
         let request = Request(path: "/json/small", parser: JSONParser())
         let calls = Recorder<Bool>()
         request.addCompletionHandler { _, result in calls.append(result.success != nil) }
-        _ = await fixture.finish(request)
+        _ = await fixture.service.completion(of: request)
         request.cancel()
         try await Task.sleep(for: .milliseconds(100))
         #expect(request.state == .finished)

@@ -93,7 +93,7 @@ struct HostileServerTests {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         let custom = URLRequest(url: try #require(URL(string: url)))
         for request in [Request(url: url), Request(urlRequest: custom, parser: DataParser())] {
-            let result = await fixture.finish(request)
+            let result = await fixture.service.completion(of: request)
             guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); continue }
             #expect(text.contains("the \(scheme): scheme is not supported (http: and https: only)"), "\(text)")
         }
@@ -105,7 +105,7 @@ struct HostileServerTests {
         defer { fixture.server.stop() }
         let rewritten = Request(url: fixture.server.url("/json/small"), parser: DataParser())
         rewritten.interceptors = [URLRewriter(url: "file:///etc/hostname")]
-        let result = await fixture.finish(rewritten)
+        let result = await fixture.service.completion(of: rewritten)
         guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); return }
         #expect(text.contains("the file: scheme is not supported"), "\(text)")
 
@@ -116,7 +116,7 @@ struct HostileServerTests {
             next.url = URL(string: "file:///etc/hostname")
             return next
         }
-        let answer = await fixture.finish(redirected)
+        let answer = await fixture.service.completion(of: redirected)
         guard case .failure(.httpStatus(302, _, _)) = answer else { Issue.record("got \(answer)"); return }
     }
 

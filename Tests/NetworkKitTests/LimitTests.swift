@@ -12,7 +12,7 @@ struct LimitTests {
         defer { fixture.server.stop() }
         let request = Request(path: "/bytes?count=2000000")
         request.maxResponseBytes = 1_000_000
-        let result = await fixture.finish(request)
+        let result = await fixture.service.completion(of: request)
         guard case .responseTooLarge(let limit) = result.failure else {
             Issue.record("expected responseTooLarge, got \(result)")
             return
@@ -82,7 +82,7 @@ struct LimitTests {
         let request = Request(path: "/drip?bytes=100&ms=300")
         request.timeLimit = .milliseconds(800)
         let started = ContinuousClock.now
-        let result = await fixture.finish(request)
+        let result = await fixture.service.completion(of: request)
         let elapsed = started.duration(to: .now)
         guard case .timeLimitExceeded(let limit) = result.failure else {
             Issue.record("expected timeLimitExceeded, got \(result)")

@@ -29,7 +29,7 @@ struct ParserTests {
             try StringParser().parse(Response(url: response.url, statusCode: 200,
                                               headers: ["Content-Type": "text/plain"], data: response.data))
         }
-        let error = await fixture.finish(Request(path: "/text?charset=iso-8859-1", parser: withoutCharset)).failure
+        let error = await fixture.service.completion(of: Request(path: "/text?charset=iso-8859-1", parser: withoutCharset)).failure
         guard case .parse(let parse) = error else { Issue.record("expected parse error, got \(String(describing: error))"); return }
         #expect(parse.reason == "body is not valid utf-8")
     }
@@ -58,7 +58,7 @@ struct ParserTests {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let parser = JSONParser(checkKeyPath: "code", okValue: 0)
-        let result = await fixture.finish(Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser))
+        let result = await fixture.service.completion(of: Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser))
         guard case .businessCode(let code, let message) = result.failure else {
             Issue.record("expected business code error, got \(result)"); return
         }
@@ -78,10 +78,10 @@ struct ParserTests {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let parser = JSONParser(contentKeyPath: "content/exit/0")
-        let result = await fixture.finish(Request(path: "/json/feed", parser: parser))
+        let result = await fixture.service.completion(of: Request(path: "/json/feed", parser: parser))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.keyPath == "content/exit")
-        let outOfRange = await fixture.finish(Request(path: "/json/feed", parser: JSONParser(contentKeyPath: "content/entrance/9")))
+        let outOfRange = await fixture.service.completion(of: Request(path: "/json/feed", parser: JSONParser(contentKeyPath: "content/entrance/9")))
         guard case .parse(let rangeError) = outOfRange.failure else { Issue.record("got \(outOfRange)"); return }
         #expect(rangeError.reason.contains("out of range"))
     }
@@ -131,7 +131,7 @@ struct ParserTests {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let parser = ModelParser(modelName: "Nobody", registry: ModelRegistry())
-        let result = await fixture.finish(Request(path: "/json/feed", parser: parser))
+        let result = await fixture.service.completion(of: Request(path: "/json/feed", parser: parser))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.reason.contains("no converter registered for model name \"Nobody\""))
     }
@@ -140,7 +140,7 @@ struct ParserTests {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let parser = ModelParser([Entrance].self, json: JSONParser(contentKeyPath: "content/entrance"))
-        let result = await fixture.finish(Request(path: "/json/wrong-types", parser: parser))
+        let result = await fixture.service.completion(of: Request(path: "/json/wrong-types", parser: parser))
         guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
         #expect(error.parser == "model")
         #expect(error.reason.contains("0/name"))
@@ -191,7 +191,7 @@ struct ParserTests {
         ParsingQueue.shared.setSpecific(key: key, value: "parsing")
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
-        let started = await fixture.finish(Request(path: "/json/small", parser: LightProbe(key: key)))
+        let started = await fixture.service.completion(of: Request(path: "/json/small", parser: LightProbe(key: key)))
         let light = try await fixture.service.send(Request(path: "/json/small", parser: LightProbe(key: key)))
         let heavy = try await fixture.service.send(Request(path: "/json/small",
                                                            parser: ClosureParser { _ in DispatchQueue.getSpecific(key: key) }))

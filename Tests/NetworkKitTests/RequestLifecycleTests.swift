@@ -74,17 +74,17 @@ struct RequestLifecycleTests {
     /// The pipeline's finish: a stop wins over its result, an earlier finish over both, and the
     /// metrics keep the error the request finished with.
     @Test("finish", arguments: [
-        (Start.ready, "ready", "success, not finishing"),
-        (.stoppedBeforeStart, "stoppedBeforeStart", "success, not finishing"),
-        (.running, "finished(finished)", "success, finishing"),
-        (.runningPipelineFinishes, "finished(finished)", "success, finishing"),
-        (.stopping, "finished(cancelled)", "cancelled (metrics: cancelled), finishing"),
-        (.finished, "finished(finished)", "success, not finishing"),
+        (Start.ready, "ready", "success, nothing to deliver"),
+        (.stoppedBeforeStart, "stoppedBeforeStart", "success, nothing to deliver"),
+        (.running, "finished(finished)", "success, delivers"),
+        (.runningPipelineFinishes, "finished(finished)", "success, delivers"),
+        (.stopping, "finished(cancelled)", "cancelled (metrics: cancelled), delivers"),
+        (.finished, "finished(finished)", "success, nothing to deliver"),
     ])
-    func finish(from start: Start, phase: String, outcome: String) {
+    func finish(from start: Start, phase: String, settled: String) {
         var lifecycle = start.lifecycle()
         let finished = lifecycle.finish(.success(2), metrics: Start.metrics)
-        #expect(Self.describe(finished) == outcome)
+        #expect(Self.describe(finished) == settled)
         #expect(Self.describe(lifecycle.phase) == phase)
     }
 
@@ -166,7 +166,16 @@ struct RequestLifecycleTests {
         work.cancel()
         #expect(wait.isCancelled)
         let finished = lifecycle.finish(.success("from the cache"), metrics: Start.metrics)
-        #expect(Self.describe(finished) == "cancelled (metrics: cancelled), finishing")
+        #expect(Self.describe(finished) == "cancelled (metrics: cancelled), delivers")
+    }
+
+    /// Work handed over after the request stopped is cancelled on its own, whatever its kind.
+    @Test func anItemCancelsAlone() {
+        let wait = Task<Void, any Error> { try await Task.sleep(for: .seconds(60)) }
+        let pipeline = Task<Void, Never> { try? await Task.sleep(for: .seconds(60)) }
+        CancellableWork.Item.wait(wait).cancel()
+        CancellableWork.Item.pipeline(pipeline).cancel()
+        #expect(wait.isCancelled && pipeline.isCancelled)
     }
 
     /// A new attempt forgets the last one's head and progress, and counts.
@@ -195,7 +204,7 @@ struct RequestLifecycleTests {
     static func describe(_ action: RequestLifecycle.StartAction) -> String {
         switch action {
         case .run: "run"
-        case .finish(let finishing): "finish(\(describe(finishing)))"
+        case .finish(let delivery): "finish(\(describe(delivery)))"
         case .ignore: "ignore"
         }
     }
@@ -204,18 +213,18 @@ struct RequestLifecycleTests {
         switch action {
         case .ignore: "ignore"
         case .cancel: "cancel"
-        case .cancelAndFinish(_, let finishing): "cancelAndFinish(\(describe(finishing)))"
+        case .cancelAndFinish(_, let delivery): "cancelAndFinish(\(describe(delivery)))"
         }
     }
 
-    static func describe(_ finishing: RequestLifecycle.Finishing) -> String {
-        "\(describe(finishing.result)), \(finishing.completionHandlers.count) handler"
+    static func describe(_ delivery: RequestLifecycle.FinishDelivery) -> String {
+        "\(describe(delivery.result)), \(delivery.completionHandlers.count) handler"
     }
 
-    static func describe(_ outcome: RequestLifecycle.FinishOutcome) -> String {
-        var text = describe(outcome.result)
-        if let error = outcome.metrics.error { text += " (metrics: \(describe(.failure(error))))" }
-        return text + (outcome.finishing == nil ? ", not finishing" : ", finishing")
+    static func describe(_ settled: RequestLifecycle.SettledResult) -> String {
+        var text = describe(settled.result)
+        if let error = settled.metrics.error { text += " (metrics: \(describe(.failure(error))))" }
+        return text + (settled.delivery == nil ? ", nothing to deliver" : ", delivers")
     }
 
     static func describe(_ result: AnyResult) -> String {

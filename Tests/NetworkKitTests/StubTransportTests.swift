@@ -118,6 +118,29 @@ struct StubTransportTests {
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
+    /// An infinite `timeoutInterval` is no timeout: a delay of a day is waited out, on the clock.
+    @Test func aRequestWithoutATimeoutWaitsOutAnyDelay() async throws {
+        let clock = InstantClock()
+        let stub = StubTransport(clock: clock)
+        stub.answer(.get, .any, with: StubResponse.json("{}").delayed(head: .seconds(86_400)))
+        let (service, _) = Self.service(stub)
+        let patient = Request(path: "/patient")
+        patient.timeout = .infinity
+        #expect(try await service.send(patient) == Data("{}".utf8))
+        #expect(clock.slept == [.seconds(86_400)])
+    }
+
+    /// Silence with no timeout lasts until the request is cancelled, sleeping on no clock (one
+    /// whose sleeps return at once would otherwise spin).
+    @Test func silenceWithoutATimeoutLastsUntilCancelled() async throws {
+        let clock = InstantClock()
+        let stub = StubTransport(clock: clock)
+        let (service, _) = Self.service(stub)
+        let (_, result) = await cancelWhileSilent(stub) { await service.result(of: $0) }
+        #expect(result.failure?.isCancellation == true)
+        #expect(clock.slept.isEmpty)
+    }
+
     @Test func anInvalidatedStubCancelsNewTransfers() async throws {
         let stub = StubTransport()
         stub.answer(.get, .any, with: .json("{}"))
@@ -126,6 +149,25 @@ struct StubTransportTests {
         #expect(await service.result(of: Request(path: "/x")).failure?.isCancellation == true)
         #expect(stub.requests.isEmpty)
     }
+}
+
+/// Has `stub` answer a GET with silence, awaits a request without a timeout through `awaiting`
+/// in a task, cancels that task once the stub has the request, and returns the request and
+/// what the awaiting came to.
+func cancelWhileSilent(_ stub: StubTransport,
+                       awaiting: @escaping @Sendable (Request<Data>) async -> Result<Data, NetworkError>)
+    async -> (Request<Data>, Result<Data, NetworkError>) {
+    let (answered, answer) = AsyncStream<Void>.makeStream()
+    stub.answer(.get, .any) { _ in
+        answer.yield()
+        return StubResponse.json("{}").timingOut()
+    }
+    let silent = Request(path: "/silent")
+    silent.timeout = .infinity
+    let waiting = Task { await awaiting(silent) }
+    for await _ in answered { break }
+    waiting.cancel()
+    return (silent, await waiting.value)
 }
 
 /// A clock whose sleeps return at once, recording how long each was.

@@ -47,29 +47,13 @@ struct Fixture {
         return Fixture(server: server, service: service, callbackQueue: queue)
     }
 
-    /// Starts `request` and waits for its first completion handler's result.
-    func finish<Output>(_ request: Request<Output>) async -> Result<Output, NetworkError> {
-        await withCheckedContinuation { continuation in
-            request.addCompletionHandler { _, result in continuation.resume(returning: result) }
-            service.start(request)
-        }
-    }
-
-    /// Starts `batch` and waits for its first completion handler's result.
-    func finish(_ batch: BatchRequest) async -> Result<RequestValues, BatchError> {
-        await withCheckedContinuation { continuation in
-            batch.addCompletionHandler { _, result in continuation.resume(returning: result) }
-            service.start(batch)
-        }
-    }
-
     /// Runs `request` to its finish while no other memory-heavy test runs, timing it and measuring
     /// how much the resident memory grew meanwhile.
     func finishMeasured<Output: Sendable>(_ request: Request<Output>) async -> MeasuredFinish<Output> {
         await MemoryHeavy.exclusive {
             let before = ResidentMemory.current
             let started = ContinuousClock.now
-            let result = await finish(request)
+            let result = await service.completion(of: request)
             let elapsed = started.duration(to: .now)
             let growth = ResidentMemory.current.flatMap { after in before.map { after - $0 } }
             return MeasuredFinish(result: result, elapsed: elapsed, growth: growth)

@@ -16,8 +16,8 @@ struct TransferStateTests {
         ResponseHead(url: nil, statusCode: status, headers: headers)
     }
 
-    static func state(idle: Duration? = nil) -> TransferState {
-        TransferState(idleTimeout: idle, now: start)
+    static func state(idleSeconds: TimeInterval? = nil) -> TransferState {
+        TransferState(idleTimeout: idleSeconds.flatMap { IdleTimeout(seconds: $0) }, now: start)
     }
 
     /// What a head leads to: the limit counts inflated bytes for an encoded body, an announced
@@ -43,12 +43,12 @@ struct TransferStateTests {
         _ = state.receive(head: Self.makeHead(200, ["Content-Encoding": "deflate"]), redirect: nil, sizeLimit: 10_000,
                           decompressionLimit: 100, isDownload: false, now: Self.start)
         #expect(state.limit == 100)
-        let value1 = state.take(Data(count: 60), now: Self.start)
-        #expect(value1 == .kept(60))
-        let value2 = state.take(Data(count: 60), now: Self.start)
-        #expect(value2 == .overLimit(100))
-        let value3 = state.take(Data(count: 1), now: Self.start)
-        #expect(value3 == .dropped)
+        let firstChunk = state.take(Data(count: 60), now: Self.start)
+        #expect(firstChunk == .kept(60))
+        let chunkOverTheLimit = state.take(Data(count: 60), now: Self.start)
+        #expect(chunkOverTheLimit == .overLimit(100))
+        let chunkAfterTheLimit = state.take(Data(count: 1), now: Self.start)
+        #expect(chunkAfterTheLimit == .dropped)
         #expect(state.outcome.body.isEmpty)
     }
 
@@ -63,8 +63,8 @@ struct TransferStateTests {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: sizeLimit, decompressionLimit: 1_000,
                           isDownload: true, now: Self.start)
-        let value4 = state.fileBegan(start)
-        #expect(value4.0 == action)
+        let (fileAction, _) = state.fileBegan(start)
+        #expect(fileAction == action)
         #expect(state.phase == phase)
     }
 
@@ -74,10 +74,10 @@ struct TransferStateTests {
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
                           isDownload: true, now: Self.start)
         _ = state.fileBegan(.restart("no range"))
-        let value5 = state.attach(NoTask())
-        #expect(value5)
-        let value6 = state.complete(error: URLError(.cancelled))
-        #expect(value6.restartReason == "no range")
+        let cancelWhenHandedBack = state.attach(NoTask())
+        #expect(cancelWhenHandedBack)
+        let restarted = state.complete(error: URLError(.cancelled))
+        #expect(restarted.restartReason == "no range")
     }
 
     /// What becomes of chunks in each phase: a download's error body and a redirect's body are
@@ -87,18 +87,18 @@ struct TransferStateTests {
         _ = errorBody.receive(head: Self.makeHead(404), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
                               isDownload: true, now: Self.start)
         _ = errorBody.fileBegan(.notFile)
-        let value7 = errorBody.take(Data(count: Int(TransferState.errorBodyLimit)), now: Self.start)
-        #expect(value7 == .kept(TransferState.errorBodyLimit))
-        let value8 = errorBody.take(Data(count: 1), now: Self.start)
-        #expect(value8 == .dropped)
+        let errorBodyUpToItsLimit = errorBody.take(Data(count: Int(TransferState.errorBodyLimit)), now: Self.start)
+        #expect(errorBodyUpToItsLimit == .kept(TransferState.errorBodyLimit))
+        let errorBodyPastItsLimit = errorBody.take(Data(count: 1), now: Self.start)
+        #expect(errorBodyPastItsLimit == .dropped)
 
         var redirect = Self.state()
         _ = redirect.receive(head: Self.makeHead(302), redirect: Self.next, sizeLimit: nil, decompressionLimit: 1_000,
                              isDownload: false, now: Self.start)
-        let value9 = redirect.take(Data(count: Int(TransferState.redirectBodyLimit)), now: Self.start)
-        #expect(value9 == .dropped)
-        let value10 = redirect.take(Data(count: 1), now: Self.start)
-        #expect(value10 == .cancelTransfer)
+        let redirectBodyUpToItsLimit = redirect.take(Data(count: Int(TransferState.redirectBodyLimit)), now: Self.start)
+        #expect(redirectBodyUpToItsLimit == .dropped)
+        let redirectBodyPastItsLimit = redirect.take(Data(count: 1), now: Self.start)
+        #expect(redirectBodyPastItsLimit == .cancelTransfer)
         // Cancelled for its long body, the redirect is still followed.
         let outcome = redirect.complete(error: URLError(.cancelled))
         #expect(outcome.redirect == Self.next && outcome.error == nil && outcome.head == nil)
@@ -107,43 +107,43 @@ struct TransferStateTests {
         _ = file.receive(head: Self.makeHead(), redirect: nil, sizeLimit: 15, decompressionLimit: 1_000,
                          isDownload: true, now: Self.start)
         _ = file.fileBegan(.write(total: nil))
-        let value11 = file.take(Data(count: 10), now: Self.start)
-        #expect(value11 == .toFile)
-        let value12 = file.wroteToFile(count: 10, fileLength: 10)
-        #expect(value12 == nil)
-        let value13 = file.wroteToFile(count: 10, fileLength: 20)
-        #expect(value13 == 15)
-        let value14 = file.take(Data(count: 10), now: Self.start)
-        #expect(value14 == .dropped)
+        let fileChunk = file.take(Data(count: 10), now: Self.start)
+        #expect(fileChunk == .toFile)
+        let firstWriteUnderTheLimit = file.wroteToFile(count: 10, fileLength: 10)
+        #expect(firstWriteUnderTheLimit == nil)
+        let secondWriteOverTheLimit = file.wroteToFile(count: 10, fileLength: 20)
+        #expect(secondWriteOverTheLimit == 15)
+        let chunkAfterTheLimitStopped = file.take(Data(count: 10), now: Self.start)
+        #expect(chunkAfterTheLimitStopped == .dropped)
     }
 
     /// The idle timeout: bytes either way push it back; once it fires, the outcome says
     /// `timedOut` whatever the transport completes with, and a completed transfer never fires.
     @Test func idleTimeout() {
-        var state = Self.state(idle: .seconds(1))
-        let value15 = state.checkIdle(now: Self.start.advanced(by: .milliseconds(900)))
-        #expect(value15.timedOut == false)
+        var state = Self.state(idleSeconds: 1)
+        let checkBeforeTheTimeout = state.checkIdle(now: Self.start.advanced(by: .milliseconds(900)))
+        #expect(checkBeforeTheTimeout.timedOut == false)
         state.sent(bytes: 10, now: Self.start.advanced(by: .milliseconds(900)))
-        let value16 = state.checkIdle(now: Self.start.advanced(by: .milliseconds(1_500)))
-        #expect(value16.timedOut == false)
+        let checkAfterUploadProgress = state.checkIdle(now: Self.start.advanced(by: .milliseconds(1_500)))
+        #expect(checkAfterUploadProgress.timedOut == false)
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
                           isDownload: false, now: Self.start.advanced(by: .milliseconds(1_800)))
-        let value17 = state.checkIdle(now: Self.start.advanced(by: .milliseconds(2_700)))
-        #expect(value17.timedOut == false)
-        let value18 = state.checkIdle(now: Self.start.advanced(by: .milliseconds(2_800)))
-        #expect(value18.timedOut == true)
-        let value19 = state.checkIdle(now: Self.start.advanced(by: .seconds(5)))
-        #expect(value19.timedOut == false)   // once
+        let checkAfterTheHead = state.checkIdle(now: Self.start.advanced(by: .milliseconds(2_700)))
+        #expect(checkAfterTheHead.timedOut == false)
+        let checkAtTheTimeout = state.checkIdle(now: Self.start.advanced(by: .milliseconds(2_800)))
+        #expect(checkAtTheTimeout.timedOut == true)
+        let checkAfterItFired = state.checkIdle(now: Self.start.advanced(by: .seconds(5)))
+        #expect(checkAfterItFired.timedOut == false)   // once
         let outcome = state.complete(error: URLError(.cancelled))
         #expect((outcome.error as? URLError)?.code == .timedOut)
 
-        var done = Self.state(idle: .seconds(1))
+        var done = Self.state(idleSeconds: 1)
         _ = done.complete(error: nil)
-        let value20 = done.checkIdle(now: Self.start.advanced(by: .seconds(5)))
-        #expect(value20.timedOut == false)
+        let checkAfterCompletion = done.checkIdle(now: Self.start.advanced(by: .seconds(5)))
+        #expect(checkAfterCompletion.timedOut == false)
         var noTimeout = Self.state()
-        let value21 = noTimeout.checkIdle(now: Self.start.advanced(by: .seconds(3_600)))
-        #expect(value21.timedOut == false)
+        let checkWithoutATimeout = noTimeout.checkIdle(now: Self.start.advanced(by: .seconds(3_600)))
+        #expect(checkWithoutATimeout.timedOut == false)
     }
 
     /// A failure the kit decided (a bad encoding) wins over the transport's own error.
@@ -151,12 +151,12 @@ struct TransferStateTests {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
                           isDownload: false, now: Self.start)
-        let value21 = state.fail(URLError(.cannotDecodeContentData))
-        #expect(value21 == nil)   // not handed back yet
-        let value22 = state.attach(NoTask())
-        #expect(value22)                                  // so cancelled as it comes
-        let value23 = state.complete(error: URLError(.cancelled))
-        #expect((value23.error as? URLError)?.code == .cannotDecodeContentData)
+        let taskToCancel = state.fail(URLError(.cannotDecodeContentData))
+        #expect(taskToCancel == nil)   // not handed back yet
+        let cancelWhenHandedBack = state.attach(NoTask())
+        #expect(cancelWhenHandedBack)                                  // so cancelled as it comes
+        let completed = state.complete(error: URLError(.cancelled))
+        #expect((completed.error as? URLError)?.code == .cannotDecodeContentData)
     }
 }
 

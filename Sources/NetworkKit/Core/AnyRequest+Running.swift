@@ -26,7 +26,7 @@ extension AnyRequest {
         }
         switch action {
         case .run: return .started
-        case .finish(let finishing): perform(finishing); return .finishedAtStart
+        case .finish(let delivery): perform(delivery); return .finishedAtStart
         case .ignore: return .startedBefore
         }
     }
@@ -45,18 +45,18 @@ extension AnyRequest {
             break
         case .cancel(let work):
             work.cancel()
-        case .cancelAndFinish(let work, let finishing):
+        case .cancelAndFinish(let work, let delivery):
             work.cancel()
-            perform(finishing)
+            perform(delivery)
         }
     }
 
     /// Finishes the request from its pipeline: a stop wins over `result`, and an earlier finish
     /// over both. Returns what the request finished with and the metrics as kept.
     func finish(_ result: AnyResult, metrics: RequestMetrics) -> (result: AnyResult, metrics: RequestMetrics) {
-        let outcome = withLifecycle { $0.finish(result, metrics: metrics) }
-        if let finishing = outcome.finishing { perform(finishing) }
-        return (outcome.result, outcome.metrics)
+        let settled = withLifecycle { $0.finish(result, metrics: metrics) }
+        if let delivery = settled.delivery { perform(delivery) }
+        return (settled.result, settled.metrics)
     }
 
     /// The result, once the request has finished.
@@ -135,14 +135,14 @@ extension AnyRequest {
     /// Carries out a finish: out of the service's registry before anyone hears of it (a batch
     /// that observes it may finish at once), the observers, then the handlers on the callback
     /// queue (the queued block keeps the request alive until they have run).
-    private func perform(_ finishing: RequestLifecycle.Finishing) {
-        finishing.context.registry.remove(id)
-        let result = finishing.result
-        for observer in finishing.resultObservers { observer(result) }
-        let completionHandlers = finishing.completionHandlers, stateHandlers = finishing.stateHandlers
+    private func perform(_ delivery: RequestLifecycle.FinishDelivery) {
+        delivery.context.registry.remove(id)
+        let result = delivery.result
+        for observer in delivery.resultObservers { observer(result) }
+        let completionHandlers = delivery.completionHandlers, stateHandlers = delivery.stateHandlers
         guard !completionHandlers.isEmpty || !stateHandlers.isEmpty else { return }
-        let state = finishing.state
-        finishing.context.callbackQueue.async {
+        let state = delivery.state
+        delivery.context.callbackQueue.async {
             for handler in stateHandlers { handler(self, state) }
             for handler in completionHandlers { handler(self, result) }
         }

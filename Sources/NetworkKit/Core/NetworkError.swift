@@ -83,16 +83,34 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A URLError as words: the code's name, and what libcurl said when it said more.
+    /// Words for the URLError codes that the kit, its transports (URLSession, NIO, the stub) and
+    /// their file handling report; another code reads as `URLError` and its number.
+    static let urlErrorWords: [URLError.Code: String] = [
+        .timedOut: "timed out", .cannotConnectToHost: "cannot connect to host",
+        .networkConnectionLost: "network connection lost", .cannotFindHost: "cannot find host",
+        .notConnectedToInternet: "not connected to the internet", .badServerResponse: "bad server response",
+        .secureConnectionFailed: "secure connection failed", .badURL: "bad URL",
+        .unsupportedURL: "unsupported URL", .dnsLookupFailed: "DNS lookup failed", .unknown: "transfer failed",
+        .cancelled: "cancelled", .resourceUnavailable: "resource unavailable",
+        .httpTooManyRedirects: "too many redirects", .redirectToNonExistentLocation: "redirect without a location",
+        .cannotDecodeContentData: "cannot decode the compressed body", .cannotDecodeRawData: "cannot decode the data",
+        .cannotParseResponse: "cannot parse the response", .zeroByteResource: "empty response",
+        .dataLengthExceedsMaximum: "response longer than allowed",
+        .userAuthenticationRequired: "authentication required",
+        .serverCertificateUntrusted: "server certificate not trusted",
+        .serverCertificateHasBadDate: "server certificate expired or not yet valid",
+        .serverCertificateHasUnknownRoot: "server certificate from an unknown authority",
+        .serverCertificateNotYetValid: "server certificate not yet valid",
+        .clientCertificateRejected: "client certificate rejected", .clientCertificateRequired: "client certificate required",
+        .fileDoesNotExist: "file does not exist", .fileIsDirectory: "file is a directory",
+        .noPermissionsToReadFile: "no permission to read the file", .cannotOpenFile: "cannot open file",
+        .cannotCreateFile: "cannot create file", .cannotWriteToFile: "cannot write to file",
+        .cannotMoveFile: "cannot move file", .cannotRemoveFile: "cannot remove file",
+    ]
+
+    /// A URLError as words: the code's name, and what the transport said when it said more.
     static func describe(_ error: URLError) -> String {
-        let names: [URLError.Code: String] = [
-            .timedOut: "timed out", .cannotConnectToHost: "cannot connect to host",
-            .networkConnectionLost: "network connection lost", .cannotFindHost: "cannot find host",
-            .notConnectedToInternet: "not connected to the internet", .badServerResponse: "bad server response",
-            .secureConnectionFailed: "secure connection failed", .badURL: "bad URL",
-            .unsupportedURL: "unsupported URL", .dnsLookupFailed: "DNS lookup failed", .unknown: "transfer failed",
-        ]
-        let name = names[error.code] ?? "URLError \(error.code.rawValue)"
+        let name = urlErrorWords[error.code] ?? "URLError \(error.code.rawValue)"
         let detail = error.localizedDescription
         let generic = detail.contains("could not be completed") || detail.isEmpty
         return generic ? "\(name) (\(error.code.rawValue))" : "\(name) (\(error.code.rawValue)): \(detail)"

@@ -21,9 +21,10 @@ extension RequestLifecycle {
         var cachedReplyObservers: [@Sendable (CachedReply) -> Void] = []
     }
 
-    /// The finish to perform after the lock: leave the registry, tell the observers, then queue
-    /// the state and completion handlers on the callback queue.
-    struct Finishing {
+    /// What a request that just finished delivers, and to whom, after the lock: leave the
+    /// registry, tell the observers, then queue the state and completion handlers on the
+    /// callback queue. The lifecycle hands it out once, to the finish that won.
+    struct FinishDelivery {
         let result: AnyResult
         let state: RequestState
         let context: StartContext

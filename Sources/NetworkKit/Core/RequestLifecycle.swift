@@ -13,9 +13,9 @@ struct StartContext: Sendable {
 /// What `cancel()` stops while a request runs: its pipeline's task, the transfer of the current
 /// attempt, and a wait (before a retry, or for a cache entry another request is fetching).
 struct CancellableWork: Sendable {
-    var pipeline: Task<Void, Never>?
-    var transfer: (any TransportTask)?
-    var wait: Task<Void, any Error>?
+    private var pipeline: Task<Void, Never>?
+    private var transfer: (any TransportTask)?
+    private var wait: Task<Void, any Error>?
 
     /// One of the three, as the pipeline hands it over.
     enum Item: Sendable {
@@ -23,16 +23,17 @@ struct CancellableWork: Sendable {
         case transfer(any TransportTask)
         case wait(Task<Void, any Error>)
 
-        /// Stops this item.
+        /// Stops this item: kept alone, then cancelled with all of it, so `keep` is the one
+        /// place that takes an item apart.
         func cancel() {
-            switch self {
-            case .pipeline(let task): task.cancel()
-            case .transfer(let task): task.cancel()
-            case .wait(let task): task.cancel()
-            }
+            var alone = CancellableWork()
+            alone.keep(self)
+            alone.cancel()
         }
     }
 
+    /// Keeps `item` in its slot, in place of the one before of its kind (the last attempt's
+    /// transfer, the last wait).
     mutating func keep(_ item: Item) {
         switch item {
         case .pipeline(let task): pipeline = task
@@ -141,7 +142,7 @@ extension RequestLifecycle {
         /// there) and tell the state handlers, if any.
         case run(StateReport?)
         /// It was stopped before start: finish at once.
-        case finish(Finishing)
+        case finish(FinishDelivery)
         /// Started before: nothing to do.
         case ignore
     }
@@ -165,7 +166,7 @@ extension RequestLifecycle {
         /// Cancel the running work; the pipeline finishes the request.
         case cancel(CancellableWork)
         /// Cancel the running work and finish now.
-        case cancelAndFinish(CancellableWork, Finishing)
+        case cancelAndFinish(CancellableWork, FinishDelivery)
     }
 
     /// `cancel()`, or a limit the kit enforces: the request is to finish with `reason`.
@@ -198,46 +199,47 @@ extension RequestLifecycle {
         return .kept
     }
 
-    /// What came of the pipeline's finish.
-    struct FinishOutcome {
+    /// What the request settled on when its pipeline finished it: the winning result, the
+    /// metrics as kept, and the delivery to perform when this finish was the one that won.
+    struct SettledResult {
         /// What the request finished with: the pipeline's result, or the stop's error, or an
         /// earlier finish's result.
         var result: AnyResult
         /// The metrics as kept, with the error the request finished with.
         var metrics: RequestMetrics
-        /// The callbacks to run, unless an earlier finish ran them.
-        var finishing: Finishing?
+        /// The delivery to perform; nil when an earlier finish performed it.
+        var delivery: FinishDelivery?
     }
 
     /// The pipeline is done with `result`. A stop wins over it; an earlier finish wins over both.
-    mutating func finish(_ result: AnyResult, metrics: RequestMetrics) -> FinishOutcome {
+    mutating func finish(_ result: AnyResult, metrics: RequestMetrics) -> SettledResult {
         var kept = metrics
         let final: AnyResult
-        var finishing: Finishing?
+        var delivery: FinishDelivery?
         switch phase {
         case .running(let running):
             final = result
-            finishing = finish(with: result, context: running.context)
+            delivery = finish(with: result, context: running.context)
         case .stopping(let running, let reason):
             final = .failure(reason)
-            finishing = finish(with: final, context: running.context)
+            delivery = finish(with: final, context: running.context)
         case .finished(let earlier, _, _):
             final = earlier
         case .ready, .stoppedBeforeStart:
             // Never started: there is nobody to tell.
-            return FinishOutcome(result: result, metrics: metrics, finishing: nil)
+            return SettledResult(result: result, metrics: metrics, delivery: nil)
         }
         if case .failure(let error) = final { kept.error = error }
         self.metrics = kept
-        return FinishOutcome(result: final, metrics: kept, finishing: finishing)
+        return SettledResult(result: final, metrics: kept, delivery: delivery)
     }
 
-    private mutating func finish(with result: AnyResult, context: StartContext) -> Finishing {
+    private mutating func finish(with result: AnyResult, context: StartContext) -> FinishDelivery {
         let state: RequestState = if case .failure(.cancelled) = result { .cancelled } else { .finished }
         phase = .finished(result: result, state: state, callbackQueue: context.callbackQueue)
         let taken = handlers
         handlers = Handlers()
-        return Finishing(result: result, state: state, context: context, completionHandlers: taken.completion,
+        return FinishDelivery(result: result, state: state, context: context, completionHandlers: taken.completion,
                          stateHandlers: taken.state, resultObservers: taken.resultObservers)
     }
 }

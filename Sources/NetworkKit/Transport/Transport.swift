@@ -26,8 +26,8 @@ import FoundationNetworking
 /// The same for every transport, so a new one cannot get it wrong: which URLs may be sent
 /// (http: and https:), redirects (the request's `RedirectPolicy`: which to follow, how the method
 /// and body change, which credentials are dropped), the idle timeout (`URLRequest.timeoutInterval`:
-/// no byte received or sent for that long fails the attempt with `URLError(.timedOut)`; a
-/// transport may time out on its own too), content decoding (gzip and deflate, inflated under the
+/// no byte received or sent for that long fails the attempt with `URLError(.timedOut)`; none
+/// when it is zero or less, or infinite; a transport may time out on its own too), content decoding (gzip and deflate, inflated under the
 /// size and decompression limits as bytes arrive), the size and time limits, retries, the cache,
 /// and parsing. `TransportConformance` in the test suite runs these rules against each transport.
 public protocol Transport: Sendable {

@@ -4,9 +4,9 @@ extension BatchRequest: RequestGroup {
     func begin(on service: Service) {
         let queue = service.configuration.callbackQueue
         let (finished, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.finishing.begin(callbackQueue: queue) else { return (false, []) }
+            guard storage.lifecycle.begin(callbackQueue: queue) else { return (false, []) }
             storage.values = Array(repeating: nil, count: storage.parts.count)
-            if storage.finishing.isCancelRequested {
+            if storage.lifecycle.isCancelRequested {
                 return (finish(&storage, .failure(BatchError(index: 0, in: storage.parts, error: .cancelled))), [])
             }
             if storage.parts.isEmpty { return (finish(&storage, .success(RequestValues(all: [], requestIDs: []))), []) }
@@ -20,14 +20,14 @@ extension BatchRequest: RequestGroup {
     }
 
     func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, BatchError>) -> Void) {
-        if let result = storage.withLock({ $0.finishing.add(observer: observer) }) { observer(result) }
+        if let result = storage.withLock({ $0.lifecycle.add(observer: observer) }) { observer(result) }
     }
 
     /// One request finished: keep its value, report progress, and finish the batch when it is done
     /// (or at the first failure, cancelling the others first).
     private func requestFinished(at index: Int, with result: Result<any Sendable, NetworkError>) {
         let (finished, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard !storage.finishing.isFinished else { return (false, []) }
+            guard !storage.lifecycle.isFinished else { return (false, []) }
             storage.finishedCount += 1
             switch result {
             case .success(let value):
@@ -57,19 +57,19 @@ extension BatchRequest: RequestGroup {
         let handlers = storage.progressHandlers
         guard !handlers.isEmpty else { return }
         let progress = BatchProgress(completed: storage.finishedCount, total: storage.parts.count)
-        storage.finishing.enqueue { for handler in handlers { handler(self, progress) } }
+        storage.lifecycle.enqueue { for handler in handlers { handler(self, progress) } }
     }
 
     /// Stores the batch's result; false when it had one already.
     func finish(_ storage: inout Storage, _ result: Result<RequestValues, BatchError>) -> Bool {
         var cancelled = false
         if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
-        return storage.finishing.finish(result, cancelled: cancelled)
+        return storage.lifecycle.finish(result, cancelled: cancelled)
     }
 
     /// Queues the handlers of the stored result and wakes its observers. Only the caller that
     /// finished the batch calls it, once it has cancelled what it had to.
     func deliver() {
-        storage.withLock { $0.finishing.deliver(owner: self) }()
+        storage.withLock { $0.lifecycle.deliver(owner: self) }()
     }
 }

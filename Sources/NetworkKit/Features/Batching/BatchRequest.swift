@@ -40,7 +40,7 @@ public final class BatchRequest: Sendable {
         /// false).
         var firstFailure: BatchError?
         var progressHandlers: [ProgressHandler] = []
-        var finishing = GroupFinishing<BatchRequest, BatchError>()
+        var lifecycle = GroupLifecycle<BatchRequest, BatchError>()
     }
 
     /// Creates an empty batch; add its requests with ``add(_:)`` before starting it.
@@ -54,7 +54,7 @@ public final class BatchRequest: Sendable {
     @discardableResult
     public func add<Output>(_ request: Request<Output>) -> Request<Output> {
         storage.withLock { storage in
-            guard storage.finishing.state == .ready else { return }
+            guard storage.lifecycle.state == .ready else { return }
             storage.parts.append(request)
         }
         return request
@@ -67,14 +67,14 @@ public final class BatchRequest: Sendable {
 
     /// Where the batch is: ready, running, finished (succeeded or failed) or cancelled.
     public var state: RequestState {
-        storage.withLock { $0.finishing.state }
+        storage.withLock { $0.lifecycle.state }
     }
 
     /// Adds a handler called once, on the service's callback queue, when the batch finishes.
     /// Handlers run in the order added; one added after the finish is called with the stored
     /// result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
-        storage.withLock { $0.finishing.add(handler, owner: self) }
+        storage.withLock { $0.lifecycle.add(handler, owner: self) }
     }
 
     /// Adds a handler called on the callback queue each time one of the batch's requests finishes,
@@ -89,8 +89,8 @@ public final class BatchRequest: Sendable {
     /// is started. Finished: nothing happens.
     public func cancel() {
         let (finished, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.finishing.requestCancel() else { return (false, []) }
-            guard storage.finishing.callbackQueue != nil else { return (false, storage.parts) }
+            guard storage.lifecycle.requestCancel() else { return (false, []) }
+            guard storage.lifecycle.callbackQueue != nil else { return (false, storage.parts) }
             let index = storage.values.firstIndex { $0 == nil } ?? 0
             let finished = finish(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled)))
             return (finished, finished ? storage.parts : [])

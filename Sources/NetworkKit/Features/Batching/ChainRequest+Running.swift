@@ -5,9 +5,9 @@ extension ChainRequest: RequestGroup {
         let queue = service.configuration.callbackQueue
         enum Start { case again, cancelled, first }
         let start = storage.withLock { storage -> Start in
-            guard storage.finishing.begin(callbackQueue: queue) else { return .again }
+            guard storage.lifecycle.begin(callbackQueue: queue) else { return .again }
             storage.service = service
-            guard storage.finishing.isCancelRequested else { return .first }
+            guard storage.lifecycle.isCancelRequested else { return .first }
             return finish(&storage, failure(at: 0, in: storage, error: .cancelled)) ? .cancelled : .again
         }
         switch start {
@@ -18,7 +18,7 @@ extension ChainRequest: RequestGroup {
     }
 
     func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, ChainError>) -> Void) {
-        if let result = storage.withLock({ $0.finishing.add(observer: observer) }) { observer(result) }
+        if let result = storage.withLock({ $0.lifecycle.add(observer: observer) }) { observer(result) }
     }
 
     /// What comes after a step: the next one, the end of the chain, or nothing (it has finished).
@@ -31,7 +31,7 @@ extension ChainRequest: RequestGroup {
     /// Sends step `index`, or finishes the chain with every value when there is no such step.
     private func runStep(_ index: Int) {
         let next = storage.withLock { storage -> Next in
-            guard !storage.finishing.isFinished, let service = storage.service else { return .stop }
+            guard !storage.lifecycle.isFinished, let service = storage.service else { return .stop }
             guard storage.steps.indices.contains(index) else {
                 let values = RequestValues(all: storage.values, requestIDs: storage.steps.map(\.part.id))
                 return finish(&storage, .success(values)) ? .finish : .stop
@@ -53,14 +53,14 @@ extension ChainRequest: RequestGroup {
     private func stepFinished(_ index: Int, step: Step, with result: Result<any Sendable, NetworkError>) {
         enum Outcome { case failed, goOn, wait, ignored }
         let outcome = storage.withLock { storage -> Outcome in
-            guard !storage.finishing.isFinished else { return .ignored }
+            guard !storage.lifecycle.isFinished else { return .ignored }
             switch result {
             case .failure(let error):
                 return finish(&storage, failure(at: index, in: storage, error: error)) ? .failed : .ignored
             case .success(let value):
                 storage.values.append(value)
                 guard let callback = step.callback else { return .goOn }
-                storage.finishing.enqueue { [self] in runCallback(callback, of: index, with: value) }
+                storage.lifecycle.enqueue { [self] in runCallback(callback, of: index, with: value) }
                 return .wait
             }
         }
@@ -96,12 +96,12 @@ extension ChainRequest: RequestGroup {
     func finish(_ storage: inout Storage, _ result: Result<RequestValues, ChainError>) -> Bool {
         var cancelled = false
         if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
-        return storage.finishing.finish(result, cancelled: cancelled)
+        return storage.lifecycle.finish(result, cancelled: cancelled)
     }
 
     /// Queues the handlers of the stored result and wakes its observers. Only the caller that
     /// finished the chain calls it, once it has cancelled what it had to.
     func deliver() {
-        storage.withLock { $0.finishing.deliver(owner: self) }()
+        storage.withLock { $0.lifecycle.deliver(owner: self) }()
     }
 }

@@ -29,7 +29,7 @@ public final class ChainRequest: Sendable {
         var values: [any Sendable] = []
         /// Sends the steps, from start on.
         var service: Service?
-        var finishing = GroupFinishing<ChainRequest, ChainError>()
+        var lifecycle = GroupLifecycle<ChainRequest, ChainError>()
     }
 
     /// One step: its request and what to do with its value.
@@ -58,7 +58,7 @@ public final class ChainRequest: Sendable {
             }
         }
         storage.withLock { storage in
-            guard !storage.finishing.isFinished else { return }
+            guard !storage.lifecycle.isFinished else { return }
             storage.steps.append(Step(part: request, callback: typed))
         }
         return request
@@ -71,14 +71,14 @@ public final class ChainRequest: Sendable {
 
     /// Where the chain is: ready, running, finished (succeeded or failed) or cancelled.
     public var state: RequestState {
-        storage.withLock { $0.finishing.state }
+        storage.withLock { $0.lifecycle.state }
     }
 
     /// Adds a handler called once, on the service's callback queue, when the chain finishes.
     /// Handlers run in the order added; one added after the finish is called with the stored
     /// result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
-        storage.withLock { $0.finishing.add(handler, owner: self) }
+        storage.withLock { $0.lifecycle.add(handler, owner: self) }
     }
 
     /// Cancels the chain and the request of the step running. Running: the chain finishes at once
@@ -87,8 +87,8 @@ public final class ChainRequest: Sendable {
     /// cancelled, and it finishes cancelled as soon as it is started. Finished: nothing happens.
     public func cancel() {
         let (finished, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.finishing.requestCancel() else { return (false, []) }
-            guard storage.finishing.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
+            guard storage.lifecycle.requestCancel() else { return (false, []) }
+            guard storage.lifecycle.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
             let step = storage.values.count
             guard finish(&storage, failure(at: step, in: storage, error: .cancelled)) else { return (false, []) }
             return (true, storage.steps.indices.contains(step) ? [storage.steps[step].part] : [])

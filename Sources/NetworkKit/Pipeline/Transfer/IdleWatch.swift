@@ -4,7 +4,8 @@ import Foundation
 /// `timeoutInterval`. One sleeping task per service checks the running transfers every
 /// `interval` while there are any, rather than a timer per transfer: a transfer's bytes only move
 /// its last-activity time, under the lock it takes for them anyway. So a transfer fails within
-/// its timeout plus `interval`.
+/// its timeout plus `interval`. A transfer whose request has no idle timeout (`IdleTimeout`) is
+/// never watched: adding and removing it take no lock.
 final class IdleWatch: Sendable {
     /// How often the running transfers are checked.
     static let interval: Duration = .milliseconds(100)
@@ -20,8 +21,14 @@ final class IdleWatch: Sendable {
         state.withLock { $0.ticker?.cancel() }
     }
 
-    /// Watches `transfer` until `remove(_:)`.
+    /// How many transfers are watched now.
+    var watchedCount: Int {
+        state.withLock { $0.transfers.count }
+    }
+
+    /// Watches `transfer` until `remove(_:)`, if it has an idle timeout; does nothing otherwise.
     func add(_ transfer: Transfer) {
+        guard transfer.idleTimeout != nil else { return }
         state.withLock { state in
             state.transfers[ObjectIdentifier(transfer)] = transfer
             guard state.ticker == nil else { return }
@@ -38,7 +45,9 @@ final class IdleWatch: Sendable {
         }
     }
 
+    /// Stops watching `transfer`; does nothing for one without an idle timeout.
     func remove(_ transfer: Transfer) {
+        guard transfer.idleTimeout != nil else { return }
         state.withLock { _ = $0.transfers.removeValue(forKey: ObjectIdentifier(transfer)) }
     }
 

@@ -23,7 +23,7 @@ final class Transfer: TransportEvents {
         /// True when the transport inflates content-encoded bodies itself.
         let transportDecodes: Bool
         let file: PartialDownload?
-        /// Watches the transfer's idle time while it runs.
+        /// Watches the transfer's idle time while it runs, if its request has an idle timeout.
         let idleWatch: IdleWatch
     }
 
@@ -35,6 +35,9 @@ final class Transfer: TransportEvents {
         var inflater: StreamingInflater?
     }
 
+    /// The request's idle timeout, fixed when the transfer is made: `IdleWatch` watches only a
+    /// transfer that has one, and reads this without a lock.
+    let idleTimeout: IdleTimeout?
     private let request: AnyRequest
     /// What this transfer sends (a redirect's proposal is made from it).
     private let sent: URLRequest
@@ -46,8 +49,8 @@ final class Transfer: TransportEvents {
         self.request = request
         self.sent = sent
         self.setup = setup
-        let timeout = sent.timeoutInterval
-        let idleTimeout: Duration? = timeout > 0 && timeout < 1e9 ? .seconds(timeout) : nil
+        let idleTimeout = IdleTimeout(sent)
+        self.idleTimeout = idleTimeout
         locked = Protected(Locked(state: TransferState(idleTimeout: idleTimeout, now: .now), continuation: continuation))
     }
 

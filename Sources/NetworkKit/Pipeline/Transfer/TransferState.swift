@@ -63,10 +63,10 @@ struct TransferState {
     private var isComplete = false
     /// When the transfer last received or sent a byte.
     private var lastActivity: ContinuousClock.Instant
-    private let idleTimeout: Duration?
+    private let idleTimeout: IdleTimeout?
 
-    /// A transfer that fails when idle for `idleTimeout` (none when nil), started at `now`.
-    init(idleTimeout: Duration?, now: ContinuousClock.Instant) {
+    /// A transfer that fails when idle for `idleTimeout` (never when nil), started at `now`.
+    init(idleTimeout: IdleTimeout?, now: ContinuousClock.Instant) {
         self.idleTimeout = idleTimeout
         lastActivity = now
     }
@@ -222,11 +222,13 @@ extension TransferState {
         return task
     }
 
-    /// Fails the transfer with `URLError(.timedOut)` when nothing moved for the idle timeout by
-    /// `now`; returns whether it did, and the transfer to cancel.
+    /// Fails the transfer with the idle timeout's error (`URLError(.timedOut)`) when nothing
+    /// moved for that long by `now`; returns whether it did, and the transfer to cancel.
     mutating func checkIdle(now: ContinuousClock.Instant) -> (timedOut: Bool, task: (any TransportTask)?) {
-        guard let idleTimeout, failure == nil, !isComplete, lastActivity.advanced(by: idleTimeout) <= now else { return (false, nil) }
-        return (true, fail(URLError(.timedOut)))
+        guard let idleTimeout, failure == nil, !isComplete, idleTimeout.isReached(by: lastActivity.duration(to: now)) else {
+            return (false, nil)
+        }
+        return (true, fail(idleTimeout.error))
     }
 
     /// The transport handed the transfer back: returns true when it must be cancelled at once.
