@@ -51,6 +51,9 @@ struct InterceptorChainTests {
         ])
         #expect(configuration.baseURL?.absoluteString == "https://api.example.com" && configuration.urlFilters.count == 1)
         #expect(configuration.environmentName == "default" && configuration.signer is EchoSigner)
+        // The chain requests run through is the list, made once per change.
+        #expect(Self.names(configuration.chain.interceptors) == Self.names(configuration.interceptors))
+        #expect(ServiceConfiguration(baseURL: URL(string: "https://api.example.com")).chain.interceptors.count == 1)
     }
 
     @Test func settingAConvenienceAgainReplacesItInPlaceAndNilRemovesIt() {
@@ -82,9 +85,9 @@ struct InterceptorChainTests {
         configuration.signer = EchoSigner()
         configuration.add(HeaderInterceptor(name: "Service", value: "1"))
         let own: [any RequestInterceptor] = [HeaderInterceptor(name: "Request", value: "1")]
-        let chain = InterceptorChain(service: configuration.interceptors, request: own, usesService: true)
+        let chain = InterceptorChain(configuration.interceptors).including(own, usesService: true)
         #expect(Self.names(chain.interceptors) == ["EnvironmentInterceptor", "header Service", "header Request", "SigningInterceptor"])
-        let alone = InterceptorChain(service: configuration.interceptors, request: own, usesService: false)
+        let alone = InterceptorChain(configuration.interceptors).including(own, usesService: false)
         #expect(Self.names(alone.interceptors) == ["EnvironmentInterceptor", "header Request", "SigningInterceptor"])
     }
 

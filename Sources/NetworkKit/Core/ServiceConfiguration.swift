@@ -34,7 +34,11 @@ public struct ServiceConfiguration: Sendable {
         set { steps = newValue.keepingBuiltIns(of: steps) }
     }
     /// The list `interceptors` shows; the conveniences change it directly.
-    var steps: [any RequestInterceptor] = []
+    var steps: [any RequestInterceptor] = [] {
+        didSet { chain = InterceptorChain(steps) }
+    }
+    /// `steps` as a chain, made once per change rather than once per request.
+    private(set) var chain = InterceptorChain([])
     /// Monitors told about every request's events, in order (see `EventMonitor`).
     public var eventMonitors: [any EventMonitor] = []
     /// The clock retry delays are waited on; tests put in one that does not really wait.

@@ -12,6 +12,9 @@ enum BuiltInPlace: Sendable {
 protocol BuiltInInterceptor: RequestInterceptor {
     /// Where a convenience inserts this kind of interceptor.
     static var place: BuiltInPlace { get }
+    /// Whether it implements `prepare` (true) or `adapt` (false); none of them retries. The
+    /// chain calls a built-in interceptor's one hook only.
+    static var prepares: Bool { get }
 }
 
 extension Array where Element == any RequestInterceptor {

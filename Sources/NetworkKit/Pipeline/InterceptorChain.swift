@@ -11,25 +11,45 @@ import FoundationNetworking
 /// Every interceptor **prepares** the draft once per request, in this order; the draft is then
 /// encoded; every interceptor **adapts** each attempt, in the same order; on a failure, the first
 /// that does not answer `.doNotRetry` decides the **retry**.
+///
+/// A built-in interceptor is called for its one hook only (see `BuiltInInterceptor.prepares`):
+/// a service with a base URL and nothing else costs a request one `prepare` call.
 struct InterceptorChain: Sendable {
+    /// Every interceptor, in order.
     let interceptors: [any RequestInterceptor]
+    private let preparing: [any RequestInterceptor]
+    private let adapting: [any RequestInterceptor]
+    private let retrying: [any RequestInterceptor]
 
-    init(service: [any RequestInterceptor], request: [any RequestInterceptor], usesService: Bool) {
-        let service = usesService ? service : service.filter { $0 is any BuiltInInterceptor }
-        guard !request.isEmpty else {
-            interceptors = service
-            return
-        }
-        var interceptors = service
-        interceptors.insert(contentsOf: request, at: service.placeForOwnInterceptor)
+    /// The chain of `interceptors`, in their order.
+    init(_ interceptors: [any RequestInterceptor]) {
         self.interceptors = interceptors
+        preparing = interceptors.filter { Self.hook(of: $0) != .adapt }
+        adapting = interceptors.filter { Self.hook(of: $0) != .prepare }
+        retrying = interceptors.filter { Self.hook(of: $0) == nil }
+    }
+
+    /// The chain of a request: this chain (the service's) with the request's own interceptors.
+    func including(_ request: [any RequestInterceptor], usesService: Bool) -> InterceptorChain {
+        if request.isEmpty && usesService { return self }
+        var combined = usesService ? interceptors : interceptors.filter { $0 is any BuiltInInterceptor }
+        combined.insert(contentsOf: request, at: combined.placeForOwnInterceptor)
+        return InterceptorChain(combined)
+    }
+
+    private enum Hook { case prepare, adapt }
+
+    /// A built-in interceptor's one hook; nil for one of the user's (every hook).
+    private static func hook(of interceptor: any RequestInterceptor) -> Hook? {
+        guard let builtIn = interceptor as? any BuiltInInterceptor else { return nil }
+        return type(of: builtIn).prepares ? .prepare : .adapt
     }
 
     /// The draft of `options` after every interceptor's `prepare`.
     func prepare(_ options: RequestOptions, context: InterceptorContext) throws(NetworkError) -> RequestDraft {
         var draft = RequestDraft(options)
         do {
-            for interceptor in interceptors { try interceptor.prepare(&draft, context: context) }
+            for interceptor in preparing { try interceptor.prepare(&draft, context: context) }
         } catch {
             throw Self.adaptationError(error)
         }
@@ -40,7 +60,7 @@ struct InterceptorChain: Sendable {
     func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
         var adapted = request
         do {
-            for interceptor in interceptors { adapted = try await interceptor.adapt(adapted, context: context) }
+            for interceptor in adapting { adapted = try await interceptor.adapt(adapted, context: context) }
         } catch {
             throw Self.adaptationError(error)
         }
@@ -49,7 +69,7 @@ struct InterceptorChain: Sendable {
 
     /// The first decision that is not `.doNotRetry`.
     func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
-        for interceptor in interceptors {
+        for interceptor in retrying {
             let decision = await interceptor.retry(request, dueTo: error, context: context)
             if decision != .doNotRetry { return decision }
         }

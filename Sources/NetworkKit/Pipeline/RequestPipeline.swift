@@ -42,8 +42,7 @@ struct RequestPipeline: Sendable {
             monitors.append(LoggingMonitor(logger: logger, redaction: configuration.redaction))
         }
         self.monitors = monitors
-        interceptors = InterceptorChain(service: configuration.interceptors, request: options.interceptors,
-                                        usesService: options.usesServiceInterceptors)
+        interceptors = configuration.chain.including(options.interceptors, usesService: options.usesServiceInterceptors)
     }
 
     /// Runs the request until it finishes; returns what it finished with.

@@ -3,6 +3,7 @@
 /// name wins. Created by `ServiceConfiguration.commonHeaders`.
 public struct CommonHeadersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 2)
+    static let prepares = true
 
     /// The header fields, read once per request.
     public var headers: @Sendable () -> [String: String]

@@ -4,6 +4,7 @@
 /// `ServiceConfiguration.commonParameters`.
 public struct CommonParametersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 1)
+    static let prepares = true
 
     /// The parameters, read once per request.
     public var parameters: @Sendable () -> [String: JSON]

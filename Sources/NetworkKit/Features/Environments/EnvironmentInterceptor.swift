@@ -5,6 +5,7 @@ import Foundation
 /// `ServiceConfiguration.baseURL`, `cdnURL`, `environment` and `Service.useEnvironment(named:)`.
 public struct EnvironmentInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 0)
+    static let prepares = true
 
     /// The servers paths are resolved on.
     public var environment: ServiceEnvironment

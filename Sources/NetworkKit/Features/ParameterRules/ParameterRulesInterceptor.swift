@@ -4,6 +4,7 @@
 /// the parameters as they will be encoded, the service's common ones included.
 public struct ParameterRulesInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.last
+    static let prepares = true
 
     /// The rules, checked in order.
     public var rules: [ParameterRule]

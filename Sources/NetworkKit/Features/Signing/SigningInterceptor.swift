@@ -8,6 +8,7 @@ import FoundationNetworking
 /// the signature covers everything they change.
 public struct SigningInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.last
+    static let prepares = false
 
     /// The signer.
     public var signer: any RequestSigning

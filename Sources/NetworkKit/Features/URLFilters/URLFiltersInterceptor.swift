@@ -7,6 +7,7 @@ import FoundationNetworking
 /// filters), after the parameters are in it. Created by `ServiceConfiguration.urlFilters`.
 public struct URLFiltersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 3)
+    static let prepares = false
 
     /// The filters, in the order they run.
     public var filters: [any URLFilter]
