@@ -16,6 +16,7 @@ struct AttemptStateTests {
 
         var testDescription: String { rawValue }
 
+        /// A new machine of this start's kind, led here by its `path`.
         func machine() -> AttemptState {
             var machine = AttemptState(partialFile: isDownload ? AttemptStateTests.partialFile : nil,
                                        canRevalidate: self == .transferringCached || self == .revalidating)
@@ -23,6 +24,7 @@ struct AttemptStateTests {
             return machine
         }
 
+        /// Whether the request downloads to a file.
         private var isDownload: Bool {
             [.transferringDownload, .restartingDownload, .restartingDownloadAgain].contains(self)
         }
@@ -61,6 +63,7 @@ struct AttemptStateTests {
 
         var testDescription: String { rawValue }
 
+        /// The machine's method this event calls.
         var name: String {
             switch self {
             case .start: "start"
@@ -76,6 +79,7 @@ struct AttemptStateTests {
             }
         }
 
+        /// Reports this event to `machine`; returns its action.
         func send(to machine: inout AttemptState) -> AttemptState.Action {
             switch self {
             case .start: machine.start()
@@ -105,11 +109,14 @@ struct AttemptStateTests {
         }
     }
 
+    /// The downloads' partial file, a failure the interceptors are asked about, and a `206` that
+    /// cannot continue the partial file.
     static let partialFile = URL(fileURLWithPath: "/tmp/attempt-state-tests.partial")
     static let unavailable = NetworkError.httpStatus(code: 503, body: Data(), headers: [:])
     static let mismatch = TransferOutcome(head: ResponseHead(url: nil, statusCode: 206, headers: [:]),
                                           restartReason: "bytes 5-9/10")
 
+    /// A transfer that ended with a head of `status`.
     static func answer(_ status: Int) -> TransferOutcome {
         TransferOutcome(head: ResponseHead(url: nil, statusCode: status, headers: [:]))
     }
@@ -258,6 +265,7 @@ struct AttemptStateTests {
 
     // MARK: - Driving and describing
 
+    /// The request a sequence drives: in memory, a download, or one with a cache entry.
     enum Kind { case plain, download, cached }
 
     /// Sends each step's event to a new machine for a request of `kind`, expecting its action.
@@ -272,6 +280,7 @@ struct AttemptStateTests {
         return machine
     }
 
+    /// The phase with its values, as the tables write it.
     static func describe(_ phase: AttemptState.Phase) -> String {
         switch phase {
         case .ready: "ready"
@@ -286,6 +295,7 @@ struct AttemptStateTests {
         }
     }
 
+    /// The action with its values, as the tables write it.
     static func describe(_ action: AttemptState.Action) -> String {
         switch action {
         case .adapt(let attempt): "adapt(\(attempt))"
@@ -300,6 +310,7 @@ struct AttemptStateTests {
         }
     }
 
+    /// `success`, or the failure as `describe(_:)` writes it.
     static func describe(_ result: AnyResult) -> String {
         switch result {
         case .success: "success"
@@ -307,6 +318,7 @@ struct AttemptStateTests {
         }
     }
 
+    /// The failures the tables use, in a word (a status as its code).
     static func describe(_ error: NetworkError) -> String {
         switch error {
         case .cancelled: "cancelled"

@@ -24,7 +24,7 @@ import FoundationNetworking
 ///
 /// Steps 3 to 7 make one attempt; `AttemptState` decides what follows each of them (the next
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
-/// wait, the finish), and `runAttempts` does the work.
+/// wait, the finish), and `attempts(recording:)` does the work.
 struct RequestPipeline: Sendable {
     let request: AnyRequest
     let options: RequestOptions
@@ -98,8 +98,10 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    /// Steps 1 to 7: builds the request, asks the cache, then runs the attempts; returns what the
-    /// request finishes with. What was sent and received is added to `metrics`.
+    /// Steps 1 to 7: builds the request and asks the cache, then performs the actions of an
+    /// `AttemptState`, which decides what follows each step, until it says `finish`; returns that
+    /// result. What was sent and received is added to `metrics`. The loop stays in this function:
+    /// one more async frame on the way to the transport costs every request an allocation.
     private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
         let prepared: URLRequest
         do {
@@ -123,13 +125,6 @@ struct RequestPipeline: Sendable {
             cache = step
             if let answer { return answer }
         }
-        return await runAttempts(of: prepared, upload: upload, cache: &cache, recording: &metrics)
-    }
-
-    /// Steps 3 to 7, as many attempts as it takes: performs the actions of an `AttemptState`,
-    /// which decides what comes after each step, until it says `finish`; returns that result.
-    private func runAttempts(of prepared: URLRequest, upload: UploadFile?, cache: inout CacheStep?,
-                             recording metrics: inout RequestMetrics) async -> AnyResult {
         let file = options.download.map {
             PartialDownload(options: $0, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
         }

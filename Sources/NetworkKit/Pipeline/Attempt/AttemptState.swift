@@ -4,7 +4,7 @@ import Foundation
 /// in as an event, the next step comes back as an action, and the loop ends with one action,
 /// `finish`. It holds no lock and does no I/O or async work, so its rules (which attempt this is,
 /// the one restart of a download, a `304`, retries, stops) are tested as tables of phase × event
-/// (`AttemptStateTests`). `RequestPipeline.runAttempts` performs the actions.
+/// (`AttemptStateTests`). `RequestPipeline.attempts(recording:)` performs the actions.
 ///
 ///     ready ──start──▶ adapting(1)
 ///     adapting(n) ──adapted──▶ transferring(n) ──transferred──▶ responding(n) ──a success──▶ finished
@@ -60,11 +60,12 @@ struct AttemptState {
         case askInterceptors(attempt: Int, error: NetworkError)
         /// Tell the monitors attempt `attempt` failed with `error` and is retried, wait `delay`
         /// (cancellably), then report `backedOff`.
-        case backOff(Duration, attempt: Int, error: NetworkError)
+        case backOff(delay: Duration, attempt: Int, error: NetworkError)
         /// The end: the request finishes with this result.
         case finish(AnyResult)
     }
 
+    /// Where the attempts are: `finished` from the first `finish` on, for good.
     private(set) var phase: Phase = .ready
     /// A download's partial file; nil for a request whose body stays in memory.
     let partialFile: URL?
@@ -161,7 +162,7 @@ extension AttemptState {
         guard case .askingInterceptors(let attempt, let error) = phase else { return unexpected("interceptorsDecided") }
         guard case .retry(let delay) = decision else { return finish(.failure(error)) }
         phase = .backingOff(attempt: attempt)
-        return .backOff(delay, attempt: attempt, error: error)
+        return .backOff(delay: delay, attempt: attempt, error: error)
     }
 
     /// The wait before a retry ended: the next attempt begins, unless the wait was cancelled,
