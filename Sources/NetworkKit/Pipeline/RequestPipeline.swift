@@ -175,34 +175,6 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    /// Step 4 for one attempt: counts it, tells the monitors, transfers it, and adds what it
-    /// moved to `metrics`.
-    private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
-                             recording metrics: inout RequestMetrics) async -> TransferOutcome {
-        metrics.attempts = request.beginAttempt()
-        metrics.url = adapted.url
-        for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-        let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)
-        metrics.bytesSent += outcome.bytesSent
-        metrics.bytesReceived += outcome.bytesReceived
-        metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
-        return outcome
-    }
-
-    /// Step 3 for one attempt: `adapt`, then the headers that resume what a download left on
-    /// disk, then `conditionalHeaders` (a stale cache entry's validators) where the interceptors
-    /// set none of their own.
-    private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
-                              conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
-        let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
-        var adapted = try await adapt(prepared, bodyFile: upload?.url, context: context)
-        for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in conditionalHeaders where adapted.value(forHTTPHeaderField: name) == nil {
-            adapted.setValue(value, forHTTPHeaderField: name)
-        }
-        return adapted
-    }
-
     /// Step 3: every interceptor in order, then the signer; a thrown error fails the request
     /// before anything is sent.
     private func adapt(_ request: URLRequest, bodyFile: URL?, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
@@ -258,6 +230,34 @@ struct RequestPipeline: Sendable {
             transfer.attach(task)
             request.attach(.transfer(task))
         }
+    }
+
+    /// Step 3 for one attempt: `adapt`, then the headers that resume what a download left on
+    /// disk, then `conditionalHeaders` (a stale cache entry's validators) where the interceptors
+    /// set none of their own.
+    private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
+                              conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
+        let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
+        var adapted = try await adapt(prepared, bodyFile: upload?.url, context: context)
+        for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in conditionalHeaders where adapted.value(forHTTPHeaderField: name) == nil {
+            adapted.setValue(value, forHTTPHeaderField: name)
+        }
+        return adapted
+    }
+
+    /// Step 4 for one attempt: counts it, tells the monitors, transfers it, and adds what it
+    /// moved to `metrics`.
+    private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
+                             recording metrics: inout RequestMetrics) async -> TransferOutcome {
+        metrics.attempts = request.beginAttempt()
+        metrics.url = adapted.url
+        for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
+        let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)
+        metrics.bytesSent += outcome.bytesSent
+        metrics.bytesReceived += outcome.bytesReceived
+        metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
+        return outcome
     }
 
     /// Steps 5 and 6: a transfer's outcome as the request's result. A download's file is checked
