@@ -23,6 +23,10 @@ import FoundationNetworking
 /// 7. on failure ask the interceptors whether to **retry**, and after which delay;
 /// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
 ///    then the event monitors' `requestDidFinish`.
+///
+/// Steps 3 to 7 make one attempt; `AttemptState` decides what follows each of them (the next
+/// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
+/// wait, the finish), and `attempts(recording:)` does the work.
 struct RequestPipeline: Sendable {
     let request: AnyRequest
     let options: RequestOptions
@@ -101,6 +105,10 @@ struct RequestPipeline: Sendable {
         }
     }
 
+    /// Steps 1 to 7: builds the request and asks the cache, then performs the actions of an
+    /// `AttemptState`, which decides what follows each step, until it says `finish`; returns that
+    /// result. What was sent and received is added to `metrics`. The loop stays in this function:
+    /// one more async frame on the way to the transport costs every request an allocation.
     private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
         let prepared: URLRequest
         do {
@@ -124,60 +132,52 @@ struct RequestPipeline: Sendable {
             cache = step
             if let answer { return answer }
         }
-        let isIdempotent = self.isIdempotent
         let file = options.download.map {
             PartialDownload(options: $0, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
         }
-        var restarted = false
-        var attempt = 0
+        var machine = AttemptState(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil)
+        var adapted = prepared            // the current attempt's request, once adapted
+        var outcome = TransferOutcome()   // the current attempt's transfer
+        var next = machine.start()
         while true {
-            attempt += 1
-            let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
-            var adapted: URLRequest
-            do {
-                adapted = try await adapt(prepared, bodyFile: upload?.url, context: context)          // 3. adapt
-                // A download resumes what an earlier attempt or run left on disk.
-                for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
-                // A stale cache entry is revalidated rather than fetched again.
-                for (name, value) in cache?.conditionalHeaders ?? [:] where adapted.value(forHTTPHeaderField: name) == nil {
-                    adapted.setValue(value, forHTTPHeaderField: name)
+            switch next {
+            case .adapt(let attempt):                                                                 // 3. adapt
+                do {
+                    adapted = try await adaptAttempt(prepared, attempt: attempt, upload: upload, file: file,
+                                                     conditionalHeaders: cache?.conditionalHeaders ?? [:])
+                } catch {
+                    next = machine.adaptFailed(error)
+                    continue
                 }
-            } catch {
-                return .failure(error)
-            }
-            for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
-            guard !isCancelled else { return .failure(.cancelled) }
-            metrics.attempts = request.beginAttempt()
-            metrics.url = adapted.url
-            for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-            let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)  // 4. transfer
-            metrics.bytesSent += outcome.bytesSent
-            metrics.bytesReceived += outcome.bytesReceived
-            metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
-            if let reason = outcome.restartReason, let file, !isCancelled {
-                // The answer could not continue the partial file: once more from zero.
-                file.discard()
-                guard !restarted else { return .failure(.download(DownloadError(.rangeMismatch(reason), file: file.partialURL))) }
-                restarted = true
-                continue
-            }
-            if let revalidated = await revalidate(outcome, cache: &cache, recording: &metrics) {
-                return revalidated                                                                    // 2. a 304
-            }
-            let result = await respond(to: outcome, file: file, cache: cache)                         // 5–6.
-            guard case .failure(let error) = result else { return result }
-            file?.suspend()
-            guard !error.isCancellation, !isCancelled else { return result }
-            let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
-                                            response: outcome.head)
-            guard case .retry(let delay) = await retryDecision(adapted, error: error, context: failed) else {
-                return result                                                                         // 7. retry?
-            }
-            for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
-            do {
-                try await backOff(delay)
-            } catch {
-                return .failure(.cancelled)
+                for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
+                next = machine.adapted(stopRequested: isCancelled)
+            case .send(let attempt):                                                                  // 4. transfer
+                outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, file: file, recording: &metrics)
+                next = machine.transferred(outcome, stopRequested: isCancelled)
+            case .discardPartialFile:                                                                 //    from zero
+                file?.discard()
+                next = machine.partialFileDiscarded()
+            case .revalidate(let head):                                                               // 2. a 304
+                next = machine.revalidated(await revalidate(with: head, cache: &cache, recording: &metrics))
+            case .respond:                                                                            // 5–6.
+                let result = await respond(to: outcome, file: file, cache: cache)
+                if case .failure = result { file?.suspend() }
+                next = machine.responded(result, stopRequested: isCancelled)
+            case .askInterceptors(let attempt, let error):                                            // 7. retry?
+                let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
+                                                response: outcome.head)
+                next = machine.interceptorsDecided(await retryDecision(adapted, error: error, context: failed))
+            case .backOff(let delay, let attempt, let error):
+                for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
+                outcome = TransferOutcome()   // the failed answer is not kept through the wait
+                do {
+                    try await backOff(delay)
+                    next = machine.backedOff(cancelled: false)
+                } catch {
+                    next = machine.backedOff(cancelled: true)
+                }
+            case .finish(let result):                                                                 // 8. finish
+                return result
             }
         }
     }
@@ -226,6 +226,34 @@ struct RequestPipeline: Sendable {
             transfer.attach(task)
             request.attach(.transfer(task))
         }
+    }
+
+    /// Step 3 for one attempt: `adapt`, then the headers that resume what a download left on
+    /// disk, then `conditionalHeaders` (a stale cache entry's validators) where the interceptors
+    /// set none of their own.
+    private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
+                              conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
+        let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
+        var adapted = try await adapt(prepared, bodyFile: upload?.url, context: context)
+        for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in conditionalHeaders where adapted.value(forHTTPHeaderField: name) == nil {
+            adapted.setValue(value, forHTTPHeaderField: name)
+        }
+        return adapted
+    }
+
+    /// Step 4 for one attempt: counts it, tells the monitors, transfers it, and adds what it
+    /// moved to `metrics`.
+    private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
+                             recording metrics: inout RequestMetrics) async -> TransferOutcome {
+        metrics.attempts = request.beginAttempt()
+        metrics.url = adapted.url
+        for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
+        let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)
+        metrics.bytesSent += outcome.bytesSent
+        metrics.bytesReceived += outcome.bytesReceived
+        metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
+        return outcome
     }
 
     /// Steps 5 and 6: a transfer's outcome as the request's result. A download's file is checked

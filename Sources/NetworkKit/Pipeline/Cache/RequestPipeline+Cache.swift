@@ -34,11 +34,12 @@ extension RequestPipeline {
         return nil
     }
 
-    /// A `304 Not Modified` to a conditional request answers from the refreshed entry.
-    func revalidate(_ outcome: TransferOutcome, cache: inout CacheStep?,
+    /// A `304 Not Modified` (`head`) to a conditional request: the answer from the entry it
+    /// refreshed, or nil when there is no entry to refresh. An entry the parser chain refuses is
+    /// dropped.
+    func revalidate(with head: ResponseHead, cache: inout CacheStep?,
                     recording metrics: inout RequestMetrics) async -> AnyResult? {
-        guard outcome.error == nil, let head = outcome.head, head.statusCode == 304,
-              let refreshed = cache?.revalidate(with: head) else { return nil }
+        guard let refreshed = cache?.revalidate(with: head) else { return nil }
         let result = await parse(cached: refreshed)
         if case .success = result {
             metrics.cache = .revalidated

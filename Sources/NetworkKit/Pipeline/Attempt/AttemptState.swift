@@ -1,0 +1,210 @@
+import Foundation
+
+/// The attempt loop's decisions as a state machine: what each step of an attempt came to comes
+/// in as an event, the next step comes back as an action, and the loop ends with one action,
+/// `finish`. It holds no lock and does no I/O or async work, so its rules (which attempt this is,
+/// the one restart of a download, a `304`, retries, stops) are tested as tables of phase × event
+/// (`AttemptStateTests`). `RequestPipeline.attempts(recording:)` performs the actions.
+///
+///     ready ──start──▶ adapting(1)
+///     adapting(n) ──adapted──▶ transferring(n) ──transferred──▶ responding(n) ──a success──▶ finished
+///     transferring(n) ──a download's answer cannot continue its file──▶ restartingDownload(n)
+///     restartingDownload(n) ──partialFileDiscarded──▶ adapting(n + 1) the first time, finished after
+///     transferring(n) ──a 304, with a cache entry──▶ revalidating(n) ──revalidated──▶ finished
+///     responding(n) ──a failure, not stopped──▶ askingInterceptors(n) ──retry──▶ backingOff(n)
+///     backingOff(n) ──backedOff──▶ adapting(n + 1)
+///     a stop, a failed adapt, no retry, a cancelled wait ──▶ finished
+///
+/// An event the phase does not wait for ends the loop: before the finish, with
+/// `NetworkError.invalidRequest` naming the event and the phase; after it, with the result it
+/// finished with.
+struct AttemptState {
+    /// Where the request's attempts are.
+    enum Phase {
+        /// Built (and looked up in the cache), no attempt begun.
+        case ready
+        /// Attempt `attempt` goes through the interceptors and the signer.
+        case adapting(attempt: Int)
+        /// Attempt `attempt` is with the transport.
+        case transferring(attempt: Int)
+        /// A download's answer could not continue its partial file (`reason`): the file is being
+        /// removed so the request starts again from zero.
+        case restartingDownload(attempt: Int, reason: String)
+        /// A `304` to a conditional request: the cache entry it refreshed is being parsed.
+        case revalidating(attempt: Int)
+        /// Attempt `attempt`'s answer is being validated and parsed.
+        case responding(attempt: Int)
+        /// Attempt `attempt` failed with `error`: the interceptors decide whether to retry.
+        case askingInterceptors(attempt: Int, error: NetworkError)
+        /// Waiting before the attempt after `attempt`.
+        case backingOff(attempt: Int)
+        /// The loop is over: the request finishes with `result`.
+        case finished(AnyResult)
+    }
+
+    /// What the pipeline does next.
+    enum Action {
+        /// Adapt the built request for attempt `attempt` (interceptors, signer, resume and
+        /// conditional headers), then report `adapted` or `adaptFailed`.
+        case adapt(attempt: Int)
+        /// Send the adapted request, then report `transferred`.
+        case send(attempt: Int)
+        /// Remove the download's partial file, then report `partialFileDiscarded`.
+        case discardPartialFile
+        /// Answer from the cache entry `head` (a `304`) refreshes, then report `revalidated`.
+        case revalidate(ResponseHead)
+        /// Validate and parse the transfer's answer, then report `responded`.
+        case respond
+        /// Ask the interceptors whether attempt `attempt`, failed with `error`, is retried; then
+        /// report `interceptorsDecided`.
+        case askInterceptors(attempt: Int, error: NetworkError)
+        /// Tell the monitors attempt `attempt` failed with `error` and is retried, wait `delay`
+        /// (cancellably), then report `backedOff`.
+        case backOff(delay: Duration, attempt: Int, error: NetworkError)
+        /// The end: the request finishes with this result.
+        case finish(AnyResult)
+    }
+
+    /// Where the attempts are: `finished` from the first `finish` on, for good.
+    private(set) var phase: Phase = .ready
+    /// A download's partial file; nil for a request whose body stays in memory.
+    let partialFile: URL?
+    /// Whether a cache entry answers a `304`.
+    let canRevalidate: Bool
+    /// Whether the download's one restart from zero was used (by any attempt, retries included).
+    private(set) var hasRestarted = false
+
+    /// The attempts of a request that downloads to `partialFile` (nil when it does not), and
+    /// that a cache entry can answer after a `304` when `canRevalidate`.
+    init(partialFile: URL?, canRevalidate: Bool) {
+        self.partialFile = partialFile
+        self.canRevalidate = canRevalidate
+    }
+}
+
+// MARK: - Events
+
+extension AttemptState {
+    /// The request is built and the cache did not answer: the first attempt begins.
+    mutating func start() -> Action {
+        guard case .ready = phase else { return unexpected("start") }
+        return adapt(attempt: 1)
+    }
+
+    /// The attempt's request is adapted; `stopRequested` when the request was stopped meanwhile,
+    /// and then nothing is sent.
+    mutating func adapted(stopRequested: Bool) -> Action {
+        guard case .adapting(let attempt) = phase else { return unexpected("adapted") }
+        if stopRequested { return finish(.failure(.cancelled)) }
+        phase = .transferring(attempt: attempt)
+        return .send(attempt: attempt)
+    }
+
+    /// Adapting failed (an interceptor, the signer, the URL check, the download's file): the
+    /// request finishes with `error` and is not retried.
+    mutating func adaptFailed(_ error: NetworkError) -> Action {
+        guard case .adapting = phase else { return unexpected("adaptFailed") }
+        return finish(.failure(error))
+    }
+
+    /// The transfer ended with `outcome`. A download whose answer could not continue its partial
+    /// file restarts, unless the request was stopped; a `304` answers from the cache entry; any
+    /// other answer is validated and parsed.
+    mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool) -> Action {
+        guard case .transferring(let attempt) = phase else { return unexpected("transferred") }
+        if let reason = outcome.restartReason, partialFile != nil, !stopRequested {
+            phase = .restartingDownload(attempt: attempt, reason: reason)
+            return .discardPartialFile
+        }
+        if canRevalidate, outcome.error == nil, let head = outcome.head, head.statusCode == 304 {
+            phase = .revalidating(attempt: attempt)
+            return .revalidate(head)
+        }
+        phase = .responding(attempt: attempt)
+        return .respond
+    }
+
+    /// The partial file is gone: the first time, the next attempt starts from zero; the second
+    /// time, the request fails with `DownloadError.Reason.rangeMismatch`.
+    mutating func partialFileDiscarded() -> Action {
+        guard case .restartingDownload(let attempt, let reason) = phase, let partialFile else {
+            return unexpected("partialFileDiscarded")
+        }
+        guard !hasRestarted else {
+            return finish(.failure(.download(DownloadError(.rangeMismatch(reason), file: partialFile))))
+        }
+        hasRestarted = true
+        return adapt(attempt: attempt + 1)
+    }
+
+    /// The refreshed cache entry's result finishes the request, unretried; nil (no entry to
+    /// refresh) leaves the `304` to be validated like any answer.
+    mutating func revalidated(_ result: AnyResult?) -> Action {
+        guard case .revalidating(let attempt) = phase else { return unexpected("revalidated") }
+        guard let result else {
+            phase = .responding(attempt: attempt)
+            return .respond
+        }
+        return finish(result)
+    }
+
+    /// The answer's result: a success, a cancellation, or any failure once the request was
+    /// stopped finishes the request; another failure goes to the interceptors.
+    mutating func responded(_ result: AnyResult, stopRequested: Bool) -> Action {
+        guard case .responding(let attempt) = phase else { return unexpected("responded") }
+        guard case .failure(let error) = result, !error.isCancellation, !stopRequested else { return finish(result) }
+        phase = .askingInterceptors(attempt: attempt, error: error)
+        return .askInterceptors(attempt: attempt, error: error)
+    }
+
+    /// The interceptors' decision: a retry waits its delay; otherwise the failure stands.
+    mutating func interceptorsDecided(_ decision: RetryDecision) -> Action {
+        guard case .askingInterceptors(let attempt, let error) = phase else { return unexpected("interceptorsDecided") }
+        guard case .retry(let delay) = decision else { return finish(.failure(error)) }
+        phase = .backingOff(attempt: attempt)
+        return .backOff(delay: delay, attempt: attempt, error: error)
+    }
+
+    /// The wait before a retry ended: the next attempt begins, unless the wait was cancelled,
+    /// which finishes the request cancelled.
+    mutating func backedOff(cancelled: Bool) -> Action {
+        guard case .backingOff(let attempt) = phase else { return unexpected("backedOff") }
+        if cancelled { return finish(.failure(.cancelled)) }
+        return adapt(attempt: attempt + 1)
+    }
+
+    private mutating func adapt(attempt: Int) -> Action {
+        phase = .adapting(attempt: attempt)
+        return .adapt(attempt: attempt)
+    }
+
+    /// The one way out of the loop: the phase keeps the result.
+    private mutating func finish(_ result: AnyResult) -> Action {
+        phase = .finished(result)
+        return .finish(result)
+    }
+
+    /// An event the phase does not wait for (a driver's mistake): the loop ends, with the result
+    /// it finished with if it had.
+    private mutating func unexpected(_ event: StaticString) -> Action {
+        if case .finished(let result) = phase { return .finish(result) }
+        return finish(.failure(.invalidRequest("the attempt loop got \(event) while \(phase.name)")))
+    }
+}
+
+extension AttemptState.Phase {
+    /// The phase's name, without its values.
+    var name: String {
+        switch self {
+        case .ready: "ready"
+        case .adapting: "adapting"
+        case .transferring: "transferring"
+        case .restartingDownload: "restartingDownload"
+        case .revalidating: "revalidating"
+        case .responding: "responding"
+        case .askingInterceptors: "askingInterceptors"
+        case .backingOff: "backingOff"
+        case .finished: "finished"
+        }
+    }
+}

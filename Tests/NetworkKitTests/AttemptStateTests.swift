@@ -1,0 +1,332 @@
+import Foundation
+import Testing
+@testable import NetworkKit
+
+/// The attempt loop's state machine as tables of phase × event → phase and action, with no
+/// server: every pair, including a cancel during adapt and during the back-off, a restart reason
+/// on a request that is not a download, a second restart, a `304` without a cache entry, a retry
+/// after a restart and a stop requested while the transfer finishes.
+@Suite("Attempt state machine")
+struct AttemptStateTests {
+    /// The phases a table starts from, each reached through the machine's own events, for a
+    /// plain request unless the name says a download or a request with a cache entry.
+    enum Start: String, CaseIterable, CustomTestStringConvertible {
+        case ready, adapting, transferring, transferringDownload, transferringCached, restartingDownload,
+             restartingDownloadAgain, revalidating, responding, askingInterceptors, backingOff, finished
+
+        var testDescription: String { rawValue }
+
+        /// A new machine of this start's kind, led here by its `path`.
+        func machine() -> AttemptState {
+            var machine = AttemptState(partialFile: isDownload ? AttemptStateTests.partialFile : nil,
+                                       canRevalidate: self == .transferringCached || self == .revalidating)
+            for event in path { _ = event.send(to: &machine) }
+            return machine
+        }
+
+        /// Whether the request downloads to a file.
+        private var isDownload: Bool {
+            [.transferringDownload, .restartingDownload, .restartingDownloadAgain].contains(self)
+        }
+
+        /// The events that lead here from `ready`.
+        private var path: [Event] {
+            let toTransfer: [Event] = [.start, .adapted]
+            switch self {
+            case .ready: return []
+            case .adapting: return [.start]
+            case .transferring, .transferringDownload, .transferringCached: return toTransfer
+            case .restartingDownload: return toTransfer + [.transferredRestart]
+            case .restartingDownloadAgain:
+                return toTransfer + [.transferredRestart, .partialFileDiscarded, .adapted, .transferredRestart]
+            case .revalidating: return toTransfer + [.transferred304]
+            case .responding: return toTransfer + [.transferred]
+            case .askingInterceptors: return toTransfer + [.transferred, .respondedFailure]
+            case .backingOff: return toTransfer + [.transferred, .respondedFailure, .retry]
+            case .finished: return toTransfer + [.transferred, .responded]
+            }
+        }
+    }
+
+    /// Every event the pipeline reports, in the variants that matter; `name` is the machine's
+    /// method.
+    enum Event: String, CaseIterable, CustomTestStringConvertible {
+        case start
+        case adapted, adaptedAfterStop, adaptFailed, adaptCancelled
+        case transferred, transferredAfterStop, transferredRestart, transferredRestartAfterStop
+        case transferred304, transferred304AfterStop
+        case partialFileDiscarded
+        case revalidated, revalidatedFailure, revalidatedNothing
+        case responded, respondedFailure, respondedCancelled, respondedFailureAfterStop
+        case retry, doNotRetry
+        case backedOff, backOffCancelled
+
+        var testDescription: String { rawValue }
+
+        /// The machine's method this event calls.
+        var name: String {
+            switch self {
+            case .start: "start"
+            case .adapted, .adaptedAfterStop: "adapted"
+            case .adaptFailed, .adaptCancelled: "adaptFailed"
+            case .transferred, .transferredAfterStop, .transferredRestart, .transferredRestartAfterStop,
+                 .transferred304, .transferred304AfterStop: "transferred"
+            case .partialFileDiscarded: "partialFileDiscarded"
+            case .revalidated, .revalidatedFailure, .revalidatedNothing: "revalidated"
+            case .responded, .respondedFailure, .respondedCancelled, .respondedFailureAfterStop: "responded"
+            case .retry, .doNotRetry: "interceptorsDecided"
+            case .backedOff, .backOffCancelled: "backedOff"
+            }
+        }
+
+        /// Reports this event to `machine`; returns its action.
+        func send(to machine: inout AttemptState) -> AttemptState.Action {
+            switch self {
+            case .start: machine.start()
+            case .adapted: machine.adapted(stopRequested: false)
+            case .adaptedAfterStop: machine.adapted(stopRequested: true)
+            case .adaptFailed: machine.adaptFailed(.invalidURL("ftp://example.com"))
+            case .adaptCancelled: machine.adaptFailed(.cancelled)
+            case .transferred: machine.transferred(AttemptStateTests.answer(200), stopRequested: false)
+            case .transferredAfterStop: machine.transferred(AttemptStateTests.answer(200), stopRequested: true)
+            case .transferredRestart: machine.transferred(AttemptStateTests.mismatch, stopRequested: false)
+            case .transferredRestartAfterStop: machine.transferred(AttemptStateTests.mismatch, stopRequested: true)
+            case .transferred304: machine.transferred(AttemptStateTests.answer(304), stopRequested: false)
+            case .transferred304AfterStop: machine.transferred(AttemptStateTests.answer(304), stopRequested: true)
+            case .partialFileDiscarded: machine.partialFileDiscarded()
+            case .revalidated: machine.revalidated(.success("from the cache"))
+            case .revalidatedFailure: machine.revalidated(.failure(AttemptStateTests.unavailable))
+            case .revalidatedNothing: machine.revalidated(nil)
+            case .responded: machine.responded(.success("parsed"), stopRequested: false)
+            case .respondedFailure: machine.responded(.failure(AttemptStateTests.unavailable), stopRequested: false)
+            case .respondedCancelled: machine.responded(.failure(.cancelled), stopRequested: false)
+            case .respondedFailureAfterStop: machine.responded(.failure(AttemptStateTests.unavailable), stopRequested: true)
+            case .retry: machine.interceptorsDecided(.retry(after: .seconds(2)))
+            case .doNotRetry: machine.interceptorsDecided(.doNotRetry)
+            case .backedOff: machine.backedOff(cancelled: false)
+            case .backOffCancelled: machine.backedOff(cancelled: true)
+            }
+        }
+    }
+
+    /// The downloads' partial file, a failure the interceptors are asked about, and a `206` that
+    /// cannot continue the partial file.
+    static let partialFile = URL(fileURLWithPath: "/tmp/attempt-state-tests.partial")
+    static let unavailable = NetworkError.httpStatus(code: 503, body: Data(), headers: [:])
+    static let mismatch = TransferOutcome(head: ResponseHead(url: nil, statusCode: 206, headers: [:]),
+                                          restartReason: "bytes 5-9/10")
+
+    /// A transfer that ended with a head of `status`.
+    static func answer(_ status: Int) -> TransferOutcome {
+        TransferOutcome(head: ResponseHead(url: nil, statusCode: status, headers: [:]))
+    }
+
+    /// The events each phase waits for; every other event is out of order there.
+    static let waitsFor: [String: Set<String>] = [
+        "ready": ["start"],
+        "adapting": ["adapted", "adaptFailed"],
+        "transferring": ["transferred"],
+        "restartingDownload": ["partialFileDiscarded"],
+        "revalidating": ["revalidated"],
+        "responding": ["responded"],
+        "askingInterceptors": ["interceptorsDecided"],
+        "backingOff": ["backedOff"],
+        "finished": [],
+    ]
+
+    /// One row: from `start`, `event` leads to `phase` and returns `action`.
+    struct Row: Sendable {
+        let start: Start, event: Event, phase: String, action: String
+        init(_ start: Start, _ event: Event, _ phase: String, _ action: String) {
+            (self.start, self.event, self.phase, self.action) = (start, event, phase, action)
+        }
+    }
+
+    /// Every event each phase waits for, in every variant.
+    static let table: [Row] = [
+        Row(.ready, .start, "adapting(1)", "adapt(1)"),
+
+        Row(.adapting, .adapted, "transferring(1)", "send(1)"),
+        Row(.adapting, .adaptedAfterStop, "finished(cancelled)", "finish(cancelled)"),      // cancel during adapt
+        Row(.adapting, .adaptFailed, "finished(invalidURL)", "finish(invalidURL)"),
+        Row(.adapting, .adaptCancelled, "finished(cancelled)", "finish(cancelled)"),        // an interceptor cancelled
+
+        Row(.transferring, .transferred, "responding(1)", "respond"),
+        Row(.transferring, .transferredAfterStop, "responding(1)", "respond"),             // the answer still finishes
+        Row(.transferring, .transferredRestart, "responding(1)", "respond"),               // not a download: no restart
+        Row(.transferring, .transferredRestartAfterStop, "responding(1)", "respond"),
+        Row(.transferring, .transferred304, "responding(1)", "respond"),                   // no cache entry: a plain 304
+        Row(.transferring, .transferred304AfterStop, "responding(1)", "respond"),
+
+        Row(.transferringDownload, .transferred, "responding(1)", "respond"),
+        Row(.transferringDownload, .transferredAfterStop, "responding(1)", "respond"),
+        Row(.transferringDownload, .transferredRestart, "restartingDownload(1, bytes 5-9/10)", "discardPartialFile"),
+        Row(.transferringDownload, .transferredRestartAfterStop, "responding(1)", "respond"),   // stopped: no restart
+        Row(.transferringDownload, .transferred304, "responding(1)", "respond"),
+        Row(.transferringDownload, .transferred304AfterStop, "responding(1)", "respond"),
+
+        Row(.transferringCached, .transferred, "responding(1)", "respond"),
+        Row(.transferringCached, .transferredAfterStop, "responding(1)", "respond"),
+        Row(.transferringCached, .transferredRestart, "responding(1)", "respond"),
+        Row(.transferringCached, .transferredRestartAfterStop, "responding(1)", "respond"),
+        Row(.transferringCached, .transferred304, "revalidating(1)", "revalidate(304)"),
+        Row(.transferringCached, .transferred304AfterStop, "revalidating(1)", "revalidate(304)"),
+
+        Row(.restartingDownload, .partialFileDiscarded, "adapting(2)", "adapt(2)"),
+        Row(.restartingDownloadAgain, .partialFileDiscarded, "finished(rangeMismatch)", "finish(rangeMismatch)"),
+
+        Row(.revalidating, .revalidated, "finished(success)", "finish(success)"),
+        Row(.revalidating, .revalidatedFailure, "finished(503)", "finish(503)"),            // not offered for a retry
+        Row(.revalidating, .revalidatedNothing, "responding(1)", "respond"),
+
+        Row(.responding, .responded, "finished(success)", "finish(success)"),
+        Row(.responding, .respondedFailure, "askingInterceptors(1, 503)", "askInterceptors(1, 503)"),
+        Row(.responding, .respondedCancelled, "finished(cancelled)", "finish(cancelled)"),
+        Row(.responding, .respondedFailureAfterStop, "finished(503)", "finish(503)"),
+
+        Row(.askingInterceptors, .retry, "backingOff(1)", "backOff(2s, 1, 503)"),
+        Row(.askingInterceptors, .doNotRetry, "finished(503)", "finish(503)"),
+
+        Row(.backingOff, .backedOff, "adapting(2)", "adapt(2)"),
+        Row(.backingOff, .backOffCancelled, "finished(cancelled)", "finish(cancelled)"),  // cancel during the back-off
+    ]
+
+    /// Every phase × every event: the table's row, or else the event is out of order, which ends
+    /// the loop (and after the finish, repeats the result it finished with).
+    @Test("every phase × every event", arguments: Start.allCases, Event.allCases)
+    func everyPair(_ start: Start, _ event: Event) {
+        var machine = start.machine()
+        let action = event.send(to: &machine)
+        let row = Self.table.first { $0.start == start && $0.event == event }
+        let outOfOrder = start == .finished ? "success" : "outOfOrder"
+        #expect(Self.describe(action) == row?.action ?? "finish(\(outOfOrder))")
+        #expect(Self.describe(machine.phase) == row?.phase ?? "finished(\(outOfOrder))")
+    }
+
+    /// The table has a row for exactly the events each phase waits for, so no pair it leaves out
+    /// is one the loop should take.
+    @Test func theTableHoldsEveryEventAPhaseWaitsFor() {
+        for start in Start.allCases {
+            let phase = start.machine().phase.name
+            #expect(Self.waitsFor[phase] != nil, "\(start) is in an unknown phase")
+            for event in Event.allCases {
+                let waited = Self.waitsFor[phase, default: []].contains(event.name)
+                let inTable = Self.table.contains { $0.start == start && $0.event == event }
+                #expect(waited == inTable, "\(start) × \(event)")
+            }
+        }
+    }
+
+    /// An event out of order fails the request with a message naming the event and the phase.
+    @Test func anEventOutOfOrderSaysWhich() {
+        var machine = Start.adapting.machine()
+        guard case .finish(.failure(.invalidRequest(let message))) = machine.responded(.success(1), stopRequested: false) else {
+            Issue.record("an event out of order must finish the loop")
+            return
+        }
+        #expect(message == "the attempt loop got responded while adapting")
+    }
+
+    /// One GET answered at once: four events, one attempt.
+    @Test func oneAttemptAnswered() {
+        Self.expect(.plain, steps: [
+            (.start, "adapt(1)"), (.adapted, "send(1)"), (.transferred, "respond"), (.responded, "finish(success)"),
+        ])
+    }
+
+    /// The one restart from zero is the request's, not the attempt's: after a restart and a
+    /// retry, the next mismatch fails the download, naming its partial file and the range.
+    @Test func aRetryAfterARestartDoesNotRestartAgain() {
+        let machine = Self.expect(.download, steps: [
+            (.start, "adapt(1)"), (.adapted, "send(1)"), (.transferredRestart, "discardPartialFile"),
+            (.partialFileDiscarded, "adapt(2)"), (.adapted, "send(2)"), (.transferred, "respond"),
+            (.respondedFailure, "askInterceptors(2, 503)"), (.retry, "backOff(2s, 2, 503)"), (.backedOff, "adapt(3)"),
+            (.adapted, "send(3)"), (.transferredRestart, "discardPartialFile"),
+            (.partialFileDiscarded, "finish(rangeMismatch)"),
+        ])
+        guard case .finished(.failure(.download(let error))) = machine.phase else {
+            Issue.record("the second mismatch must fail the download")
+            return
+        }
+        #expect(error.reason == .rangeMismatch("bytes 5-9/10"))
+        #expect(error.file == Self.partialFile)
+    }
+
+    /// Each retry is the next attempt, and a cached request revalidates on any attempt.
+    @Test func retriesCountAttempts() {
+        Self.expect(.cached, steps: [
+            (.start, "adapt(1)"), (.adapted, "send(1)"), (.transferred, "respond"),
+            (.respondedFailure, "askInterceptors(1, 503)"), (.retry, "backOff(2s, 1, 503)"), (.backedOff, "adapt(2)"),
+            (.adapted, "send(2)"), (.transferred, "respond"),
+            (.respondedFailure, "askInterceptors(2, 503)"), (.retry, "backOff(2s, 2, 503)"), (.backedOff, "adapt(3)"),
+            (.adapted, "send(3)"), (.transferred304, "revalidate(304)"), (.revalidated, "finish(success)"),
+        ])
+    }
+
+    // MARK: - Driving and describing
+
+    /// The request a sequence drives: in memory, a download, or one with a cache entry.
+    enum Kind { case plain, download, cached }
+
+    /// Sends each step's event to a new machine for a request of `kind`, expecting its action.
+    @discardableResult
+    static func expect(_ kind: Kind, steps: [(Event, String)],
+                       sourceLocation: SourceLocation = #_sourceLocation) -> AttemptState {
+        var machine = AttemptState(partialFile: kind == .download ? partialFile : nil, canRevalidate: kind == .cached)
+        for (index, (event, action)) in steps.enumerated() {
+            #expect(describe(event.send(to: &machine)) == action, "step \(index + 1), \(event)",
+                    sourceLocation: sourceLocation)
+        }
+        return machine
+    }
+
+    /// The phase with its values, as the tables write it.
+    static func describe(_ phase: AttemptState.Phase) -> String {
+        switch phase {
+        case .ready: "ready"
+        case .adapting(let attempt): "adapting(\(attempt))"
+        case .transferring(let attempt): "transferring(\(attempt))"
+        case .restartingDownload(let attempt, let reason): "restartingDownload(\(attempt), \(reason))"
+        case .revalidating(let attempt): "revalidating(\(attempt))"
+        case .responding(let attempt): "responding(\(attempt))"
+        case .askingInterceptors(let attempt, let error): "askingInterceptors(\(attempt), \(describe(error)))"
+        case .backingOff(let attempt): "backingOff(\(attempt))"
+        case .finished(let result): "finished(\(describe(result)))"
+        }
+    }
+
+    /// The action with its values, as the tables write it.
+    static func describe(_ action: AttemptState.Action) -> String {
+        switch action {
+        case .adapt(let attempt): "adapt(\(attempt))"
+        case .send(let attempt): "send(\(attempt))"
+        case .discardPartialFile: "discardPartialFile"
+        case .revalidate(let head): "revalidate(\(head.statusCode))"
+        case .respond: "respond"
+        case .askInterceptors(let attempt, let error): "askInterceptors(\(attempt), \(describe(error)))"
+        case .backOff(let delay, let attempt, let error):
+            "backOff(\(delay.components.seconds)s, \(attempt), \(describe(error)))"
+        case .finish(let result): "finish(\(describe(result)))"
+        }
+    }
+
+    /// `success`, or the failure as `describe(_:)` writes it.
+    static func describe(_ result: AnyResult) -> String {
+        switch result {
+        case .success: "success"
+        case .failure(let error): describe(error)
+        }
+    }
+
+    /// The failures the tables use, in a word (a status as its code).
+    static func describe(_ error: NetworkError) -> String {
+        switch error {
+        case .cancelled: "cancelled"
+        case .httpStatus(let code, _, _): "\(code)"
+        case .invalidURL: "invalidURL"
+        case .invalidRequest: "outOfOrder"
+        case .download(let error) where error.reason == .rangeMismatch("bytes 5-9/10"): "rangeMismatch"
+        default: "\(error)"
+        }
+    }
+}
