@@ -46,7 +46,8 @@ extension RequestInterceptor {
 public struct InterceptorContext: Sendable {
     /// The request's identity.
     public let requestID: RequestID
-    /// Which attempt this is: 1 for the first, 2 for the first retry…
+    /// Which attempt this is: 1 for the first, then one more for each retry and for a download's
+    /// restart from zero.
     public let attempt: Int
     /// Whether the request may be sent twice without harm: its method is idempotent
     /// (GET, HEAD, PUT, DELETE, OPTIONS) or it says so (`Request/isIdempotent`).

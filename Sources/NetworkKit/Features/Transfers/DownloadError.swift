@@ -18,8 +18,8 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible {
         case digestMismatch(expected: String, computed: String)
         /// The server's file name could not be made into a safe name in the directory.
         case invalidFileName(String)
-        /// The server answered a resume with a range that does not continue the partial file,
-        /// twice in a row.
+        /// The server answered a resume with a range that does not continue the partial file, and
+        /// again after the request's one restart from zero (retries in between included).
         case rangeMismatch(String)
     }
 
