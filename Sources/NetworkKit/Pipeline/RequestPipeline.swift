@@ -71,8 +71,7 @@ struct RequestPipeline: Sendable {
 
     /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
     func firstAttempt() async throws(NetworkError) -> URLRequest {
-        try await adapt(build(), bodyFile: nil, context: InterceptorContext(requestID: request.id, attempt: 1,
-                                                                                  isIdempotent: isIdempotent, response: nil))
+        try await adapt(build(), context: InterceptorContext(requestID: request.id, attempt: 1, isIdempotent: isIdempotent))
     }
 
     private var isIdempotent: Bool {
@@ -166,7 +165,7 @@ struct RequestPipeline: Sendable {
             case .askInterceptors(let attempt, let error):                                            // 7. retry?
                 let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
                                                 response: outcome.head)
-                next = machine.interceptorsDecided(await retryDecision(adapted, error: error, context: failed))
+                next = machine.interceptorsDecided(await interceptors.retryDecision(adapted, error: error, context: failed))
             case .backOff(let delay, let attempt, let error):
                 for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
                 outcome = TransferOutcome()   // the failed answer is not kept through the wait
@@ -184,10 +183,7 @@ struct RequestPipeline: Sendable {
 
     /// Step 3: every interceptor in order (the signer last); a thrown error fails the request
     /// before anything is sent.
-    private func adapt(_ request: URLRequest, bodyFile: URL?, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
-        let context = bodyFile == nil ? context
-            : InterceptorContext(requestID: context.requestID, attempt: context.attempt, isIdempotent: context.isIdempotent,
-                                 response: context.response, bodyFile: bodyFile)
+    private func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
         let adapted = try await interceptors.adapt(request, context: context)
         // The one check of what may be sent, after the interceptors (which may replace the URL),
         // in the kit's words and the same for every transport.
@@ -233,8 +229,9 @@ struct RequestPipeline: Sendable {
     /// set none of their own.
     private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
                               conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
-        let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: nil)
-        var adapted = try await adapt(prepared, bodyFile: upload?.url, context: context)
+        let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
+                                         bodyFile: upload?.url)
+        var adapted = try await adapt(prepared, context: context)
         for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
         for (name, value) in conditionalHeaders where adapted.value(forHTTPHeaderField: name) == nil {
             adapted.setValue(value, forHTTPHeaderField: name)
@@ -303,11 +300,6 @@ struct RequestPipeline: Sendable {
             for monitor in monitors { monitor.request(request.id, didParseIn: duration, succeeded: succeeded) }
         }
         return result
-    }
-
-    /// Step 7: the first interceptor that wants a retry decides.
-    private func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
-        await interceptors.retryDecision(request, error: error, context: context)
     }
 
     /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry
