@@ -53,6 +53,8 @@ struct NIOTransfer: Sendable {
             } else {
                 events.transportDidReceive(chunk: Data(sharing: buffer))
             }
+            // Backpressure: the next read waits until a stream's consumer has room.
+            await events.transportReadyForMoreBody()
         }
     }
 }

@@ -23,6 +23,8 @@ import FoundationNetworking
 public final class NIOTransport: Transport {
     /// The one client behind this transport.
     public let client: HTTPClient
+    /// The transport reads a body only as fast as its receiver takes it.
+    public var pausesReading: Bool { true }
     private let life = NIOTransportLife()
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,

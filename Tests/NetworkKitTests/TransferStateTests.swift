@@ -33,7 +33,7 @@ struct TransferStateTests {
               action: TransferState.HeadAction, phase: TransferState.Phase) {
         var state = Self.state()
         let taken = state.receive(head: head, redirect: redirects ? Self.next : nil, sizeLimit: sizeLimit,
-                                  decompressionLimit: 1_000, isDownload: isDownload, now: Self.start)
+                                  decompressionLimit: 1_000, destination: isDownload ? .file : .memory, now: Self.start)
         #expect(taken == action)
         #expect(state.phase == phase)
     }
@@ -41,7 +41,7 @@ struct TransferStateTests {
     @Test func anEncodedBodyCountsAgainstTheDecompressionLimitToo() {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(200, ["Content-Encoding": "deflate"]), redirect: nil, sizeLimit: 10_000,
-                          decompressionLimit: 100, isDownload: false, now: Self.start)
+                          decompressionLimit: 100, destination: .memory, now: Self.start)
         #expect(state.limit == 100)
         let firstChunk = state.take(Data(count: 60), now: Self.start)
         #expect(firstChunk == .kept(60))
@@ -57,12 +57,12 @@ struct TransferStateTests {
         (PartialDownload.Start.write(total: 10), Int64?.none, TransferState.FileAction.write(total: 10), TransferState.Phase.toFile),
         (.write(total: 10), 5, .tooLarge(limit: 5), .stopped),
         (.restart("wrong range"), nil, .restart(cancelNow: false), .stopped),
-        (.notFile, nil, .keepInMemory, .downloadErrorBody),
+        (.notFile, nil, .keepInMemory, .errorBody),
     ])
     func file(_ start: PartialDownload.Start, sizeLimit: Int64?, action: TransferState.FileAction, phase: TransferState.Phase) {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: sizeLimit, decompressionLimit: 1_000,
-                          isDownload: true, now: Self.start)
+                          destination: .file, now: Self.start)
         let (fileAction, _) = state.fileBegan(start)
         #expect(fileAction == action)
         #expect(state.phase == phase)
@@ -72,7 +72,7 @@ struct TransferStateTests {
     @Test func aRestartCancelsTheTransferWhenItIsHandedBack() {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
-                          isDownload: true, now: Self.start)
+                          destination: .file, now: Self.start)
         _ = state.fileBegan(.restart("no range"))
         let cancelWhenHandedBack = state.attach(NoTask())
         #expect(cancelWhenHandedBack)
@@ -85,7 +85,7 @@ struct TransferStateTests {
     @Test func chunksByPhase() {
         var errorBody = Self.state()
         _ = errorBody.receive(head: Self.makeHead(404), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
-                              isDownload: true, now: Self.start)
+                              destination: .file, now: Self.start)
         _ = errorBody.fileBegan(.notFile)
         let errorBodyUpToItsLimit = errorBody.take(Data(count: Int(TransferState.errorBodyLimit)), now: Self.start)
         #expect(errorBodyUpToItsLimit == .kept(TransferState.errorBodyLimit))
@@ -94,7 +94,7 @@ struct TransferStateTests {
 
         var redirect = Self.state()
         _ = redirect.receive(head: Self.makeHead(302), redirect: Self.next, sizeLimit: nil, decompressionLimit: 1_000,
-                             isDownload: false, now: Self.start)
+                             destination: .memory, now: Self.start)
         let redirectBodyUpToItsLimit = redirect.take(Data(count: Int(TransferState.redirectBodyLimit)), now: Self.start)
         #expect(redirectBodyUpToItsLimit == .dropped)
         let redirectBodyPastItsLimit = redirect.take(Data(count: 1), now: Self.start)
@@ -105,7 +105,7 @@ struct TransferStateTests {
 
         var file = Self.state()
         _ = file.receive(head: Self.makeHead(), redirect: nil, sizeLimit: 15, decompressionLimit: 1_000,
-                         isDownload: true, now: Self.start)
+                         destination: .file, now: Self.start)
         _ = file.fileBegan(.write(total: nil))
         let fileChunk = file.take(Data(count: 10), now: Self.start)
         #expect(fileChunk == .toFile)
@@ -127,7 +127,7 @@ struct TransferStateTests {
         let checkAfterUploadProgress = state.checkIdle(now: Self.start.advanced(by: .milliseconds(1_500)))
         #expect(checkAfterUploadProgress.timedOut == false)
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
-                          isDownload: false, now: Self.start.advanced(by: .milliseconds(1_800)))
+                          destination: .memory, now: Self.start.advanced(by: .milliseconds(1_800)))
         let checkAfterTheHead = state.checkIdle(now: Self.start.advanced(by: .milliseconds(2_700)))
         #expect(checkAfterTheHead.timedOut == false)
         let checkAtTheTimeout = state.checkIdle(now: Self.start.advanced(by: .milliseconds(2_800)))
@@ -150,7 +150,7 @@ struct TransferStateTests {
     @Test func theKitsFailureWinsOverTheTransports() {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
-                          isDownload: false, now: Self.start)
+                          destination: .memory, now: Self.start)
         let taskToCancel = state.fail(URLError(.cannotDecodeContentData))
         #expect(taskToCancel == nil)   // not handed back yet
         let cancelWhenHandedBack = state.attach(NoTask())

@@ -105,6 +105,17 @@ extension AnyRequest {
         reportProgress { $0.progress(.download, completedBytes: bytes, totalBytes: .some(bytes)) }
     }
 
+    /// Queues `work` on the callback queue while the request runs, under the lock, so it runs
+    /// before a finish decided after it; returns false (and queues nothing) when the request is
+    /// not running.
+    func queueWhileRunning(_ work: @escaping @Sendable () -> Void) -> Bool {
+        withLifecycle { lifecycle in
+            guard let queue = lifecycle.activeQueue else { return false }
+            queue.async(execute: work)
+            return true
+        }
+    }
+
     /// Cache then network: tells the cached-reply observers (`Service.replies(to:)`), then calls
     /// the completion handlers with the cached value on the callback queue, and returns once they
     /// ran. The request keeps running; its handlers are called again when it finishes.

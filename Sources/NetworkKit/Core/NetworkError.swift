@@ -32,6 +32,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case timeLimitExceeded(Duration)
     /// A download could not be written, checked or moved into place.
     case download(DownloadError)
+    /// A stream's consumers fell `limit` items behind a transport that cannot pause reading
+    /// (URLSession): the stream was stopped rather than hold more.
+    case streamBufferFull(limit: Int)
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
@@ -80,6 +83,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "time limit of \(limit) exceeded"
         case .download(let error):
             return "download failed: \(error)"
+        case .streamBufferFull(let limit):
+            return "the stream's consumer fell \(limit) items behind a transport that cannot pause reading"
         }
     }
 

@@ -125,7 +125,7 @@ struct RequestLifecycle {
     }
 
     /// Where callbacks run while the request is started and not finished.
-    private var activeQueue: DispatchQueue? {
+    var activeQueue: DispatchQueue? {
         switch phase {
         case .running(let running), .stopping(let running, _): running.context.callbackQueue
         case .ready, .stoppedBeforeStart, .finished: nil

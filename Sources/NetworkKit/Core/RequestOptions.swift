@@ -21,6 +21,8 @@ struct RequestOptions: Sendable {
     var maxResponseBytes: Int64?
     var timeLimit: Duration?
     var download: Download?
+    /// Set for a `StreamRequest`: its parser and consumers, and when it reconnects.
+    var stream: StreamSetup?
     var cache: CachePolicy?
     /// A request built by the caller, sent as is (see `Request.init(urlRequest:parser:)`).
     var customRequest: URLRequest?

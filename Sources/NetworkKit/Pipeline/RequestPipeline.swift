@@ -56,6 +56,11 @@ struct RequestPipeline: Sendable {
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target.description, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
+        if let sink = options.stream?.sink {
+            // Consumers hear the end, and a transport waiting for them is let go, whoever finishes
+            // the request (its pipeline, a cancel, a limit).
+            request.observeAnyResult { sink.close($0) }
+        }
         if let timeLimit {
             service.timeLimits.add(request.id, limit: timeLimit) { [request] in
                 request.stop(with: .timeLimitExceeded(timeLimit))
@@ -78,13 +83,16 @@ struct RequestPipeline: Sendable {
         options.isIdempotent ?? options.method.isIdempotent
     }
 
-    /// The request's limits, else the service's for its kind: downloads to disk have their own.
+    /// The request's limits, else the service's for its kind: downloads to disk have their own,
+    /// and streams none but their own.
     private var timeLimit: Duration? {
-        options.timeLimit ?? (options.download == nil ? configuration.timeLimit : configuration.downloadTimeLimit)
+        if options.stream != nil { return options.timeLimit }
+        return options.timeLimit ?? (options.download == nil ? configuration.timeLimit : configuration.downloadTimeLimit)
     }
 
     private var sizeLimit: Int64? {
-        options.maxResponseBytes ?? (options.download == nil ? configuration.maxResponseBytes : configuration.maxDownloadBytes)
+        if options.stream != nil { return options.maxResponseBytes }
+        return options.maxResponseBytes ?? (options.download == nil ? configuration.maxResponseBytes : configuration.maxDownloadBytes)
     }
 
     /// Step 1: the request's draft, prepared by every interceptor, encoded as a `URLRequest`; a
@@ -123,8 +131,9 @@ struct RequestPipeline: Sendable {
             return .failure(error)
         }
         defer { upload?.removeIfTemporary() }
-        var cache = CacheStep(policy: options.cache, prepared: prepared, options: options,
-                              cache: configuration.responseCache)
+        // A stream is never answered from the cache, nor stored in it.
+        var cache = options.stream != nil ? nil : CacheStep(policy: options.cache, prepared: prepared, options: options,
+                                                            cache: configuration.responseCache)
         defer { cache?.finish() }
         if var step = cache {
             let answer = await answerFromCache(&step, recording: &metrics)                             // 2. cache
@@ -138,6 +147,8 @@ struct RequestPipeline: Sendable {
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
         var next = machine.start()
+        var reconnector = options.stream.map { StreamReconnector(policy: $0.reconnection) }
+        var attemptCount = 0
         while true {
             switch next {
             case .adapt(let attempt):                                                                 // 3. adapt
@@ -151,6 +162,7 @@ struct RequestPipeline: Sendable {
                 for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
                 next = machine.adapted(stopRequested: isCancelled)
             case .send(let attempt):                                                                  // 4. transfer
+                attemptCount = attempt
                 outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, file: file, recording: &metrics)
                 next = machine.transferred(outcome, stopRequested: isCancelled)
             case .discardPartialFile:                                                                 //    from zero
@@ -176,7 +188,17 @@ struct RequestPipeline: Sendable {
                     next = machine.backedOff(cancelled: true)
                 }
             case .finish(let result):                                                                 // 8. finish
-                return result
+                guard let stream = options.stream, let wait = reconnector?.next(after: connectionEnd(result),
+                                                                                 serverDelay: stream.sink.resumption.retry) else {
+                    return streamResult(result)
+                }
+                do {
+                    try await backOff(wait)                                                           //    reconnect
+                } catch {
+                    return .failure(.cancelled)
+                }
+                machine = AttemptState(partialFile: nil, canRevalidate: false)
+                next = machine.start(after: attemptCount)
             }
         }
     }
@@ -198,8 +220,12 @@ struct RequestPipeline: Sendable {
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? configuration.redirectPolicy,
                                    origin: urlRequest.url, sizeLimit: sizeLimit,
-                                   decompressionLimit: Int64(configuration.maxDecompressedBytes),
+                                   // A stream's bytes are not held: its parser's limits bound it.
+                                   decompressionLimit: options.stream == nil ? Int64(configuration.maxDecompressedBytes) : .max,
                                    transportDecodes: service.transport.decodesContentEncoding, file: file,
+                                   stream: options.stream.map { ($0.sink, options.acceptableStatusCodes) },
+                                   envelope: configuration.envelope,
+                                   transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
         for _ in 0...RedirectProposal.maxRedirects {
@@ -236,6 +262,9 @@ struct RequestPipeline: Sendable {
         for (name, value) in conditionalHeaders where adapted.value(forHTTPHeaderField: name) == nil {
             adapted.setValue(value, forHTTPHeaderField: name)
         }
+        if let lastEventID = options.stream?.sink.resumption.lastEventID, !lastEventID.isEmpty {
+            adapted.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+        }
         return adapted
     }
 
@@ -259,6 +288,9 @@ struct RequestPipeline: Sendable {
                          cache: CacheStep?) async -> AnyResult {
         if let error = outcome.error { return .failure(NetworkError.fromTransport(error)) }
         guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
+        if let stream = options.stream {
+            return respond(toStream: stream, head: head, body: outcome.body)
+        }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
             return .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
@@ -277,6 +309,34 @@ struct RequestPipeline: Sendable {
         let result = await parse(response)
         if case .success = result { cache?.store(response) }
         return result
+    }
+
+    /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends
+    /// it, and a body that ended as it should gives the parser's last items.
+    private func respond(toStream stream: StreamSetup, head: ResponseHead, body: Data) -> AnyResult {
+        guard options.acceptableStatusCodes.contains(head.statusCode) else {
+            return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
+        }
+        if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
+        if let error = stream.sink.endBody(request: request, canWait: true) { return .failure(error) }
+        return .success(StreamSummary.Ending.endOfBody)
+    }
+
+    /// How a stream's connection ended, for its reconnector: `result` is what `respond` made of it.
+    private func connectionEnd(_ result: AnyResult) -> StreamReconnector.ConnectionEnd {
+        switch result {
+        case .success(let ending as StreamSummary.Ending) where ending == .noContent: return .noContent
+        case .success: return .endOfBody
+        case .failure(let error): return .failed(error, began: request.responseHead.map { $0.statusCode / 100 == 2 } ?? false)
+        }
+    }
+
+    /// A stream's result: its ending as the summary of every connection; other results as they are.
+    private func streamResult(_ result: AnyResult) -> AnyResult {
+        guard let sink = options.stream?.sink, case .success(let ending as StreamSummary.Ending) = result else { return result }
+        let counts = sink.counts
+        return .success(StreamSummary(itemCount: counts.items, connectionCount: counts.connections,
+                                      lastEventID: sink.resumption.lastEventID, ending: ending))
     }
 
     /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on

@@ -36,6 +36,12 @@ public protocol Transport: Sendable {
     /// sent, which the kit then inflates.
     var decodesContentEncoding: Bool { get }
 
+    /// True when the transport stops reading a response body while its receiver is not ready for
+    /// more (it awaits ``TransportEvents/transportReadyForMoreBody()`` after each chunk); false
+    /// (the default) when it delivers the body as fast as it arrives, and the kit bounds what it
+    /// holds for a slow consumer of a stream by failing the request instead.
+    var pausesReading: Bool { get }
+
     /// Starts sending `request` and returns at once; `events` hears what happens to it, as the
     /// protocol's contract says.
     func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask
@@ -48,6 +54,14 @@ public protocol Transport: Sendable {
 extension Transport {
     /// Transports deliver bodies as sent unless they say otherwise.
     public var decodesContentEncoding: Bool { false }
+
+    /// Transports cannot pause reading unless they say so.
+    public var pausesReading: Bool { false }
+}
+
+extension TransportEvents {
+    /// Receivers that never pause a body are always ready.
+    public func transportReadyForMoreBody() async {}
 }
 
 /// One transfer under way, as a transport hands it back.
@@ -66,6 +80,10 @@ public protocol TransportEvents: AnyObject, Sendable {
     /// The next part of the response body (inflated only by a transport that
     /// `decodesContentEncoding`).
     func transportDidReceive(chunk: Data)
+    /// Returns once the receiver can take more of the body. A transport that ``Transport/pausesReading``
+    /// awaits it after each chunk before it reads on (the kit's backpressure for streams);
+    /// it returns at once for bodies that are not streamed.
+    func transportReadyForMoreBody() async
     /// The end: nil when the whole response arrived, otherwise why not.
     func transportDidComplete(error: (any Error)?)
 }

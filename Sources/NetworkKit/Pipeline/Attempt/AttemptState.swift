@@ -85,10 +85,11 @@ struct AttemptState {
 // MARK: - Events
 
 extension AttemptState {
-    /// The request is built and the cache did not answer: the first attempt begins.
-    mutating func start() -> Action {
+    /// The request is built and the cache did not answer: the first attempt begins, numbered
+    /// after `previous` (a stream's reconnection continues its count).
+    mutating func start(after previous: Int = 0) -> Action {
         guard case .ready = phase else { return unexpected("start") }
-        return adapt(attempt: 1)
+        return adapt(attempt: previous + 1)
     }
 
     /// The attempt's request is adapted; `stopRequested` when the request was stopped meanwhile,

@@ -23,8 +23,20 @@ final class Transfer: TransportEvents {
         /// True when the transport inflates content-encoded bodies itself.
         let transportDecodes: Bool
         let file: PartialDownload?
+        /// A streaming request's parser and consumers, with the statuses whose body they take.
+        let stream: (sink: any StreamSinking, accepting: Range<Int>)?
+        /// The service's envelope, for a stream parser's `begin`.
+        let envelope: ResponseEnvelope?
+        /// True when the transport waits for a stream's consumers before reading on.
+        let transportPausesReading: Bool
         /// Watches the transfer's idle time while it runs, if its request has an idle timeout.
         let idleWatch: IdleWatch
+
+        /// Where an accepted answer's body goes.
+        var destination: TransferState.Destination {
+            if let stream { return .stream(accepting: stream.accepting) }
+            return file == nil ? .memory : .file
+        }
     }
 
     private struct Locked {
@@ -79,7 +91,7 @@ final class Transfer: TransportEvents {
         let action = locked.withLock { locked in
             let action = locked.state.receive(head: head, redirect: redirect, sizeLimit: setup.sizeLimit,
                                                  decompressionLimit: setup.decompressionLimit,
-                                                 isDownload: setup.file != nil, now: .now)
+                                                 destination: setup.destination, now: .now)
             if action != .followRedirect, !setup.transportDecodes, let coding = head.contentCoding {
                 locked.inflater = StreamingInflater(coding: coding)
             }
@@ -91,6 +103,15 @@ final class Transfer: TransportEvents {
         switch action {
         case .beginFile:
             if let file = setup.file { beginFile(file, head: head) }
+        case .beginStream:
+            guard let sink = setup.stream?.sink else { break }
+            var response = Response(head, data: Data())
+            response.envelope = setup.envelope
+            do {
+                try sink.begin(response)
+            } catch {
+                fail(error)
+            }
         case .tooLarge(let limit):
             request.stop(with: .responseTooLarge(limit: limit))
         case .receive, .followRedirect:
@@ -140,6 +161,14 @@ final class Transfer: TransportEvents {
             return true
         case .toFile:
             return write(piece)
+        case .toStream(let received):
+            request.didReceive(bodyBytes: received)
+            guard let sink = setup.stream?.sink else { return false }
+            if let error = sink.feed(piece, request: request, canWait: setup.transportPausesReading) {
+                fail(error)
+                return false
+            }
+            return true
         case .dropped:
             return true
         case .overLimit(let limit):
@@ -179,6 +208,14 @@ final class Transfer: TransportEvents {
     /// Fails this transfer (not the request: a retry may follow) with `error`.
     private func fail(_ error: any Error) {
         locked.withLock { $0.state.fail(error) }?.cancel()
+    }
+
+    /// A stream's backpressure: returns once its consumers have room (the wait is not idle time).
+    func transportReadyForMoreBody() async {
+        guard let sink = setup.stream?.sink, !sink.hasRoom else { return }
+        locked.withLock { $0.state.pause(true, now: .now) }
+        await sink.waitForRoom()
+        locked.withLock { $0.state.pause(false, now: .now) }
     }
 
     func transportDidComplete(error: (any Error)?) {

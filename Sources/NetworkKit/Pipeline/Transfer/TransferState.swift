@@ -23,7 +23,7 @@ struct TransferOutcome: Sendable {
 /// redirects, downloads' error bodies, the idle timeout) are tested as tables
 /// (`TransferStateTests`).
 ///
-///     awaitingHead ──head──▶ inMemory | toFile | downloadErrorBody | redirecting
+///     awaitingHead ──head──▶ inMemory | toFile | streaming | errorBody | redirecting
 ///     any ──limit, file error, bad encoding, idle, restart──▶ stopped
 struct TransferState {
     /// Where the body goes.
@@ -36,14 +36,25 @@ struct TransferState {
         case inMemory
         /// Written to the download's file.
         case toFile
-        /// A download's answer that is not its file (an error status): up to `errorBodyLimit` of
-        /// it is kept in memory for the error.
-        case downloadErrorBody
+        /// Handed to a stream's parser as it arrives.
+        case streaming
+        /// A download's or a stream's answer that is not its body (an error status, a 204): up to
+        /// `errorBodyLimit` of it is kept in memory for the error.
+        case errorBody
         /// Stopped: later chunks are dropped.
         case stopped
     }
 
-    /// Error bodies of downloads stay in memory: this much of them is kept.
+    /// Where an answer's body goes when it is the one asked for.
+    enum Destination: Equatable {
+        case memory
+        /// A download's file (see `fileBegan`).
+        case file
+        /// A stream's parser, when the status is one of `accepting` and not 204.
+        case stream(accepting: Range<Int>)
+    }
+
+    /// Error bodies of downloads and streams stay in memory: this much of them is kept.
     static let errorBodyLimit: Int64 = 1 << 20
     /// A redirect's body longer than this is not read to its end: the transfer is cancelled.
     static let redirectBodyLimit: Int64 = 1 << 20
@@ -63,6 +74,8 @@ struct TransferState {
     private var isComplete = false
     /// When the transfer last received or sent a byte.
     private var lastActivity: ContinuousClock.Instant
+    /// True while a stream's transport waits for its consumers: not idle by the server's doing.
+    private var isPaused = false
     private let idleTimeout: IdleTimeout?
 
     /// A transfer that fails when idle for `idleTimeout` (never when nil), started at `now`.
@@ -83,6 +96,8 @@ extension TransferState {
         case receive
         /// Report the head; then ask the download's file whether it continues (`fileBegan`).
         case beginFile
+        /// Report the head; then begin the stream's body.
+        case beginStream
         /// Report the head; then stop the request: the announced body is over the limit.
         case tooLarge(limit: Int64)
     }
@@ -90,7 +105,7 @@ extension TransferState {
     /// The head arrived. `redirect` is the request the policy follows it with, if any; content-
     /// encoded bodies count against `decompressionLimit` too, as they are delivered inflated.
     mutating func receive(head: ResponseHead, redirect: URLRequest?, sizeLimit: Int64?, decompressionLimit: Int64,
-                          isDownload: Bool, now: ContinuousClock.Instant) -> HeadAction {
+                          destination: Destination, now: ContinuousClock.Instant) -> HeadAction {
         lastActivity = now
         guard phase == .awaitingHead else { return .receive }
         if let redirect {
@@ -100,10 +115,18 @@ extension TransferState {
         }
         outcome.head = head
         limit = head.contentCoding != nil ? min(sizeLimit ?? .max, decompressionLimit) : sizeLimit
-        if isDownload { return .beginFile }
+        if destination == .file { return .beginFile }
         if let limit, let announced = head.deliveredLength, announced > limit {
             phase = .stopped
             return .tooLarge(limit: limit)
+        }
+        if case .stream(let accepting) = destination {
+            guard accepting.contains(head.statusCode), head.statusCode != 204 else {
+                phase = .errorBody
+                return .receive
+            }
+            phase = .streaming
+            return .beginStream
         }
         phase = .inMemory
         return .receive
@@ -137,7 +160,7 @@ extension TransferState {
             let task = transferToCancel()
             return (.restart(cancelNow: task != nil), task)
         case .notFile:
-            phase = .downloadErrorBody
+            phase = .errorBody
             return (.keepInMemory, nil)
         }
     }
@@ -148,6 +171,8 @@ extension TransferState {
         case kept(Int64)
         /// For the download's file.
         case toFile
+        /// For the stream's parser: the body is now this long.
+        case toStream(Int64)
         /// Dropped: stopped already, a redirect's body, or enough of a download's error body.
         case dropped
         /// Refused: it would pass this limit. The request is to stop.
@@ -169,7 +194,14 @@ extension TransferState {
             return .cancelTransfer
         case .toFile:
             return .toFile
-        case .downloadErrorBody:
+        case .streaming:
+            if let limit, outcome.bytesReceived + count > limit {
+                stop()
+                return .overLimit(limit)
+            }
+            outcome.bytesReceived += count
+            return .toStream(outcome.bytesReceived)
+        case .errorBody:
             guard Int64(outcome.body.count) + count <= Self.errorBodyLimit else { return .dropped }
             outcome.body.append(chunk)
             outcome.bytesReceived = Int64(outcome.body.count)
@@ -200,6 +232,13 @@ extension TransferState {
         outcome.bytesSent = bytes
     }
 
+    /// A stream's transport waits for its consumers (`paused`), or reads on: the wait does not
+    /// count as idle time.
+    mutating func pause(_ paused: Bool, now: ContinuousClock.Instant) {
+        isPaused = paused
+        lastActivity = now
+    }
+
     /// Stops taking the body (a limit, a file error): later chunks are dropped.
     mutating func stop() {
         phase = .stopped
@@ -225,7 +264,7 @@ extension TransferState {
     /// Fails the transfer with the idle timeout's error (`URLError(.timedOut)`) when nothing
     /// moved for that long by `now`; returns whether it did, and the transfer to cancel.
     mutating func checkIdle(now: ContinuousClock.Instant) -> (timedOut: Bool, task: (any TransportTask)?) {
-        guard let idleTimeout, failure == nil, !isComplete, idleTimeout.isReached(by: lastActivity.duration(to: now)) else {
+        guard let idleTimeout, failure == nil, !isComplete, !isPaused, idleTimeout.isReached(by: lastActivity.duration(to: now)) else {
             return (false, nil)
         }
         return (true, fail(idleTimeout.error))

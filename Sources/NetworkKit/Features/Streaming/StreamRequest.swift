@@ -1,0 +1,122 @@
+import Foundation
+
+/// A request whose answer is a stream: its body is parsed as it arrives, by a ``StreamParser``,
+/// into items that reach the item handlers and ``Service/stream(_:)`` one by one, long before
+/// the body ends (server-sent events, JSON Lines, log tails).
+///
+/// ```swift
+/// let ticks = StreamRequest(events: .path("/events"))
+/// ticks.addItemHandler { _, event in print(event.type, event.data) }
+/// ticks.addCompletionHandler { _, result in print(result) }
+/// service.start(ticks)                    // or: for try await event in service.stream(ticks) { … }
+/// ```
+///
+/// It takes the same pipeline as every request: interceptors (each connection is adapted again),
+/// signing, redirects, event monitors, the idle timeout, cancel by id. It is never answered from
+/// the cache, and has no total time limit unless ``AnyRequest/timeLimit`` sets one. Its size
+/// limit is the request's own ``AnyRequest/maxResponseBytes`` (per connection); the parsers' line
+/// and event limits bound what it holds.
+///
+/// A slow consumer does not make memory grow: at most ``bufferLimit`` items wait for the handlers
+/// and the sequence. A transport that can pause reading (NIO) stops reading there; one that
+/// cannot (URLSession) fails the request with ``NetworkError/streamBufferFull(limit:)``.
+///
+/// `@unchecked Sendable`, restated from ``AnyRequest`` (whose lock guards its one mutable field):
+/// this class adds only `sink`, a `let` whose state is guarded by its own locks.
+public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendable {
+    /// Called on the callback queue with each item, in order, before the completion handlers.
+    public typealias ItemHandler = @Sendable (StreamRequest<Item>, Item) -> Void
+    /// Called once when the stream ends: how it ended, or why it failed.
+    public typealias CompletionHandler = @Sendable (StreamRequest<Item>, Result<StreamSummary, NetworkError>) -> Void
+    /// Called as bytes move (the body's bytes so far in this connection; no total is known).
+    public typealias ProgressHandler = @Sendable (StreamRequest<Item>, TransferProgress) -> Void
+    /// Called when the state changes.
+    public typealias StateHandler = @Sendable (StreamRequest<Item>, RequestState) -> Void
+
+    /// The items the consumers can fall behind by, fixed when the request is made.
+    public let bufferLimit: Int
+    let sink: StreamSink<Item>
+
+    /// Creates a streaming request for `target`, whose body `parser` turns into items.
+    /// `reconnection` says whether it connects again after its body ends or drops.
+    public init(
+        _ target: RequestTarget,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some StreamParser<Item>,
+        reconnection: StreamReconnection = .never,
+        bufferLimit: Int = 1024
+    ) {
+        self.bufferLimit = max(bufferLimit, 1)
+        sink = StreamSink(parser: parser, limit: self.bufferLimit)
+        var options = RequestOptions(target: target, method: method, parameters: parameters, headers: headers)
+        options.stream = StreamSetup(sink: sink, reconnection: reconnection)
+        super.init(options: options, parser: StreamSummaryParser())
+    }
+
+    /// Creates a streaming request for a path on the service's base URL.
+    public convenience init(
+        path: String,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some StreamParser<Item>,
+        reconnection: StreamReconnection = .never
+    ) {
+        self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser,
+                  reconnection: reconnection)
+    }
+
+    /// Creates a streaming request for an absolute URL.
+    public convenience init(
+        url: URL,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some StreamParser<Item>,
+        reconnection: StreamReconnection = .never
+    ) {
+        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser,
+                  reconnection: reconnection)
+    }
+
+    /// When the stream connects again after its body ends or drops.
+    public var reconnection: StreamReconnection {
+        get { self[option: \.stream]?.reconnection ?? .never }
+        set { self[option: \.stream]?.reconnection = newValue }
+    }
+
+    /// Adds a handler called on the callback queue with each item, in order; items parsed before
+    /// it was added do not reach it. Never called after the completion handlers.
+    public func addItemHandler(_ handler: @escaping ItemHandler) {
+        sink.addHandler { request, item in handler(unsafeDowncast(request, to: StreamRequest<Item>.self), item) }
+    }
+
+    /// Adds a handler called once, on the callback queue, when the stream ends, after every item
+    /// handler call. One added after the end is called with the stored result.
+    public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
+        addTypedCompletionHandler(handler)
+    }
+
+    /// Adds a handler called on the callback queue as body bytes arrive, never after the
+    /// completion handlers.
+    public func addProgressHandler(_ handler: @escaping ProgressHandler) {
+        addTypedProgressHandler(handler)
+    }
+
+    /// Adds a handler called on the callback queue when the request starts running and when it finishes.
+    public func addStateHandler(_ handler: @escaping StateHandler) {
+        addTypedStateHandler(handler)
+    }
+}
+
+/// The result of a streaming request is made by its pipeline, not parsed from a body: this
+/// parser stands in for the `AnyRequest` it is built on and is never called with a body.
+struct StreamSummaryParser: ResponseParser {
+    func parse(_ response: Response) throws -> StreamSummary {
+        throw ParseError(parser: "stream", reason: "a stream's result is not parsed from a whole body")
+    }
+
+    var isLightweight: Bool { true }
+}
