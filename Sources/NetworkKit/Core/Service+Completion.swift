@@ -14,6 +14,14 @@ extension Service {
                               start: { start(request) }, cancel: { request.cancel() })
     }
 
+    /// Starts the streaming `request` and returns what its completion handlers get, once the
+    /// callback queue runs them: after every item handler call. Cancelling the calling `Task`
+    /// cancels the request.
+    public func completion<Item>(of request: StreamRequest<Item>) async -> Result<StreamSummary, NetworkError> {
+        await awaitCompletion(adding: { handler in request.addCompletionHandler { _, result in handler(result) } },
+                              start: { start(request) }, cancel: { request.cancel() })
+    }
+
     /// Starts `batch` and returns the result its completion handlers get, on the callback queue
     /// after every progress handler call. Cancelling the calling `Task` cancels the batch.
     public func completion(of batch: BatchRequest) async -> Result<RequestValues, BatchError> {

@@ -133,6 +133,10 @@ final class TransferRecorder: TransportEvents {
         record(.chunk(chunk)) { forward.transportDidReceive(chunk: chunk) }
     }
 
+    func transportReadyForMoreBody() async {
+        await forward.transportReadyForMoreBody()
+    }
+
     func transportDidComplete(error: (any Error)?) {
         let urlError: URLError? = switch error {
         case nil: nil
