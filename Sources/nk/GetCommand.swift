@@ -60,6 +60,13 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-dir"), help: "The disk cache's directory (default $XDG_CACHE_HOME/nk or ~/.cache/nk).")
     var cacheDir: String?
 
+    @Flag(help: "Print the body as it arrives, byte for byte.")
+    var stream = false
+
+    @Flag(name: .customLong("json-lines"),
+          help: "Read the body as JSON Lines: print one compact JSON value per line as each line arrives (with --key-path, the value there; with --code-key, each line's code is checked).")
+    var jsonLines = false
+
     @Flag(help: "Print a curl command that sends the request as nk would (credentials included), and exit.")
     var curl = false
 
@@ -73,13 +80,16 @@ struct GetCommand: AsyncParsableCommand {
             throw ValidationError("unknown method \(self.method)")
         }
         let form = try multipartForm()
-        let headerFields = try parseHeaders()
+        let headerFields = try HeaderOption.parse(headers)
         let parameters = Dictionary(params.map(Self.splitParameter), uniquingKeysWith: { _, last in last })
         var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk"))
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
         let service = transport.service(configuration)
+        if stream || jsonLines {
+            return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
+        }
         if json || codeKey != nil || keyPath != nil {
             let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
                                     contentKeyPath: keyPath.map { JSONKeyPath($0) })
@@ -116,6 +126,45 @@ struct GetCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--stream` and `--json-lines`: the body's parts printed as they arrive.
+    private func follow(on service: Service, method: HTTPMethod, parameters: [String: JSON],
+                        headers: [String: String]) async throws {
+        let target = RequestTarget(absolute: url)
+        do {
+            if jsonLines {
+                let line = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
+                                      contentKeyPath: keyPath.map { JSONKeyPath($0) })
+                let request = StreamRequest(target, method: method, parameters: parameters, headers: headers,
+                                            parser: JSONLinesParser(line))
+                try await write(streaming(request, on: service)) { value in
+                    var data = try value.serialized()
+                    data.append(UInt8(ascii: "\n"))
+                    return data
+                }
+            } else {
+                let request = StreamRequest(target, method: method, parameters: parameters, headers: headers,
+                                            parser: ByteChunkParser())
+                try await write(streaming(request, on: service)) { $0 }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// `request` with the command's idle timeout and limits, as a sequence of its items.
+    private func streaming<Item>(_ request: StreamRequest<Item>, on service: Service) -> ItemStream<Item> {
+        request.timeout = timeout
+        if let maxFilesize { request.maxResponseBytes = maxFilesize }
+        if let maxTime { request.timeLimit = .milliseconds(Int64(maxTime * 1000)) }
+        return service.stream(request)
+    }
+
+    /// Writes each item of `items` to standard output as `render` makes it, as it arrives.
+    private func write<Item>(_ items: ItemStream<Item>, render: (Item) throws -> Data) async throws {
+        for try await item in items { FileHandle.standardOutput.write(try render(item)) }
+    }
+
     /// `--cache-dir`, else `$XDG_CACHE_HOME/nk`, else `~/.cache/nk`.
     private var cacheDirectory: URL {
         if let cacheDir { return URL(fileURLWithPath: cacheDir) }
@@ -146,16 +195,6 @@ struct GetCommand: AsyncParsableCommand {
             try form.append(file: URL(fileURLWithPath: spec[0]), name: parts[0], contentType: type)
         }
         return form
-    }
-
-    private func parseHeaders() throws -> [String: String] {
-        var result: [String: String] = [:]
-        for header in headers {
-            let parts = header.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { throw ValidationError("header \"\(header)\" is not 'Name: value'") }
-            result[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(in: .whitespaces)
-        }
-        return result
     }
 
     private static func splitParameter(_ text: String) -> (String, JSON) {
