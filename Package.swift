@@ -75,6 +75,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // The fixture server parses multipart uploads with a real parser, not the kit's encoder.
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        // The two maintained Swift parsers of server-sent events, the streaming benchmarks' peers
+        // (nk-bench only).
+        .package(url: "https://github.com/mattt/EventSource.git", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The code generators' readers of OpenAPI documents and YAML (build tools only, under the
@@ -155,6 +159,8 @@ let package = Package(
             dependencies: [
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer", "CJPEG", "CPNG", "CWebP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "EventSource", package: "EventSource"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict
         ),

@@ -8,8 +8,9 @@ import Foundation
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
 /// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=thumbnails` thumbnails under
 /// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
-/// (`LoadRun`), `NK_BENCH_ONLY=bomb` a gzip bomb's memory on each transport (`BombRun`). The
-/// last three are not part of the default run.
+/// (`LoadRun`), `NK_BENCH_ONLY=bomb` a gzip bomb's memory on each transport (`BombRun`),
+/// `NK_BENCH_ONLY=streams` the event-stream parser against its peers and streams end to end
+/// (`StreamBenchmarks`). The last four are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -24,7 +25,7 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
@@ -41,6 +42,9 @@ enum Bench {
         if only == "nio" || only == nil {
             try await Task.detached { try await NIOBenchmarks(server: server).run() }.value
             if only == "nio" { return }
+        }
+        if only == "streams" {
+            return try await Task.detached { try await StreamBenchmarks(server: server).run() }.value
         }
         if only == "transfers" {
             return try await Task.detached { try await TransferBenchmarks(server: server).run() }.value
