@@ -75,9 +75,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // The fixture server parses multipart uploads with a real parser, not the kit's encoder.
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
-        // The two maintained Swift parsers of server-sent events, the streaming benchmarks' peers
-        // (nk-bench only).
-        .package(url: "https://github.com/mattt/EventSource.git", from: "1.1.1"),
+        // swift-openapi-runtime's server-sent-events decoding, the streaming benchmarks' peer
+        // (nk-bench only). The other maintained Swift SSE parser, mattt/EventSource 1.1.1, does not
+        // build on Linux (it calls `URLSession.bytes`, which FoundationNetworking lacks).
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -159,7 +159,6 @@ let package = Package(
             dependencies: [
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer", "CJPEG", "CPNG", "CWebP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "EventSource", package: "EventSource"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict

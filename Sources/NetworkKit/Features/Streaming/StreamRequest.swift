@@ -62,10 +62,11 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:],
         parser: some StreamParser<Item>,
-        reconnection: StreamReconnection = .never
+        reconnection: StreamReconnection = .never,
+        bufferLimit: Int = 1024
     ) {
         self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser,
-                  reconnection: reconnection)
+                  reconnection: reconnection, bufferLimit: bufferLimit)
     }
 
     /// Creates a streaming request for an absolute URL.
@@ -75,10 +76,11 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         parameters: [String: JSON] = [:],
         headers: [String: String] = [:],
         parser: some StreamParser<Item>,
-        reconnection: StreamReconnection = .never
+        reconnection: StreamReconnection = .never,
+        bufferLimit: Int = 1024
     ) {
         self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser,
-                  reconnection: reconnection)
+                  reconnection: reconnection, bufferLimit: bufferLimit)
     }
 
     /// When the stream connects again after its body ends or drops.
