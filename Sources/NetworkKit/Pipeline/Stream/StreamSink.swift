@@ -14,6 +14,10 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         var items = 0
     }
 
+    /// A sequence consumer waiting for its next item, and a transport waiting for room.
+    private typealias Consumer = CheckedContinuation<Result<Item?, NetworkError>, Never>
+    private typealias Producer = CheckedContinuation<Void, Never>
+
     /// The consumers' side.
     private struct Flow {
         var handlers: [@Sendable (AnyRequest, Item) -> Void] = []
@@ -23,8 +27,8 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         var buffered: [Item] = []
         var head = 0
         var sequenceAttached = false
-        var consumer: CheckedContinuation<Result<Item?, NetworkError>, Never>?
-        var producer: CheckedContinuation<Void, Never>?
+        var consumer: Consumer?
+        var producer: Producer?
         var end: Result<any Sendable, NetworkError>?
 
         var held: Int { buffered.count - head + pendingForHandlers }
@@ -68,7 +72,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     func waitForRoom() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: Producer) in
             let ready = flow.withLock { flow in
                 guard flow.held >= limit, flow.end == nil else { return true }
                 flow.producer = continuation
@@ -87,7 +91,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     func close(_ result: Result<any Sendable, NetworkError>) {
-        let (consumer, producer, item) = flow.withLock { flow -> (CheckedContinuation<Result<Item?, NetworkError>, Never>?, CheckedContinuation<Void, Never>?, Result<Item?, NetworkError>?) in
+        let (consumer, producer, item) = flow.withLock { flow -> (Consumer?, Producer?, Result<Item?, NetworkError>?) in
             guard flow.end == nil else { return (nil, nil, nil) }
             flow.end = result
             defer { flow.consumer = nil; flow.producer = nil }
@@ -112,17 +116,19 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             return NetworkError.wrap(error, parser: parserName)
         }
         guard !items.isEmpty else { return nil }
+        // A transport that cannot wait is refused the chunk once the consumers are a whole buffer
+        // behind: they hold at most the buffer and one chunk's items.
+        if !canWait, flow.withLock({ $0.held >= limit && $0.end == nil }) { return .streamBufferFull(limit: limit) }
         queueForHandlers(items, request: request)
-        let (consumer, taken, held) = flow.withLock { flow -> (CheckedContinuation<Result<Item?, NetworkError>, Never>?, Result<Item?, NetworkError>?, Int) in
-            guard flow.sequenceAttached, flow.end == nil else { return (nil, nil, flow.held) }
+        let (consumer, taken) = flow.withLock { flow -> (Consumer?, Result<Item?, NetworkError>?) in
+            guard flow.sequenceAttached, flow.end == nil else { return (nil, nil) }
             flow.buffered.append(contentsOf: items)
             // A waiting consumer takes the first item at once.
-            guard let consumer = flow.consumer else { return (nil, nil, flow.held) }
+            guard let consumer = flow.consumer else { return (nil, nil) }
             flow.consumer = nil
-            return (consumer, Self.take(from: &flow), flow.held)
+            return (consumer, Self.take(from: &flow))
         }
         if let consumer, let taken { consumer.resume(returning: taken) }
-        if held > limit, !canWait { return .streamBufferFull(limit: limit) }
         return nil
     }
 
@@ -145,7 +151,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
 
     /// `count` items left the buffer: let a waiting transport read on once half the room is free.
     private func consumed(_ count: Int, fromHandlers: Bool) {
-        let producer = flow.withLock { flow -> CheckedContinuation<Void, Never>? in
+        let producer = flow.withLock { flow -> Producer? in
             if fromHandlers { flow.pendingForHandlers -= count }
             guard flow.held <= limit / 2, let producer = flow.producer else { return nil }
             flow.producer = nil
@@ -187,7 +193,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     private func take() -> Result<Item?, NetworkError>? {
-        let (taken, producer) = flow.withLock { flow -> (Result<Item?, NetworkError>?, CheckedContinuation<Void, Never>?) in
+        let (taken, producer) = flow.withLock { flow -> (Result<Item?, NetworkError>?, Producer?) in
             let taken = Self.take(from: &flow)
             guard taken != nil, flow.held <= limit / 2, let producer = flow.producer else { return (taken, nil) }
             flow.producer = nil
