@@ -94,6 +94,24 @@ public struct StubResponse: Sendable {
                      body: Data(text.utf8))
     }
 
+    /// An event stream (`text/event-stream`) of `events`, each with its `event:` (unless it is a
+    /// message), `id:` (when set) and `data:` lines, cut into as many chunks as there are events
+    /// (not at their boundaries: a stream parser must not care). Each connection of a stream that
+    /// reconnects takes the next answer in turn, and a `204` (`StubResponse(status: 204)`) ends it.
+    public static func events(_ events: [ServerSentEvent], retry: Duration? = nil) -> StubResponse {
+        var text = retry.map { "retry: \(Int64($0 / .milliseconds(1)))\n\n" } ?? ""
+        var chunks = text.isEmpty ? 0 : 1
+        for event in events {
+            if event.type != "message" { text += "event: \(event.type)\n" }
+            if !event.id.isEmpty { text += "id: \(event.id)\n" }
+            for line in event.data.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
+            text += "\n"
+            chunks += 1
+        }
+        return StubResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(text.utf8))
+            .chunked(into: max(chunks, 1))
+    }
+
     /// A redirect to `location` (absolute, or relative to the request's URL) with an empty body.
     /// The kit follows it under the request's redirect policy, as with every transport.
     public static func redirect(to location: String, status: Int = 302) -> StubResponse {
