@@ -31,4 +31,6 @@ extension FixtureRoutes {
 
 enum FixtureFault: Error {
     case droppedConnection
+    /// zlib refused to set up a compressed body.
+    case compressionFailed
 }

@@ -38,19 +38,7 @@ extension FixtureRoutes {
             return respond(contentType: "application/json", body: body,
                            extraHeaders: [.contentEncoding: coding == "gzip" ? "gzip" : "deflate"])
         }
-        // ?bytes=N (default 100) announced, one byte every ?ms=M (default 500) milliseconds.
-        router.get("drip") { request, _ in
-            let count = max(1, Int(query(request, "bytes") ?? "") ?? 100)
-            let pause = max(1, Int(query(request, "ms") ?? "") ?? 500)
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: ResponseBody(contentLength: count) { writer in
-                                for _ in 0..<count {
-                                    try await writer.write(ByteBuffer(repeating: 0x61, count: 1))
-                                    try await Task.sleep(for: .milliseconds(pause))
-                                }
-                                try await writer.finish(nil)
-                            })
-        }
+        // `/drip`, a body slow enough for the time limit, is with the streaming routes (`addStreams`).
     }
 }
 

@@ -16,6 +16,7 @@ enum FixtureRoutes {
         addAuth(to: router, verifier: verifier)
         addPaging(to: router, hits: hits)
         addProfiles(to: router)
+        addStreams(to: router)
     }
 
     static func respond(
