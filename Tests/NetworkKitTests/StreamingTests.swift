@@ -236,13 +236,14 @@ struct StreamingTests {
 
     @Test("heartbeats keep a slow stream from timing out; silence does not", arguments: TransportKind.allCases)
     func heartbeats(transport: TransportKind) async throws {
-        let fixture = try await Fixture.start(timeout: 0.4, transport: transport)
+        // One second: FoundationNetworking takes whole seconds only, the kit rounds up to them.
+        let fixture = try await Fixture.start(timeout: 1, transport: transport)
         defer { fixture.server.stop() }
-        let kept = StreamRequest(events: .path("/events?count=2&interval=1000&comment_every=100&done=close&stream=\(Self.name("hb", transport))"),
+        let kept = StreamRequest(events: .path("/events?count=2&interval=2000&comment_every=200&done=close&stream=\(Self.name("hb", transport))"),
                                  reconnection: .never)
         let summary = try await fixture.service.completion(of: kept).get()
         #expect(summary.itemCount == 2)
-        let silent = StreamRequest(events: .path("/events?count=2&interval=1000&done=close&stream=\(Self.name("silent", transport))"),
+        let silent = StreamRequest(events: .path("/events?count=2&interval=2000&done=close&stream=\(Self.name("silent", transport))"),
                                    reconnection: .never)
         let result = await fixture.service.completion(of: silent)
         #expect(result.failure?.isTimeout == true)
@@ -272,8 +273,15 @@ struct StreamingTests {
         let fixture = try await Fixture.start(transport: .urlSession)
         defer { fixture.server.stop() }
         let request = StreamRequest(path: "/jsonl/bytes?mb=64", parser: LineParser(), bufferLimit: 8)
-        let gate = DispatchSemaphore(value: 0)
-        request.addItemHandler { _, _ in _ = gate.wait(timeout: .now() + 0.2) }
+        // The first item holds the callback queue for 300 ms; the body keeps coming meanwhile.
+        let first = Protected(true)
+        request.addItemHandler { _, _ in
+            let isFirst = first.withLock { value in
+                defer { value = false }
+                return value
+            }
+            if isFirst { Thread.sleep(forTimeInterval: 0.3) }
+        }
         let result = await fixture.service.completion(of: request)
         guard case .streamBufferFull(let limit) = result.failure else {
             Issue.record("expected streamBufferFull, got \(result)")
