@@ -37,18 +37,27 @@ public struct ItemStream<Item: Sendable>: AsyncSequence, Sendable {
         return Iterator(consumer: consumer)
     }
 
-    /// Hands out the items in order; dropping it before the end cancels the request.
+    /// Hands out the items in order; dropping it before the end cancels the request. It takes
+    /// the items the stream holds all at once and hands them out one by one.
     public struct Iterator: AsyncIteratorProtocol {
         let consumer: Consumer
+        private var taken: [Item] = []
+        private var index = 0
+
+        init(consumer: Consumer) {
+            self.consumer = consumer
+        }
 
         /// The next item; nil once the stream ended as it should.
         public mutating func next() async throws(NetworkError) -> Item? {
-            try await consumer.next()
-        }
-
-        /// The next item, from any isolation.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Item? {
-            try await consumer.next()
+            if index < taken.count {
+                defer { index += 1 }
+                return taken[index]
+            }
+            taken = try await consumer.nextItems()
+            guard !taken.isEmpty else { return nil }
+            index = 1
+            return taken[0]
         }
     }
 
@@ -60,10 +69,11 @@ public struct ItemStream<Item: Sendable>: AsyncSequence, Sendable {
             self.request = request
         }
 
-        func next() async throws(NetworkError) -> Item? {
+        /// The items held now, waiting for some while none is; none at the end.
+        func nextItems() async throws(NetworkError) -> [Item] {
             let request = self.request
             return try await withTaskCancellationHandler {
-                await request.sink.next()
+                await request.sink.nextItems()
             } onCancel: {
                 request.cancel()
             }.get()

@@ -3,7 +3,9 @@ import Foundation
 /// A streaming request's parser and consumers: items parsed from each chunk go, in order, to the
 /// item handlers (queued on the callback queue while the request runs) and to the request's
 /// `ItemStream`, if one iterates it. Both count against `limit`: an item counts from when it is
-/// parsed until a handler block ran it or the sequence handed it out.
+/// parsed until a handler block ran it or the sequence's iterator took it. The iterator takes
+/// every held item at once (one lock for many items), so at most `limit` items wait here and as
+/// many in the iterator's hands, plus one chunk's.
 ///
 /// `@unchecked Sendable`: `parser` is read and written only inside its `Protected` (and only from
 /// the serialized transfer events), `flow` only inside its own; `limit` is a `let`.
@@ -15,7 +17,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     /// A sequence consumer waiting for its next item, and a transport waiting for room.
-    private typealias Consumer = CheckedContinuation<Result<Item?, NetworkError>, Never>
+    private typealias Consumer = CheckedContinuation<Result<[Item], NetworkError>, Never>
     private typealias Producer = CheckedContinuation<Void, Never>
 
     /// The consumers' side.
@@ -23,15 +25,14 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         var handlers: [@Sendable (AnyRequest, Item) -> Void] = []
         /// Items queued for the handlers whose block has not run yet.
         var pendingForHandlers = 0
-        /// Items held for the sequence, from `head` on.
+        /// Items held for the sequence.
         var buffered: [Item] = []
-        var head = 0
         var sequenceAttached = false
         var consumer: Consumer?
         var producer: Producer?
         var end: Result<any Sendable, NetworkError>?
 
-        var held: Int { buffered.count - head + pendingForHandlers }
+        var held: Int { buffered.count + pendingForHandlers }
     }
 
     /// The most items held for consumers; a transport that pauses reading stops at it.
@@ -91,7 +92,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     func close(_ result: Result<any Sendable, NetworkError>) {
-        let (consumer, producer, item) = flow.withLock { flow -> (Consumer?, Producer?, Result<Item?, NetworkError>?) in
+        let (consumer, producer, item) = flow.withLock { flow -> (Consumer?, Producer?, Result<[Item], NetworkError>?) in
             guard flow.end == nil else { return (nil, nil, nil) }
             flow.end = result
             defer { flow.consumer = nil; flow.producer = nil }
@@ -120,15 +121,17 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         // behind: they hold at most the buffer and one chunk's items.
         if !canWait, flow.withLock({ $0.held >= limit && $0.end == nil }) { return .streamBufferFull(limit: limit) }
         queueForHandlers(items, request: request)
-        let (consumer, taken) = flow.withLock { flow -> (Consumer?, Result<Item?, NetworkError>?) in
-            guard flow.sequenceAttached, flow.end == nil else { return (nil, nil) }
-            flow.buffered.append(contentsOf: items)
-            // A waiting consumer takes the first item at once.
-            guard let consumer = flow.consumer else { return (nil, nil) }
+        let consumer = flow.withLock { flow -> Consumer? in
+            guard flow.sequenceAttached, flow.end == nil else { return nil }
+            // A waiting consumer holds nothing: it takes these items at once.
+            guard let consumer = flow.consumer else {
+                flow.buffered.append(contentsOf: items)
+                return nil
+            }
             flow.consumer = nil
-            return (consumer, Self.take(from: &flow))
+            return consumer
         }
-        if let consumer, let taken { consumer.resume(returning: taken) }
+        consumer?.resume(returning: .success(items))
         return nil
     }
 
@@ -160,9 +163,10 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         producer?.resume()
     }
 
-    private static func ending(_ result: Result<any Sendable, NetworkError>) -> Result<Item?, NetworkError> {
+    /// The end as the sequence hands it out: no more items, or the error.
+    private static func ending(_ result: Result<any Sendable, NetworkError>) -> Result<[Item], NetworkError> {
         switch result {
-        case .success: .success(nil)
+        case .success: .success([])
         case .failure(let error): .failure(error)
         }
     }
@@ -179,11 +183,12 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         flow.withLock { $0.sequenceAttached = true }
     }
 
-    /// The next item for the sequence; nil once the stream ended well, the error once it failed.
-    func next() async -> Result<Item?, NetworkError> {
+    /// Every item held for the sequence, in order; none once the stream ended as it should, the
+    /// error once it failed. Waits while none is held and the stream goes on.
+    func nextItems() async -> Result<[Item], NetworkError> {
         if let taken = take() { return taken }
         return await withCheckedContinuation { continuation in
-            let now = flow.withLock { flow -> Result<Item?, NetworkError>? in
+            let now = flow.withLock { flow -> Result<[Item], NetworkError>? in
                 if let taken = Self.take(from: &flow) { return taken }
                 flow.consumer = continuation
                 return nil
@@ -192,8 +197,9 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         }
     }
 
-    private func take() -> Result<Item?, NetworkError>? {
-        let (taken, producer) = flow.withLock { flow -> (Result<Item?, NetworkError>?, Producer?) in
+    /// `take(from:)` under the lock; a transport waiting for room reads on.
+    private func take() -> Result<[Item], NetworkError>? {
+        let (taken, producer) = flow.withLock { flow -> (Result<[Item], NetworkError>?, Producer?) in
             let taken = Self.take(from: &flow)
             guard taken != nil, flow.held <= limit / 2, let producer = flow.producer else { return (taken, nil) }
             flow.producer = nil
@@ -203,19 +209,12 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         return taken
     }
 
-    /// The next held item, or the end once none is held; nil when the consumer must wait.
-    private static func take(from flow: inout Flow) -> Result<Item?, NetworkError>? {
-        if flow.head < flow.buffered.count {
-            let item = flow.buffered[flow.head]
-            flow.head += 1
-            if flow.head == flow.buffered.count {
-                flow.buffered.removeAll(keepingCapacity: true)
-                flow.head = 0
-            } else if flow.head >= 1024, flow.head * 2 >= flow.buffered.count {
-                flow.buffered.removeFirst(flow.head)
-                flow.head = 0
-            }
-            return .success(item)
+    /// The held items, or the end once none is held; nil when the consumer must wait.
+    private static func take(from flow: inout Flow) -> Result<[Item], NetworkError>? {
+        if !flow.buffered.isEmpty {
+            var items: [Item] = []
+            swap(&items, &flow.buffered)
+            return .success(items)
         }
         return flow.end.map(ending)
     }
