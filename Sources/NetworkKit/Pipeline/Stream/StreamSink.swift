@@ -125,7 +125,8 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             guard flow.sequenceAttached, flow.end == nil else { return nil }
             // A waiting consumer holds nothing: it takes these items at once.
             guard let consumer = flow.consumer else {
-                flow.buffered.append(contentsOf: items)
+                // Most often the iterator took everything: the items are moved in, not copied.
+                if flow.buffered.isEmpty { flow.buffered = items } else { flow.buffered.append(contentsOf: items) }
                 return nil
             }
             flow.consumer = nil
