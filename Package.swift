@@ -217,6 +217,7 @@ let package = Package(
         fuzzTarget("fuzz-multipart", path: "Fuzz/Multipart", ["NetworkKit", .product(name: "MultipartKit", package: "multipart-kit")]),
         fuzzTarget("fuzz-downloads", path: "Fuzz/Downloads", ["NetworkKit"]),
         fuzzTarget("fuzz-images", path: "Fuzz/Images", ["NetworkKit", "NetworkKitImage"]),
+        fuzzTarget("fuzz-streams", path: "Fuzz/Streams", ["NetworkKit"]),
 
         .testTarget(
             name: "NetworkKitTests",
