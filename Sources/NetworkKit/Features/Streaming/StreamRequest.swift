@@ -37,7 +37,8 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     public let bufferLimit: Int
     let sink: StreamSink<Item>
 
-    /// Creates a streaming request for `target`, whose body `parser` turns into items.
+    /// Creates a streaming request for `target` (`.url(…)`, or `.path(…)` on the service's base
+    /// URL), whose body `parser` turns into items.
     /// `reconnection` says whether it connects again after its body ends or drops.
     public init(
         _ target: RequestTarget,
@@ -66,20 +67,6 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         bufferLimit: Int = 1024
     ) {
         self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser,
-                  reconnection: reconnection, bufferLimit: bufferLimit)
-    }
-
-    /// Creates a streaming request for an absolute URL.
-    public convenience init(
-        url: URL,
-        method: HTTPMethod = .get,
-        parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
-        parser: some StreamParser<Item>,
-        reconnection: StreamReconnection = .never,
-        bufferLimit: Int = 1024
-    ) {
-        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser,
                   reconnection: reconnection, bufferLimit: bufferLimit)
     }
 
