@@ -39,16 +39,20 @@ public struct ItemStream<Item: Sendable>: AsyncSequence, Sendable {
 
     /// Hands out the items in order; dropping it before the end cancels the request. It takes
     /// the items the stream holds all at once and hands them out one by one.
+    ///
+    /// `next()` is inlinable so that handing out a taken item, the path of nearly every call, is
+    /// specialized for the item type in the caller's module.
     public struct Iterator: AsyncIteratorProtocol {
-        let consumer: Consumer
-        private var taken: [Item] = []
-        private var index = 0
+        @usableFromInline let consumer: Consumer
+        @usableFromInline var taken: [Item] = []
+        @usableFromInline var index = 0
 
         init(consumer: Consumer) {
             self.consumer = consumer
         }
 
         /// The next item; nil once the stream ended as it should.
+        @inlinable
         public mutating func next() async throws(NetworkError) -> Item? {
             if index < taken.count {
                 defer { index += 1 }
@@ -62,6 +66,7 @@ public struct ItemStream<Item: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Cancels the request when the iterator is dropped before the stream ended.
+    @usableFromInline
     final class Consumer: Sendable {
         let request: StreamRequest<Item>
 
@@ -70,6 +75,7 @@ public struct ItemStream<Item: Sendable>: AsyncSequence, Sendable {
         }
 
         /// The items held now, waiting for some while none is; none at the end.
+        @usableFromInline
         func nextItems() async throws(NetworkError) -> [Item] {
             let request = self.request
             return try await withTaskCancellationHandler {
