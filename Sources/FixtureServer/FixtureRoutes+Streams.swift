@@ -28,10 +28,10 @@ extension FixtureRoutes {
     ///   A `Last-Event-ID: K` header continues with event K + 1 (one that is not a number counts
     ///   as 0).
     /// - `GET /events/drop`: `/events` (same query; `count` defaults to 6) whose first connection
-    ///   for its `stream`, after `count / 2` events, writes half an event (`id: K` and
-    ///   `data: partial` without the blank line) and aborts: the chunked body never gets its last
-    ///   chunk, so a client sees a lost connection, not a clean end. Later connections serve
-    ///   events as `/events` does.
+    ///   for its `stream`, after `count / 2` events, writes half of the next event K
+    ///   (`id: K` and `data: partial`, without the blank line that would dispatch it) and aborts:
+    ///   the chunked body never gets its last chunk, so a client sees a lost connection, not a
+    ///   clean end. Later connections serve events as `/events` does (a 204 once done).
     /// - `GET /events/gzip`: `/events` (same query and header) with `Content-Encoding: gzip`,
     ///   compressed as it is written; each event (and comment) is flushed (`Z_SYNC_FLUSH`), so it
     ///   arrives whole without waiting for the end.
