@@ -28,10 +28,10 @@ extension FixtureRoutes {
     ///   A `Last-Event-ID: K` header continues with event K + 1 (one that is not a number counts
     ///   as 0).
     /// - `GET /events/drop`: `/events` (same query; `count` defaults to 6) whose first connection
-    ///   for its `stream`, after `count / 2` events, writes half an event (`id: K` and
-    ///   `data: partial` without the blank line) and aborts: the chunked body never gets its last
-    ///   chunk, so a client sees a lost connection, not a clean end. Later connections serve
-    ///   events as `/events` does.
+    ///   for its `stream`, after `count / 2` events, writes half of the next event K
+    ///   (`id: K` and `data: partial`, without the blank line that would dispatch it) and aborts:
+    ///   the chunked body never gets its last chunk, so a client sees a lost connection, not a
+    ///   clean end. Later connections serve events as `/events` does (a 204 once done).
     /// - `GET /events/gzip`: `/events` (same query and header) with `Content-Encoding: gzip`,
     ///   compressed as it is written; each event (and comment) is flushed (`Z_SYNC_FLUSH`), so it
     ///   arrives whole without waiting for the end.
@@ -94,13 +94,15 @@ extension FixtureRoutes {
             let size = min(1 << 20, max(1, number(request, "size") ?? 16))
             return Response(status: .ok, headers: eventHeaders, body: ResponseBody { writer in
                 let padding = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+                let (head, tail) = (Array("data: ".utf8), Array("\n\n".utf8))
+                var number = DecimalCounter()
                 var batch = ByteBuffer()
-                for n in stride(from: 1, through: count, by: 1) {
-                    let digits = String(n)
-                    batch.writeStaticString("data: ")
-                    batch.writeString(digits)
-                    batch.writeBytes(padding.prefix(max(0, size - digits.utf8.count)))
-                    batch.writeStaticString("\n\n")
+                for _ in 0..<count {
+                    number.advance()
+                    batch.writeBytes(head)
+                    batch.writeBytes(number.digits)
+                    batch.writeBytes(padding[..<max(0, size - number.digits.count)])
+                    batch.writeBytes(tail)
                     if batch.readableBytes >= batchSize {
                         try await writer.write(batch)
                         batch = ByteBuffer()
@@ -137,19 +139,21 @@ extension FixtureRoutes {
         router.get("jsonl/bytes") { request, _ in
             let total = min(1 << 40, max(0, number(request, "mb") ?? 1) << 20)
             return Response(status: .ok, headers: [.contentType: "application/jsonl"], body: ResponseBody { writer in
+                let head = Array(#"{"code":0,"data":{"id":"#.utf8)
+                let middle = Array(#","name":"item "#.utf8)
+                let tail = Array("\"}}\n".utf8)
+                var number = DecimalCounter()
                 var written = 0
-                var n = 0
                 while written < total {
                     var batch = ByteBuffer()
                     batch.reserveCapacity(batchSize + 64)
                     while batch.readableBytes < batchSize, written + batch.readableBytes < total {
-                        n += 1
-                        batch.writeStaticString(#"{"code":0,"data":{"id":"#)
-                        let digits = String(n)
-                        batch.writeString(digits)
-                        batch.writeStaticString(#","name":"item "#)
-                        batch.writeString(digits)
-                        batch.writeStaticString("\"}}\n")
+                        number.advance()
+                        batch.writeBytes(head)
+                        batch.writeBytes(number.digits)
+                        batch.writeBytes(middle)
+                        batch.writeBytes(number.digits)
+                        batch.writeBytes(tail)
                     }
                     written += batch.readableBytes
                     try await writer.write(batch)
@@ -388,6 +392,27 @@ final class GzipWriter {
             } while stream.pointee.avail_out == 0
         }
         return output
+    }
+}
+
+/// A number counted up from 0 as its ASCII decimal digits, for the routes that write lines as
+/// fast as they can (no integer formatting per line).
+struct DecimalCounter {
+    /// The digits of the number, most significant first.
+    private(set) var digits: [UInt8] = [UInt8(ascii: "0")]
+
+    /// Adds 1.
+    mutating func advance() {
+        var index = digits.count - 1
+        while digits[index] == UInt8(ascii: "9") {
+            digits[index] = UInt8(ascii: "0")
+            guard index > 0 else {
+                digits.insert(UInt8(ascii: "1"), at: 0)
+                return
+            }
+            index -= 1
+        }
+        digits[index] += 1
     }
 }
 
