@@ -16,11 +16,13 @@ import NIOCore
 struct StreamBenchmarks {
     let server: FixtureServer
 
+    /// Every part, or the one `NK_BENCH_STREAMS` names (`parser`, `throughput`, `latency`, `memory`).
     func run() async throws {
-        try await StreamParserBenchmarks.run()
-        try await throughput()
-        try await latency()
-        try await slowConsumer()
+        let part = ProcessInfo.processInfo.environment["NK_BENCH_STREAMS"]
+        if part == nil || part == "parser" { try await StreamParserBenchmarks.run() }
+        if part == nil || part == "throughput" { try await throughput() }
+        if part == nil || part == "latency" { try await latency() }
+        if part == nil || part == "memory" { try await slowConsumer() }
     }
 
     // MARK: Throughput
