@@ -80,46 +80,65 @@ public struct ServerSentEventParser: StreamParser {
 
     /// One line: a field, a comment, or the blank line that dispatches.
     private mutating func process(_ whole: UnsafeRawBufferPointer) throws -> ServerSentEvent? {
-        var line = whole
+        guard var start = whole.baseAddress?.assumingMemoryBound(to: UInt8.self), !whole.isEmpty else {
+            atBodyStart = false
+            return dispatch()
+        }
+        let end = start + whole.count
         if atBodyStart {
             atBodyStart = false
-            if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
-                line = UnsafeRawBufferPointer(rebasing: line[3...])
+            if whole.count >= 3, start[0] == 0xEF, start[1] == 0xBB, start[2] == 0xBF {
+                start += 3
+                if start == end { return dispatch() }
             }
         }
-        guard !line.isEmpty else { return dispatch() }
-        if line[0] == UInt8(ascii: ":") { return nil }
-        let field: UnsafeRawBufferPointer
-        let value: UnsafeRawBufferPointer
-        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            field = UnsafeRawBufferPointer(rebasing: line[..<colon])
-            var start = colon + 1
-            if start < line.count, line[start] == UInt8(ascii: " ") { start += 1 }
-            value = UnsafeRawBufferPointer(rebasing: line[start...])
-        } else {
-            field = line
-            value = UnsafeRawBufferPointer(rebasing: line[line.count...])
-        }
-        switch field.count {
-        case 4 where field.elementsEqual("data".utf8):
+        if start[0] == UInt8(ascii: ":") { return nil }
+        // The field runs to the first colon (or the end); the value follows it, less one space.
+        var colon = start
+        while colon < end, colon.pointee != UInt8(ascii: ":") { colon += 1 }
+        let field = UnsafeBufferPointer(start: start, count: colon - start)
+        var valueStart = colon < end ? colon + 1 : end
+        if valueStart < end, valueStart.pointee == UInt8(ascii: " ") { valueStart += 1 }
+        let value = UnsafeBufferPointer(start: valueStart, count: end - valueStart)
+        switch Field(field) {
+        case .data:
             guard data.count + value.count + 1 <= maxEventBytes else {
                 throw ParseError(parser: "events", reason: "an event's data is longer than the limit of \(maxEventBytes) bytes",
                                  kind: .limit)
             }
             data.append(contentsOf: value)
             data.append(.lineFeed)
-        case 5 where field.elementsEqual("event".utf8):
+        case .event:
             eventType = String(decoding: value, as: UTF8.self)
-        case 2 where field.elementsEqual("id".utf8):
+        case .id:
             if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
-        case 5 where field.elementsEqual("retry".utf8):
+        case .retry:
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
                 retry = .milliseconds(Self.milliseconds(value))
             }
-        default:
+        case .other:
             break
         }
         return nil
+    }
+
+    /// The fields the standard gives meaning to, told apart by their bytes.
+    private enum Field {
+        case data, event, id, retry, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            func equals(_ bytes: StaticString) -> Bool {
+                guard let base = name.baseAddress, name.count == bytes.utf8CodeUnitCount else { return false }
+                return memcmp(base, bytes.utf8Start, name.count) == 0
+            }
+            switch name.count {
+            case 4 where equals("data"): self = .data
+            case 5 where equals("event"): self = .event
+            case 2 where equals("id"): self = .id
+            case 5 where equals("retry"): self = .retry
+            default: self = .other
+            }
+        }
     }
 
     /// The blank line: the event, if any data came.
@@ -135,7 +154,7 @@ public struct ServerSentEventParser: StreamParser {
     }
 
     /// ASCII digits as a number of milliseconds, capped at about 100 days.
-    private static func milliseconds(_ digits: UnsafeRawBufferPointer) -> Int64 {
+    private static func milliseconds(_ digits: UnsafeBufferPointer<UInt8>) -> Int64 {
         var value: Int64 = 0
         for digit in digits {
             value = value * 10 + Int64(digit - UInt8(ascii: "0"))
