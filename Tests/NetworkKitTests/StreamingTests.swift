@@ -224,6 +224,21 @@ struct StreamingTests {
         #expect(lines.contains { $0.contains("€") })
     }
 
+    @Test("a redirect is followed to the stream, and a signer signs each connection", arguments: TransportKind.allCases)
+    func redirectAndSigning(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let target = "/events?count=3&stream=\(Self.name("redirect", transport))"
+        let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let request = StreamRequest(events: .path("/redirect?to=\(encoded)"), reconnection: .never)
+        let signed = Recorder<String>()
+        request.interceptors = [HeaderSigner(recorder: signed)]
+        var ids: [String] = []
+        for try await event in fixture.service.stream(request) { ids.append(event.id) }
+        #expect(ids == ["1", "2", "3"])
+        #expect(signed.all.count == 1)
+    }
+
     @Test("a gzip event stream arrives event by event", arguments: TransportKind.allCases)
     func gzip(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
@@ -291,6 +306,18 @@ struct StreamingTests {
             return
         }
         #expect(limit == 8)
+    }
+}
+
+/// Signs each attempt with a header, and records that it did.
+struct HeaderSigner: RequestInterceptor {
+    let recorder: Recorder<String>
+
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        var request = request
+        request.setValue("attempt-\(context.attempt)", forHTTPHeaderField: "X-Signature")
+        recorder.append(request.url?.absoluteString ?? "")
+        return request
     }
 }
 
