@@ -3,7 +3,8 @@ import Foundation
 /// The body's lines as text, as they arrive (log tails, line-based protocols): lines end at CR, LF
 /// or CRLF, and a last line without a line end counts when the body ends as it should. A line
 /// that is not UTF-8 throws a ``ParseError`` of kind `malformed`; one longer than
-/// `maxLineLength` bytes, of kind `limit`.
+/// ``maxLineLength`` bytes, of kind `limit`. A multi-byte character split across chunks comes out
+/// whole: a line is decoded once it is complete.
 public struct LineParser: StreamParser {
     private var lines: LineSplitter
     private var lineNumber = 0
@@ -13,9 +14,13 @@ public struct LineParser: StreamParser {
         lines = LineSplitter(maxLineLength: maxLineLength)
     }
 
-    /// Forgets a line the last body left unfinished.
+    /// The longest line, in bytes, that it accepts.
+    public var maxLineLength: Int { lines.maxLineLength }
+
+    /// Forgets a line the last body left unfinished; lines are counted from 1 again.
     public mutating func begin(_ response: Response) throws {
         lines.reset()
+        lineNumber = 0
     }
 
     /// The lines `chunk` completes.
@@ -34,7 +39,7 @@ public struct LineParser: StreamParser {
 
     private mutating func text(of line: UnsafeRawBufferPointer) throws -> String {
         lineNumber += 1
-        guard let text = String(validating: line.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+        guard let text = String.validatingUTF8(line.assumingMemoryBound(to: UInt8.self)) else {
             throw ParseError(parser: "lines", reason: "line \(lineNumber) is not valid UTF-8", kind: .malformed)
         }
         return text

@@ -11,10 +11,18 @@ public struct LineSplitter: Sendable {
     private var partial: [UInt8] = []
     /// True when the last chunk ended with CR: an LF that begins the next one ends no line.
     private var skipsLeadingLF = false
+    /// The parser its limit error names.
+    private let parser: String
 
     /// A splitter that accepts lines of up to `maxLineLength` bytes (1 MiB by default).
     public init(maxLineLength: Int = 1 << 20) {
+        self.init(maxLineLength: maxLineLength, parser: "lines")
+    }
+
+    /// A splitter whose limit error names `parser` (the kit's parsers that split lines).
+    init(maxLineLength: Int, parser: String) {
         self.maxLineLength = max(maxLineLength, 1)
+        self.parser = parser
     }
 
     /// The lines that `chunk` completes, in order.
@@ -40,7 +48,7 @@ public struct LineSplitter: Sendable {
     /// owns its buffer alone. A parser whose per-line work mutates itself splits with the taken
     /// one and puts it back.
     mutating func take() -> LineSplitter {
-        var taken = LineSplitter(maxLineLength: maxLineLength)
+        var taken = LineSplitter(maxLineLength: maxLineLength, parser: parser)
         swap(&taken, &self)
         return taken
     }
@@ -49,7 +57,8 @@ public struct LineSplitter: Sendable {
     /// kit's parsers read lines without copying them.
     mutating func forEachLine(in chunk: Data, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            // An empty slice of a larger buffer has a base address and no bytes.
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return }
             let count = bytes.count
             var index = 0
             if skipsLeadingLF {
@@ -93,7 +102,7 @@ public struct LineSplitter: Sendable {
     }
 
     private func tooLong() -> ParseError {
-        ParseError(parser: "lines", reason: "a line is longer than the limit of \(maxLineLength) bytes", kind: .limit)
+        ParseError(parser: parser, reason: "a line is longer than the limit of \(maxLineLength) bytes", kind: .limit)
     }
 }
 

@@ -17,7 +17,7 @@ import Foundation
 /// ``begin(_:)`` accepts only a `text/event-stream` answer. `maxLineLength` bounds a line and
 /// `maxEventBytes` an event's data; past them the parser throws a ``ParseError`` of kind `limit`.
 public struct ServerSentEventParser: StreamParser {
-    /// The longest event data, in bytes.
+    /// The longest event data, in bytes: the data lines' values, each with the LF that follows it.
     public let maxEventBytes: Int
     private var lines: LineSplitter
     private var data: [UInt8] = []
@@ -32,19 +32,20 @@ public struct ServerSentEventParser: StreamParser {
     /// gives one), with lines of up to `maxLineLength` bytes and events of up to `maxEventBytes`
     /// bytes of data (1 MiB and 16 MiB by default).
     public init(lastEventID: String = "", maxLineLength: Int = 1 << 20, maxEventBytes: Int = 16 << 20) {
-        lines = LineSplitter(maxLineLength: maxLineLength)
+        lines = LineSplitter(maxLineLength: maxLineLength, parser: "events")
         self.maxEventBytes = max(maxEventBytes, 1)
         self.lastEventID = lastEventID
         lastEventIDBuffer = lastEventID
     }
 
+    /// The longest line, in bytes, that it accepts.
+    public var maxLineLength: Int { lines.maxLineLength }
+
     /// Accepts a `text/event-stream` answer only; forgets the event and line a last body left
     /// unfinished, and keeps the last event ID and reconnection time.
     public mutating func begin(_ response: Response) throws {
-        let type = response.header("Content-Type")
-        let mediaType = type?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "text/event-stream" else {
-            let got = type.map { "\"\($0)\"" } ?? "missing"
+        guard response.mimeType == "text/event-stream" else {
+            let got = response.header("Content-Type").map { "\"\($0)\"" } ?? "missing"
             throw ParseError(parser: "events", reason: "the Content-Type is \(got), not text/event-stream", kind: .contentType)
         }
         lines.reset()
@@ -94,8 +95,8 @@ public struct ServerSentEventParser: StreamParser {
         }
         if start[0] == UInt8(ascii: ":") { return nil }
         // The field runs to the first colon (or the end); the value follows it, less one space.
-        var colon = start
-        while colon < end, colon.pointee != UInt8(ascii: ":") { colon += 1 }
+        let colon = memchr(start, Int32(UInt8(ascii: ":")), end - start)
+            .map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? end
         let field = UnsafeBufferPointer(start: start, count: colon - start)
         var valueStart = colon < end ? colon + 1 : end
         if valueStart < end, valueStart.pointee == UInt8(ascii: " ") { valueStart += 1 }

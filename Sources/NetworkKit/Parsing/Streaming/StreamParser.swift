@@ -6,8 +6,9 @@ import Foundation
 ///
 /// The pipeline keeps one parser per request, a copy of the one the request was made with. For
 /// each body (the first connection, then each reconnection) it calls ``begin(_:)`` with the
-/// response so far (head and the service's envelope, no body), ``parse(_:)`` with every chunk in order, and ``finish()`` when the body ended
-/// as it should; never after a drop, a cancel or a thrown error. It runs off the callback queue.
+/// response so far (head and the service's envelope, no body), ``parse(_:)`` with every chunk in
+/// order, and ``finish()`` when the body ended as it should; never after a drop, a cancel or a
+/// thrown error. It runs off the callback queue.
 ///
 /// A parser must give the same items for the same bytes however they are split into chunks:
 /// a line, an event or a multi-byte UTF-8 character may arrive in pieces. It holds what it has
@@ -17,11 +18,17 @@ import Foundation
 /// ```swift
 /// struct WordParser: StreamParser {
 ///     private var lines = LineSplitter()
+///
 ///     mutating func parse(_ chunk: Data) throws -> [String] {
-///         try lines.split(chunk).flatMap { $0.split(separator: " ").map(String.init) }
+///         try lines.split(chunk).flatMap(Self.words)
 ///     }
+///
 ///     mutating func finish() throws -> [String] {
-///         try lines.finish().flatMap { $0.split(separator: " ").map(String.init) }
+///         try lines.finish().flatMap(Self.words)
+///     }
+///
+///     private static func words(_ line: Data) -> [String] {
+///         String(decoding: line, as: UTF8.self).split(separator: " ").map(String.init)
 ///     }
 /// }
 /// ```
