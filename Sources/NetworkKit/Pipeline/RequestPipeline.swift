@@ -148,7 +148,6 @@ struct RequestPipeline: Sendable {
         var outcome = TransferOutcome()   // the current attempt's transfer
         var next = machine.start()
         var reconnector = options.stream.map { StreamReconnector(policy: $0.reconnection) }
-        var attemptCount = 0
         while true {
             switch next {
             case .adapt(let attempt):                                                                 // 3. adapt
@@ -162,7 +161,6 @@ struct RequestPipeline: Sendable {
                 for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
                 next = machine.adapted(stopRequested: isCancelled)
             case .send(let attempt):                                                                  // 4. transfer
-                attemptCount = attempt
                 outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, file: file, recording: &metrics)
                 next = machine.transferred(outcome, stopRequested: isCancelled)
             case .discardPartialFile:                                                                 //    from zero
@@ -198,7 +196,7 @@ struct RequestPipeline: Sendable {
                     return .failure(.cancelled)
                 }
                 machine = AttemptState(partialFile: nil, canRevalidate: false)
-                next = machine.start(after: attemptCount)
+                next = machine.start(after: metrics.attempts)   // the attempts sent so far
             }
         }
     }
@@ -318,7 +316,7 @@ struct RequestPipeline: Sendable {
             return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
         }
         if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
-        if let error = stream.sink.endBody(request: request, canWait: true) { return .failure(error) }
+        if let error = stream.sink.endBody(request: request) { return .failure(error) }
         return .success(StreamSummary.Ending.endOfBody)
     }
 

@@ -33,6 +33,13 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         var end: Result<any Sendable, NetworkError>?
 
         var held: Int { buffered.count + pendingForHandlers }
+
+        /// The waiting transport, taken once half the room is free again; nil otherwise.
+        mutating func producerToWake(limit: Int) -> Producer? {
+            guard held <= limit / 2, let waiting = producer else { return nil }
+            producer = nil
+            return waiting
+        }
     }
 
     /// The most items held for consumers; a transport that pauses reading stops at it.
@@ -64,7 +71,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         deliver(request: request, canWait: canWait) { try $0.parse(chunk) }
     }
 
-    func endBody(request: AnyRequest, canWait: Bool) -> NetworkError? {
+    func endBody(request: AnyRequest) -> NetworkError? {
         deliver(request: request, canWait: true) { try $0.finish() }
     }
 
@@ -148,20 +155,17 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             for item in items {
                 for handler in handlers { handler(request, item) }
             }
-            self.consumed(items.count, fromHandlers: true)
+            self.handled(items.count)
         }
-        if !queued { consumed(items.count, fromHandlers: true) }
+        if !queued { handled(items.count) }
     }
 
-    /// `count` items left the buffer: let a waiting transport read on once half the room is free.
-    private func consumed(_ count: Int, fromHandlers: Bool) {
-        let producer = flow.withLock { flow -> Producer? in
-            if fromHandlers { flow.pendingForHandlers -= count }
-            guard flow.held <= limit / 2, let producer = flow.producer else { return nil }
-            flow.producer = nil
-            return producer
-        }
-        producer?.resume()
+    /// The handlers ran on `count` items: a waiting transport may read on.
+    private func handled(_ count: Int) {
+        flow.withLock { flow -> Producer? in
+            flow.pendingForHandlers -= count
+            return flow.producerToWake(limit: limit)
+        }?.resume()
     }
 
     /// The end as the sequence hands it out: no more items, or the error.
@@ -202,9 +206,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     private func take() -> Result<[Item], NetworkError>? {
         let (taken, producer) = flow.withLock { flow -> (Result<[Item], NetworkError>?, Producer?) in
             let taken = Self.take(from: &flow)
-            guard taken != nil, flow.held <= limit / 2, let producer = flow.producer else { return (taken, nil) }
-            flow.producer = nil
-            return (taken, producer)
+            return (taken, taken == nil ? nil : flow.producerToWake(limit: limit))
         }
         producer?.resume()
         return taken

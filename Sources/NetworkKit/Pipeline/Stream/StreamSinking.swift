@@ -15,7 +15,7 @@ protocol StreamSinking: AnyObject, Sendable {
     /// (`canWait` false); the transport then waits in `waitForRoom` before reading on.
     func feed(_ chunk: Data, request: AnyRequest, canWait: Bool) -> NetworkError?
     /// The body ended as it should: the parser's last items go to the consumers.
-    func endBody(request: AnyRequest, canWait: Bool) -> NetworkError?
+    func endBody(request: AnyRequest) -> NetworkError?
     /// True when the consumers have room for more items.
     var hasRoom: Bool { get }
     /// Returns once the consumers have room, or the stream was closed.
