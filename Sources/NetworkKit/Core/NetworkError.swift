@@ -35,6 +35,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// A stream's consumers fell `limit` items behind a transport that cannot pause reading
     /// (URLSession): the stream was stopped rather than hold more.
     case streamBufferFull(limit: Int)
+    /// The connection could not be made as the connection settings ask: a proxy that wants
+    /// credentials, a server that failed a TLS check, a feature the transport cannot do.
+    case connection(ConnectionFailure)
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
@@ -85,6 +88,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "download failed: \(error)"
         case .streamBufferFull(let limit):
             return "the stream's consumer fell \(limit) items behind a transport that cannot pause reading"
+        case .connection(let failure):
+            return "connection failed: \(failure)"
         }
     }
 

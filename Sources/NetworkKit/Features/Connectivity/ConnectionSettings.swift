@@ -1,0 +1,18 @@
+/// How a service's transport reaches servers: through which proxy, and which servers it trusts.
+/// A transport takes them when it is made (`NIOTransport(connection:)`,
+/// `URLSessionTransport(configuration:connection:)`) and throws
+/// `NetworkError.connection(.unsupported(feature:transport:))` at once for a setting it cannot
+/// honour: nothing is silently ignored.
+public struct ConnectionSettings: Sendable {
+    /// The proxy requests go through; none by default.
+    public var proxy: ProxySettings
+    /// Which servers are trusted, and how this client proves who it is; the system's roots by
+    /// default.
+    public var trust: TrustSettings
+
+    /// Settings with no proxy and the system's trust, unless given.
+    public init(proxy: ProxySettings = .none, trust: TrustSettings = TrustSettings()) {
+        self.proxy = proxy
+        self.trust = trust
+    }
+}
