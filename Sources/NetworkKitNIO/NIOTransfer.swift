@@ -4,6 +4,7 @@ import Foundation
 import NetworkKit
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,6 +13,8 @@ import FoundationNetworking
 /// streams the head and the body as they arrive. Its task reports the one completion.
 struct NIOTransfer: Sendable {
     let client: HTTPClient
+    /// The TLS configuration for this request's host when it differs from the client's.
+    let tlsConfiguration: TLSConfiguration?
     let events: any TransportEvents
 
     /// Sends `request` and reports everything to the events but the completion: returns the
@@ -34,6 +37,7 @@ struct NIOTransfer: Sendable {
         guard let url = request.url else { throw URLError(.badURL, detail: "the request has no URL") }
         var clientRequest = HTTPClientRequest(url: url.absoluteString)
         clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        clientRequest.tlsConfiguration = tlsConfiguration
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             clientRequest.headers.add(name: name, value: value)
         }

@@ -26,6 +26,8 @@ public final class NIOTransport: Transport {
     /// The transport reads a body only as fast as its receiver takes it.
     public var pausesReading: Bool { true }
     private let life = NIOTransportLife()
+    /// Per-request choices the connection settings make (the TLS configuration for a host).
+    private let routing: NIORouting
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
@@ -33,21 +35,43 @@ public final class NIOTransport: Transport {
     /// once, as with URLSession (AsyncHTTPClient's default retries until the connect timeout, 10 s
     /// for an https URL to a plain HTTP port); retrying is the request's interceptors' choice.
     public convenience init(connectionsPerHost: Int = 8) {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60),
-                                             concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
-        configuration.connectionPool.retryConnectionEstablishment = false
-        self.init(configuration: configuration)
+        self.init(configuration: Self.defaultConfiguration(connectionsPerHost: connectionsPerHost))
+    }
+
+    /// A transport as ``init(connectionsPerHost:)`` makes it, that reaches servers as `connection`
+    /// says: through its proxy, trusting what its trust settings trust. Throws
+    /// `NetworkError.connection` when a setting cannot be used (a PEM file that does not parse,
+    /// a malformed pin).
+    public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
+        var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
+        let routing = try NIORouting(connection: connection, configuration: &configuration)
+        self.init(configuration: configuration, routing: routing)
     }
 
     /// A transport with a client of `configuration` (TLS, proxy, pool, timeouts) on
     /// `eventLoopGroup`. Redirects and decompression are turned off in it: the kit does both.
-    public init(configuration: HTTPClient.Configuration,
-                eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
+    public convenience init(configuration: HTTPClient.Configuration,
+                            eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
+        self.init(configuration: configuration, routing: NIORouting(), eventLoopGroup: eventLoopGroup)
+    }
+
+    private init(configuration: HTTPClient.Configuration, routing: NIORouting,
+                 eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        self.routing = routing
+    }
+
+    /// AsyncHTTPClient's defaults with at most `connectionsPerHost` HTTP/1 connections to one host,
+    /// and connections that fail at once instead of being retried until the connect timeout.
+    private static func defaultConfiguration(connectionsPerHost: Int) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60),
+                                             concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
     }
 
     deinit {
@@ -62,7 +86,8 @@ public final class NIOTransport: Transport {
             events.transportDidComplete(error: URLError(.cancelled))
             return NIOTransportTask(task: nil)
         }
-        let transfer = NIOTransfer(client: client, events: events)
+        let transfer = NIOTransfer(client: client, tlsConfiguration: routing.tlsConfiguration(for: request.url),
+                                   events: events)
         let task = Task {
             let error = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run

@@ -25,6 +25,15 @@ public final class URLSessionTransport: Transport {
                   delegateQueue: DispatchQueue(label: "NetworkKit.urlsession-delegate", qos: .userInitiated))
     }
 
+    /// A transport as ``init(configuration:)`` makes it, that reaches servers as `connection`
+    /// says. Throws `NetworkError.connection(.unsupported(feature:transport:))` for a setting
+    /// URLSession cannot honour on this platform (the table is in "Proxies, trust and cookies").
+    public convenience init(configuration: URLSessionConfiguration = .default,
+                            connection: ConnectionSettings) throws(NetworkError) {
+        let configured = try Self.sessionConfiguration(configuration, connection: connection)
+        self.init(configuration: configured)
+    }
+
     /// A transport whose session calls its delegate on `delegateQueue`, a serial queue. A service
     /// passes its pipeline queue, so a finished transfer resumes its pipeline without a thread hop.
     init(configuration: URLSessionConfiguration, delegateQueue delegateDispatchQueue: DispatchQueue) {
