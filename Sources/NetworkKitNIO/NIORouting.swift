@@ -13,10 +13,8 @@ struct NIORouting: Sendable {
     /// Routing that changes nothing.
     init() {}
 
-    /// Applies `connection` to `configuration` (proxy, trust) and keeps what must be chosen per
-    /// request.
+    /// Applies `connection`'s trust to `configuration` and keeps what must be chosen per request.
     init(connection: ConnectionSettings, configuration: inout HTTPClient.Configuration) throws(NetworkError) {
-        try NIOTransport.applyProxy(connection.proxy, to: &configuration)
         try NIOTransport.applyTrust(connection.trust, to: &configuration, routing: &self)
     }
 

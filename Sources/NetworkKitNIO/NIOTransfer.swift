@@ -13,6 +13,8 @@ import FoundationNetworking
 /// streams the head and the body as they arrive. Its task reports the one completion.
 struct NIOTransfer: Sendable {
     let client: HTTPClient
+    /// The proxy the client sends through, if any.
+    let proxy: ProxyServer?
     /// The TLS configuration for this request's host when it differs from the client's.
     let tlsConfiguration: TLSConfiguration?
     let events: any TransportEvents
@@ -24,10 +26,15 @@ struct NIOTransfer: Sendable {
         do {
             let response = try await client.execute(try clientRequest(request, body: UploadBody(request: request, file: bodyFile)),
                                                      deadline: .distantFuture)
+            if let proxy, response.status == .proxyAuthenticationRequired {
+                // An `http:` request in absolute form: the proxy answers itself.
+                return NetworkError.connection(.proxyAuthenticationRequired(proxy: proxy.description))
+            }
             events.transportDidReceive(head: ResponseHead(url: request.url, status: response.status, headers: response.headers))
             try await receive(response.body)
             return nil
         } catch {
+            if let proxy, let proxyError = NIOProxyClients.proxyError(for: error, server: proxy) { return proxyError }
             return NIOErrors.urlError(for: error)
         }
     }

@@ -18,8 +18,9 @@ import FoundationNetworking
 /// cancel, limits, redirects, content decoding, the idle timeout, downloads with resume, uploads
 /// from disk, the cache. The transport owns one `HTTPClient` (its "session") and shuts it down
 /// once the service that owns it is gone and its transfers have finished. The client follows no
-/// redirects and inflates no bodies: the kit does both, as the transport contract says. There is
-/// no cookie storage: cookies are headers, as interceptors set them.
+/// redirects and inflates no bodies: the kit does both, as the transport contract says. Cookies
+/// are the service's `CookieJar`'s, above the transport. With proxies in its connection
+/// settings, the transport has one more client per proxy (AsyncHTTPClient takes one per client).
 public final class NIOTransport: Transport {
     /// The one client behind this transport.
     public let client: HTTPClient
@@ -28,6 +29,8 @@ public final class NIOTransport: Transport {
     private let life = NIOTransportLife()
     /// Per-request choices the connection settings make (the TLS configuration for a host).
     private let routing: NIORouting
+    /// The clients of the proxies, when the connection settings name any.
+    private let proxyClients: NIOProxyClients
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
@@ -44,24 +47,28 @@ public final class NIOTransport: Transport {
     /// a malformed pin).
     public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
         var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
+        try NIOProxyClients.check(connection.proxy)
         let routing = try NIORouting(connection: connection, configuration: &configuration)
-        self.init(configuration: configuration, routing: routing)
+        self.init(configuration: configuration, routing: routing, proxy: connection.proxy)
     }
 
     /// A transport with a client of `configuration` (TLS, proxy, pool, timeouts) on
     /// `eventLoopGroup`. Redirects and decompression are turned off in it: the kit does both.
     public convenience init(configuration: HTTPClient.Configuration,
                             eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
-        self.init(configuration: configuration, routing: NIORouting(), eventLoopGroup: eventLoopGroup)
+        self.init(configuration: configuration, routing: NIORouting(), proxy: .none, eventLoopGroup: eventLoopGroup)
     }
 
-    private init(configuration: HTTPClient.Configuration, routing: NIORouting,
+    private init(configuration: HTTPClient.Configuration, routing: NIORouting, proxy: ProxySettings,
                  eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.routing = routing
+        proxyClients = proxy.isNone ? NIOProxyClients() : NIOProxyClients(settings: proxy, configuration: configuration) {
+            HTTPClient(eventLoopGroup: eventLoopGroup, configuration: $0)
+        }
     }
 
     /// AsyncHTTPClient's defaults with at most `connectionsPerHost` HTTP/1 connections to one host,
@@ -86,8 +93,9 @@ public final class NIOTransport: Transport {
             events.transportDidComplete(error: URLError(.cancelled))
             return NIOTransportTask(task: nil)
         }
-        let transfer = NIOTransfer(client: client, tlsConfiguration: routing.tlsConfiguration(for: request.url),
-                                   events: events)
+        let route = proxyClients.route(for: request.url)
+        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route?.server,
+                                   tlsConfiguration: routing.tlsConfiguration(for: request.url), events: events)
         let task = Task {
             let error = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
@@ -110,6 +118,7 @@ public final class NIOTransport: Transport {
     /// The one shutdown `NIOTransportLife` hands out.
     private func shutDown() {
         client.shutdown { _ in }
+        for proxied in proxyClients.clients.values { proxied.shutdown { _ in } }
     }
 }
 
