@@ -59,6 +59,11 @@ public final class ForwardProxy: Sendable {
     public func stop() {
         channel.close(promise: nil)
     }
+
+    /// Stops accepting connections and returns once the listening socket is closed.
+    public func stopAndWait() async {
+        try? await channel.close()
+    }
 }
 
 /// Reads one request head, checks the credentials, then opens the tunnel or forwards the request
