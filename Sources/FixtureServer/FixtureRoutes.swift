@@ -17,6 +17,7 @@ enum FixtureRoutes {
         addPaging(to: router, hits: hits)
         addProfiles(to: router)
         addStreams(to: router)
+        addCookies(to: router)
     }
 
     static func respond(

@@ -79,7 +79,7 @@ extension ResponseHead {
             // One hash operation per field; a second only for a repeated one.
             if let earlier = fields.updateValue(value, forKey: name) { fields[name] = earlier + ", " + value }
         }
-        self.init(url: url, statusCode: Int(status.code), headers: fields)
+        self.init(url: url, statusCode: Int(status.code), headers: fields, setCookieFields: headers["Set-Cookie"])
     }
 }
 

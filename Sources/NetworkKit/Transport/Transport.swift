@@ -101,13 +101,18 @@ public struct ResponseHead: Sendable {
     /// The `Content-Encoding` value, looked up once when the headers are set: the transport, the
     /// size limits and progress all ask for it.
     private(set) var contentEncoding: String?
+    /// Each `Set-Cookie` field on its own, in order: a transport that keeps repeated fields apart
+    /// passes them; otherwise they are split back out of the joined `Set-Cookie` header.
+    public var setCookieFields: [String]
 
-    /// Creates a head from its parts.
-    public init(url: URL?, statusCode: Int, headers: [String: String]) {
+    /// Creates a head from its parts. `setCookieFields` are the `Set-Cookie` fields one by one;
+    /// when nil they are read from `headers`, where repeated fields were joined with ", ".
+    public init(url: URL?, statusCode: Int, headers: [String: String], setCookieFields: [String]? = nil) {
         self.url = url
         self.statusCode = statusCode
         self.headers = headers
         contentEncoding = Response.field("Content-Encoding", in: headers)
+        self.setCookieFields = setCookieFields ?? Response.field("Set-Cookie", in: headers).map(SetCookieFields.split) ?? []
     }
 
     /// The value of a header, looked up without regard to case.
