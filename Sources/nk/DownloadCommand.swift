@@ -27,6 +27,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "The transport: nio (SwiftNIO's AsyncHTTPClient) or urlsession. Default: nio on Linux, urlsession elsewhere.")
     var transport: TransportChoice = .platformDefault
 
+    @OptionGroup(title: "Connection (curl's flags)")
+    var connection: ConnectionOptions
+
     @Flag(help: "Replace an existing file at PATH.")
     var force = false
 
@@ -44,7 +47,7 @@ struct DownloadCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
         let destination: Download.Destination = exists && isDirectory.boolValue ? .directory(target) : .file(target)
-        let service = transport.service(ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")))
+        let service = try connection.service(transport, ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")))
         let request = Request(download: RequestTarget(absolute: url), to: destination)
         request.download?.replacesExisting = force
         request.download?.createsDirectories = true

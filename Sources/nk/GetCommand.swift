@@ -16,6 +16,9 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "The transport: nio (SwiftNIO's AsyncHTTPClient) or urlsession. Default: nio on Linux, urlsession elsewhere.")
     var transport: TransportChoice = .platformDefault
 
+    @OptionGroup(title: "Connection (curl's flags)")
+    var connection: ConnectionOptions
+
     @Flag(help: "Parse the body as JSON and pretty-print it.")
     var json = false
 
@@ -86,7 +89,7 @@ struct GetCommand: AsyncParsableCommand {
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
-        let service = transport.service(configuration)
+        let service = try connection.service(transport, configuration)
         if stream || jsonLines {
             return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
         }

@@ -25,4 +25,13 @@ enum TransportChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .urlsession: Service(configuration: configuration)
         }
     }
+
+    /// A service with `configuration` on this transport, reaching servers as `connection` says;
+    /// throws the kit's error when the transport cannot do what it asks.
+    func service(_ configuration: ServiceConfiguration, connection: ConnectionSettings) throws -> Service {
+        switch self {
+        case .nio: Service(configuration: configuration, transport: try NIOTransport(connection: connection))
+        case .urlsession: try Service(configuration: configuration, connection: connection)
+        }
+    }
 }

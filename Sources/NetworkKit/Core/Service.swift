@@ -37,6 +37,20 @@ public final class Service: Sendable {
         self.init(configuration: configuration, transport: transport, pipelineQueue: queue)
     }
 
+    /// Creates a service with its own `URLSession` that reaches servers as `connection` says;
+    /// throws `NetworkError.connection(.unsupported(feature:transport:))` at once for a setting
+    /// URLSession cannot honour here (see "Proxies, trust and cookies").
+    public convenience init(
+        configuration: ServiceConfiguration = ServiceConfiguration(),
+        sessionConfiguration: URLSessionConfiguration = .default,
+        connection: ConnectionSettings
+    ) throws(NetworkError) {
+        let queue = Self.makePipelineQueue()
+        let configured = try URLSessionTransport.sessionConfiguration(sessionConfiguration, connection: connection)
+        let transport = URLSessionTransport(configuration: configured, delegateQueue: queue)
+        self.init(configuration: configuration, transport: transport, pipelineQueue: queue)
+    }
+
     private init(configuration: ServiceConfiguration, transport: any Transport, pipelineQueue: DispatchQueue) {
         self.transport = transport
         settings = Protected(configuration)

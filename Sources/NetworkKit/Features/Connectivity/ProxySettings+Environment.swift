@@ -25,7 +25,8 @@ extension ProxySettings {
             do {
                 return try ProxyServer(found.value)
             } catch {
-                throw .invalidRequest("\(found.name): \(error.description)")
+                guard case .invalidRequest(let reason) = error else { throw error }
+                throw .invalidRequest("\(found.name): \(reason)")
             }
         }
         let all = try server(value("all_proxy", "ALL_PROXY"))
