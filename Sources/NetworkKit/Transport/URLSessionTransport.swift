@@ -72,10 +72,22 @@ public final class URLSessionTransport: Transport {
 
     /// Starts a data task (an upload task from `bodyFile` when given) whose events go to `events`.
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
+        let request = Self.withLooseTimeout(request)
         let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
         transfers.insert(events, for: task.taskIdentifier)
         task.resume()
         return URLSessionTransportTask(task: task)
+    }
+
+    /// `request` with FoundationNetworking's own idle timer set to twice the request's timeout
+    /// plus 5 s. The kit fails an idle transfer at its timeout itself (the transport contract);
+    /// FoundationNetworking's timer, on a loaded machine, has fired after 3 s of a 5 s timeout
+    /// with bytes arriving every 100 ms, so it is only the backstop.
+    static func withLooseTimeout(_ request: URLRequest) -> URLRequest {
+        guard IdleTimeout(request) != nil else { return request }
+        var loose = request
+        loose.timeoutInterval = request.timeoutInterval * 2 + 5
+        return loose
     }
 
     /// Lets running tasks finish, then releases the session.
