@@ -17,14 +17,23 @@ extension URLSessionTransport {
         return copy
     }
 
+    /// The proxies a session of this transport sends through: on Linux those the environment
+    /// names (libcurl reads them itself); none elsewhere, where the kit sets none.
+    static var proxyInEffect: ProxySettings {
+        #if canImport(FoundationNetworking)
+        (try? ProxySettings.environment()) ?? .none
+        #else
+        .none
+        #endif
+    }
+
     /// Checks that the session will use `proxy`. On Linux, libcurl under URLSession takes its
     /// proxies from the environment by curl's own rules and from nowhere else, so the one setting
     /// it can honour is what ``ProxySettings/environment(_:)`` reads (`.none` when no proxy
     /// variable is set). Elsewhere only `.none` is accepted.
     static func applyProxy(_ proxy: ProxySettings, to configuration: URLSessionConfiguration) throws(NetworkError) {
         #if canImport(FoundationNetworking)
-        let environment = (try? ProxySettings.environment()) ?? .none
-        guard proxy != environment else { return }
+        guard proxy != proxyInEffect else { return }
         let feature = proxy.isNone
             ? "requests without the proxy that the environment names (libcurl reads http_proxy, https_proxy, all_proxy and no_proxy itself)"
             : "a proxy other than the one the environment names (FoundationNetworking takes proxies from http_proxy, https_proxy, all_proxy and no_proxy only)"

@@ -42,7 +42,8 @@ public final class URLSessionTransport: Transport {
         let delegateQueue = Self.delegateOperationQueue(target: delegateDispatchQueue)
         self.transfers = transfers
         session = URLSession(configuration: Self.sessionConfiguration(configuration),
-                             delegate: URLSessionEventForwarder(transfers: transfers), delegateQueue: delegateQueue)
+                             delegate: URLSessionEventForwarder(transfers: transfers, proxy: Self.proxyInEffect),
+                             delegateQueue: delegateQueue)
     }
 
     /// A serial operation queue whose blocks run on `target`; on Linux one that skips
@@ -135,9 +136,12 @@ final class URLSessionTransfers: Sendable {
 /// transfer its task belongs to.
 final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable {
     let transfers: URLSessionTransfers
+    /// The proxies the session sends through, to tell a proxy's `407` from a server's.
+    let proxy: ProxySettings
 
-    init(transfers: URLSessionTransfers) {
+    init(transfers: URLSessionTransfers, proxy: ProxySettings) {
         self.transfers = transfers
+        self.proxy = proxy
     }
 
     func urlSession(
@@ -145,6 +149,13 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         if let http = response as? HTTPURLResponse {
+            if http.statusCode == 407, let url = http.url, let server = proxy.proxy(for: url),
+               let events = transfers.remove(dataTask.taskIdentifier) {
+                // The proxy answered an absolute-form request itself.
+                completionHandler(.cancel)
+                events.transportDidComplete(error: NetworkError.connection(.proxyAuthenticationRequired(proxy: server.description)))
+                return
+            }
             transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: ResponseHead(http))
         }
         completionHandler(.allow)

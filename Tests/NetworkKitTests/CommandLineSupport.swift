@@ -1,0 +1,70 @@
+import Foundation
+@testable import NetworkKit
+import Testing
+
+/// Runs the `nk` binary that the test build made beside the test bundle.
+enum CommandLine_ {
+    /// What a run of `nk` printed, and its exit status.
+    struct Run: Sendable {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// `nk` next to the test bundle (`swift build --build-tests` builds both), or nil.
+    static var binary: URL? {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [bundle, bundle.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("nk")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `nk arguments` with `environment` added to (or, with nil values, removed from) this
+    /// process's, and waits for it. A missing binary is a recorded issue naming the fix.
+    static func nk(_ arguments: [String], environment: [String: String?] = [:]) async throws -> Run {
+        guard let binary else {
+            Issue.record("the nk binary is not beside the test bundle: build it with `swift build --enable-all-traits --build-tests`")
+            throw CancellationError()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        // Proxies of the machine must not steer the run.
+        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+            where environment[name] == nil {
+            merged[name] = nil
+        }
+        process.environment = merged
+        // Blocking reads and the wait run on threads of their own: on the cooperative pool they
+        // would starve the in-process servers the command talks to.
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let output = Pipe(), errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let group = DispatchGroup()
+                let errorData = Protected(Data())
+                DispatchQueue.global().async(group: group) {
+                    let data = errors.fileHandleForReading.readDataToEndOfFile()
+                    errorData.withLock { $0 = data }
+                }
+                let outputData = output.fileHandleForReading.readDataToEndOfFile()
+                group.wait()
+                process.waitUntilExit()
+                continuation.resume(returning: Run(status: process.terminationStatus,
+                                                   output: String(decoding: outputData, as: UTF8.self),
+                                                   errors: String(decoding: errorData.snapshot, as: UTF8.self)))
+            }
+        }
+    }
+}
