@@ -37,9 +37,10 @@ public struct Cookie: Sendable, Hashable {
     /// The cookie that a `Set-Cookie` field value `setCookie`, received in the answer to a
     /// request for `url`, asks to store; nil when it must be ignored.
     ///
-    /// `setCookie` is read by RFC 6265 §5.2 (see the limits of the jar's parser there: a line
-    /// over 8 KiB, a name and value over 4096 bytes or a control character other than a tab make
-    /// it ignored), then weighed against `url` by the storage model of §5.3:
+    /// `setCookie` is read by RFC 6265 §5.2, within limits against hostile servers (a line over
+    /// 8 KiB, a name and value over 4096 bytes, or a control character other than a tab make it
+    /// ignored; an attribute value over 1024 bytes is skipped), then weighed against `url` by
+    /// the storage model of §5.3:
     /// - a `Domain` that `url`'s host does not domain-match is refused; without a `Domain` the
     ///   cookie is host-only, for `url`'s host exactly;
     /// - there is no public-suffix list: the only `Domain` refused for being too broad is a
