@@ -18,6 +18,7 @@ struct RequestOptions: Sendable {
     var usesServiceInterceptors = true
     var isIdempotent: Bool?
     var redirectPolicy: RedirectPolicy?
+    var usesCookies = true
     var maxResponseBytes: Int64?
     var timeLimit: Duration?
     var download: Download?

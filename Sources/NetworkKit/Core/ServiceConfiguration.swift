@@ -54,6 +54,12 @@ public struct ServiceConfiguration: Sendable {
     /// Where requests with a ``CachePolicy`` keep their answers: by default a 16 MiB cache in
     /// memory, owned by this configuration. Give one with a directory for a disk cache.
     public var responseCache = ResponseCache()
+    /// The cookies every request of the service sends and keeps (RFC 6265; see ``CookieJar``):
+    /// a jar of its own per configuration by default, shared by the copies of the
+    /// configuration. Nil sends and keeps none; a request opts out with
+    /// ``AnyRequest/usesCookies``. The transports' own cookie handling is off: this jar is the
+    /// only one, the same on every transport.
+    public var cookies: CookieJar? = CookieJar()
     /// What requests do with redirects, unless a request says otherwise (see `RedirectPolicy`).
     public var redirectPolicy: RedirectPolicy = .follow
     /// The environments `Service.useEnvironment(named:)` can switch to.

@@ -79,6 +79,11 @@ struct RequestPipeline: Sendable {
         try await adapt(build(), context: InterceptorContext(requestID: request.id, attempt: 1, isIdempotent: isIdempotent))
     }
 
+    /// The jar this request sends and keeps cookies with, if any.
+    private var cookieJar: CookieJar? {
+        options.usesCookies ? configuration.cookies : nil
+    }
+
     private var isIdempotent: Bool {
         options.isIdempotent ?? options.method.isIdempotent
     }
@@ -224,9 +229,14 @@ struct RequestPipeline: Sendable {
                                    stream: options.stream.map { ($0.sink, options.acceptableStatusCodes) },
                                    envelope: configuration.envelope,
                                    transportPausesReading: service.transport.pausesReading,
-                                   idleWatch: service.idleWatch)
+                                   idleWatch: service.idleWatch, cookies: cookieJar)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
+        var cookies = cookieJar.map { CookieStep(jar: $0, request: urlRequest) }
         for _ in 0...RedirectProposal.maxRedirects {
+            if var step = cookies {
+                next = step.prepare(next)
+                cookies = step
+            }
             var outcome = await send(next, upload: upload, setup: setup)
             bytesSent += outcome.bytesSent
             outcome.bytesSent = bytesSent

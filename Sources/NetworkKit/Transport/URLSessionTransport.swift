@@ -60,14 +60,18 @@ public final class URLSessionTransport: Transport {
         return queue
     }
 
-    /// A copy of `configuration` without a `URLCache`: the kit caches with its own
-    /// ``ResponseCache``, and on Linux a session with a `URLCache` traps the process when a task
+    /// A copy of `configuration` without a `URLCache` or cookie storage: the kit caches with its
+    /// own ``ResponseCache`` and keeps cookies in the service's ``CookieJar``, and on Linux a session with a `URLCache` traps the process when a task
     /// is cancelled while the cache is being read for it (FoundationNetworking then reports the
     /// cancel for a task it has already dropped).
     public static func sessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.urlCache = nil
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The service's `CookieJar` is the one cookie store, the same on every transport.
+        copy.httpCookieStorage = nil
+        copy.httpShouldSetCookies = false
+        copy.httpCookieAcceptPolicy = .never
         return copy
     }
 

@@ -31,6 +31,8 @@ final class Transfer: TransportEvents {
         let transportPausesReading: Bool
         /// Watches the transfer's idle time while it runs, if its request has an idle timeout.
         let idleWatch: IdleWatch
+        /// The jar that keeps the cookies each head sets, if the request uses one.
+        let cookies: CookieJar?
 
         /// Where an accepted answer's body goes.
         var destination: TransferState.Destination {
@@ -85,6 +87,9 @@ final class Transfer: TransportEvents {
 
     func transportDidReceive(head: ResponseHead) {
         let setup = self.setup
+        if let jar = setup.cookies, !head.setCookieFields.isEmpty, let url = sent.url {
+            jar.store(setCookieFields: head.setCookieFields, from: url)
+        }
         let redirect = RedirectProposal.next(after: sent, head: head).flatMap {
             setup.redirects.next($0, after: head, original: setup.origin)
         }
