@@ -12,15 +12,47 @@ struct ConnectionOptions: ParsableArguments {
             help: "Hosts to reach without the proxy, as curl's --noproxy: names (a name covers its subdomains), IP addresses and CIDR ranges, comma-separated; \"*\" for all. Replaces no_proxy.")
     var noProxy: String?
 
+    @Option(name: [.customShort("b"), .customLong("cookie")],
+            help: "Send cookies, as curl's -b: 'name=value; name2=value2' sends those with every request; otherwise a cookie file (Netscape format, as curl -c writes) to start the jar with. A missing file starts it empty.")
+    var cookie: String?
+
+    @Option(name: [.customShort("c"), .customLong("cookie-jar")],
+            help: "Write every cookie the jar holds at the end to FILE (Netscape format, as curl -c; '-' for stdout), failure or not.")
+    var cookieJar: String?
+
     /// A service on `transport` with `configuration`, reaching servers as the flags and the
-    /// environment say. A setting that cannot be used ends the command with status 1 and the
-    /// kit's words on stderr.
+    /// environment say, with the cookies `-b` gives. A setting that cannot be used ends the
+    /// command with status 1 and the kit's words on stderr.
     func service(_ transport: TransportChoice, _ configuration: ServiceConfiguration) throws -> Service {
+        var configuration = configuration
         do {
+            if let cookie {
+                if cookie.contains("=") {
+                    let header = cookie
+                    configuration.commonHeaders = { ["Cookie": header] }
+                } else if FileManager.default.fileExists(atPath: cookie) {
+                    configuration.cookies = try CookieJar(contentsOf: URL(fileURLWithPath: cookie))
+                }
+            }
             return try transport.service(configuration, connection: settings())
         } catch {
             FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
             throw ExitCode(1)
+        }
+    }
+
+    /// Writes the service's cookies where `-c` says, if it says; a file that cannot be written
+    /// is reported on stderr.
+    func saveCookies(of service: Service) {
+        guard let cookieJar, let jar = service.configuration.cookies else { return }
+        do {
+            if cookieJar == "-" {
+                FileHandle.standardOutput.write(Data(jar.netscapeText().utf8))
+            } else {
+                try jar.write(to: URL(fileURLWithPath: cookieJar))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("nk: cannot write the cookie jar: \(error)\n".utf8))
         }
     }
 

@@ -90,6 +90,7 @@ struct GetCommand: AsyncParsableCommand {
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
         let service = try connection.service(transport, configuration)
+        defer { connection.saveCookies(of: service) }
         if stream || jsonLines {
             return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
         }

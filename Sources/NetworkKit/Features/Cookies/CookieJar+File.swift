@@ -20,13 +20,18 @@ extension CookieJar {
     /// be written in this format and is left out.
     /// - Throws: ``CookieFileError/unwritable(file:reason:)``.
     public func write(to file: URL, now: Date = Date()) throws {
-        let lines = allCookies.filter { !$0.isExpired(at: now) }.compactMap(NetscapeCookieFile.line(for:))
-        let text = NetscapeCookieFile.header + lines.map { $0 + "\n" }.joined()
         do {
-            try Data(text.utf8).write(to: file, options: .atomic)
+            try Data(netscapeText(now: now).utf8).write(to: file, options: .atomic)
         } catch {
             throw CookieFileError.unwritable(file: file, reason: error.localizedDescription)
         }
+    }
+
+    /// The text ``write(to:now:)`` writes: the jar's cookies that have not expired at `now`, in
+    /// the Netscape cookie file format.
+    public func netscapeText(now: Date = Date()) -> String {
+        let lines = allCookies.filter { !$0.isExpired(at: now) }.compactMap(NetscapeCookieFile.line(for:))
+        return NetscapeCookieFile.header + lines.map { $0 + "\n" }.joined()
     }
 
     /// Adds the cookies of the Netscape cookie file `file` (as curl's `-c` and wget's
