@@ -122,6 +122,9 @@ let package = Package(
                 nio("NIOHTTP1", package: "swift-nio"),
                 nio("NIOConcurrencyHelpers", package: "swift-nio"),
                 nio("NIOSSL", package: "swift-nio-ssl"),
+                nio("NIOTLS", package: "swift-nio"),
+                // SHA-256 of a server's public key, for pinning.
+                nio("Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -13,8 +13,9 @@ import FoundationNetworking
 /// streams the head and the body as they arrive. Its task reports the one completion.
 struct NIOTransfer: Sendable {
     let client: HTTPClient
-    /// The TLS configuration for this request's host when it differs from the client's.
-    let tlsConfiguration: TLSConfiguration?
+    /// What the transport's connection settings decide per request: the TLS configuration of
+    /// the request's host when it differs from the client's, the error a failure is.
+    let routing: NIORouting
     let events: any TransportEvents
 
     /// Sends `request` and reports everything to the events but the completion: returns the
@@ -28,7 +29,7 @@ struct NIOTransfer: Sendable {
             try await receive(response.body)
             return nil
         } catch {
-            return NIOErrors.urlError(for: error)
+            return await routing.failure(for: error, url: request.url)
         }
     }
 
@@ -37,7 +38,7 @@ struct NIOTransfer: Sendable {
         guard let url = request.url else { throw URLError(.badURL, detail: "the request has no URL") }
         var clientRequest = HTTPClientRequest(url: url.absoluteString)
         clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        clientRequest.tlsConfiguration = tlsConfiguration
+        clientRequest.tlsConfiguration = routing.tlsConfiguration(for: url)
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             clientRequest.headers.add(name: name, value: value)
         }
