@@ -22,6 +22,12 @@ public struct TrustSettings: Sendable {
     /// list is not empty, a server whose key matches none of them fails with
     /// `TLSCheck.pinMismatch(presented:)`, even when its chain is trusted. One match is enough.
     /// The check is made on each new connection, before any request is sent on it.
+    ///
+    /// On `NIOTransport` a connection's check is not told which host the connection is for, so
+    /// the pins that apply come from the names in the certificate the server presented (which
+    /// the handshake checked): the pins of each host entry the certificate names, and these
+    /// pins when it also names a host without an entry (a wildcard does). A certificate that
+    /// names several hosts must satisfy the pins of each.
     public var pinnedKeys: [PublicKeyPin]
     /// The certificate chain and key this client presents to servers that ask for one (mutual
     /// TLS); none by default.
