@@ -73,6 +73,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // The TLS fixtures' certificates, made at test time (a CA, leaves, a client CA).
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         // The fixture server parses multipart uploads with a real parser, not the kit's encoder.
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         // swift-openapi-runtime's server-sent-events decoding, the streaming benchmarks' peer
@@ -120,6 +122,9 @@ let package = Package(
                 nio("NIOHTTP1", package: "swift-nio"),
                 nio("NIOConcurrencyHelpers", package: "swift-nio"),
                 nio("NIOSSL", package: "swift-nio-ssl"),
+                nio("NIOTLS", package: "swift-nio"),
+                // SHA-256 of a server's public key, for pinning.
+                nio("Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -135,6 +140,8 @@ let package = Package(
                 // Plays the stub's answers over the wire (the conformance scenarios).
                 "NetworkKitTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTPS fixture of the trust tests.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 // The raw TCP server whose canned answers no HTTP framework would send.
@@ -142,6 +149,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                // The TLS fixtures' test CA and certificates (TestCertificates.make()).
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

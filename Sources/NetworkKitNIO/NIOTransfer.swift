@@ -15,8 +15,9 @@ struct NIOTransfer: Sendable {
     let client: HTTPClient
     /// The proxy the client sends through, if any.
     let proxy: ProxyServer?
-    /// The TLS configuration for this request's host when it differs from the client's.
-    let tlsConfiguration: TLSConfiguration?
+    /// What the transport's connection settings decide per request: the TLS configuration of
+    /// the request's host when it differs from the client's, the error a failure is.
+    let routing: NIORouting
     let events: any TransportEvents
 
     /// Sends `request` and reports everything to the events but the completion: returns the
@@ -35,7 +36,7 @@ struct NIOTransfer: Sendable {
             return nil
         } catch {
             if let proxy, let proxyError = NIOProxyClients.proxyError(for: error, server: proxy) { return proxyError }
-            return NIOErrors.urlError(for: error)
+            return await routing.failure(for: error, url: request.url, direct: proxy == nil)
         }
     }
 
@@ -44,7 +45,7 @@ struct NIOTransfer: Sendable {
         guard let url = request.url else { throw URLError(.badURL, detail: "the request has no URL") }
         var clientRequest = HTTPClientRequest(url: url.absoluteString)
         clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        clientRequest.tlsConfiguration = tlsConfiguration
+        clientRequest.tlsConfiguration = routing.tlsConfiguration(for: url)
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             clientRequest.headers.add(name: name, value: value)
         }

@@ -1,11 +1,41 @@
 #if NIO
 import AsyncHTTPClient
 import NetworkKit
+import NIOSSL
 
 extension NIOTransport {
-    /// Sets the client's TLS configuration as `trust` says, and the per-host ones in `routing`
-    /// (placeholder: filled in by the TLS work).
+    /// Sets the client's TLS configuration as `trust` says, and the per-host ones in `routing`:
+    /// every host with an entry in `trust.hosts` or named in `trust.insecureHosts` gets a TLS
+    /// configuration of its own, picked per request. Pins are checked on each new connection
+    /// (`NIOPinCheck`, whose doc states which pins apply to a connection). Warns through
+    /// `trust.logger` once per insecure host. Throws when a PEM does not parse or NIOSSL refuses
+    /// a configuration; on Apple platforms, where AsyncHTTPClient runs on Network.framework's
+    /// TLS and the pins cannot be read, pinning is refused (not implemented or tested there).
     static func applyTrust(_ trust: TrustSettings, to configuration: inout HTTPClient.Configuration,
-                           routing: inout NIORouting) throws(NetworkError) {}
+                           routing: inout NIORouting) throws(NetworkError) {
+        routing.reportsTLSChecks = true
+        routing.logger = trust.logger
+        if !trust.isSystemDefault {
+            configuration.tlsConfiguration = try NIOTrustMaterial.tlsConfiguration(trust, insecure: false)
+        }
+        let ownHosts = Set(trust.hosts.keys.map(TrustSettings.normalized))
+            .union(trust.insecureHosts.map(TrustSettings.normalized))
+        for host in ownHosts.sorted() {
+            let insecure = trust.isInsecure(host: host)
+            routing.tlsByHost[host] = try NIOTrustMaterial.tlsConfiguration(trust.settings(forHost: host), insecure: insecure)
+            if insecure {
+                routing.insecureHosts.insert(host)
+                trust.logger.warning("TLS certificate validation is OFF for \(host): any server can pose as it (TrustSettings.insecureHosts, for development only)")
+            }
+        }
+        let pins = NIOPinCheck(trust)
+        guard pins.pinsAnything else { return }
+        #if canImport(Network)
+        throw NIOTrustMaterial.unusable("public key pinning", reason: "not implemented on Network.framework's TLS")
+        #else
+        configuration.http1_1ConnectionDebugInitializer = pins.check
+        configuration.http2ConnectionDebugInitializer = pins.check
+        #endif
+    }
 }
 #endif

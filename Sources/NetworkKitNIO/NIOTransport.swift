@@ -44,7 +44,9 @@ public final class NIOTransport: Transport {
     /// A transport as ``init(connectionsPerHost:)`` makes it, that reaches servers as `connection`
     /// says: through its proxy, trusting what its trust settings trust. Throws
     /// `NetworkError.connection` when a setting cannot be used (a PEM file that does not parse,
-    /// a malformed pin).
+    /// a key that is not its certificate's). A server that fails a TLS check fails the request
+    /// with `NetworkError.connection(.tls(host:check:))`, the check named (a transport made
+    /// without connection settings reports the `URLError` it always did).
     public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
         var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
         try NIOProxyClients.check(connection.proxy)
@@ -94,8 +96,7 @@ public final class NIOTransport: Transport {
             return NIOTransportTask(task: nil)
         }
         let route = proxyClients.route(for: request.url)
-        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route?.server,
-                                   tlsConfiguration: routing.tlsConfiguration(for: request.url), events: events)
+        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route?.server, routing: routing, events: events)
         let task = Task {
             let error = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run

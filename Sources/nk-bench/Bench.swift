@@ -10,7 +10,8 @@ import Foundation
 /// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
 /// (`LoadRun`), `NK_BENCH_ONLY=bomb` a gzip bomb's memory on each transport (`BombRun`),
 /// `NK_BENCH_ONLY=streams` the event-stream parser against its peers and streams end to end
-/// (`StreamBenchmarks`). The last four are not part of the default run.
+/// (`StreamBenchmarks`), `NK_BENCH_ONLY=tls` a pinned handshake against an unpinned one on NIO
+/// (`TLSBenchmarks`). The last five are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -25,10 +26,11 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
+        if only == "tls" { return try await Task.detached { try await TLSBenchmarks.run() }.value }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")

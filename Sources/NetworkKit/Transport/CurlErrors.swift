@@ -20,6 +20,53 @@ enum CurlErrors {
         return fault.urlError("libcurl: \(message)", userInfo: urlError.userInfo)
     }
 
+    /// `error` as the TLS check it failed, `NetworkError.connection(.tls(host:check:))` with the
+    /// host of the URL that failed, for a transport made with connection settings; `mapped(error)`
+    /// for every other failure. The check comes from libcurl's message (OpenSSL's verify result),
+    /// or from URLSession's code where it has no message.
+    static func mapped(_ error: any Error, reportingTLSChecks: Bool) -> any Error {
+        guard reportingTLSChecks, let urlError = error as? URLError, let check = tlsCheck(for: urlError) else {
+            return mapped(error)
+        }
+        return NetworkError.connection(.tls(host: urlError.failingURL?.host ?? "the server", check: check))
+    }
+
+    /// The TLS check `error` names, if it names one.
+    static func tlsCheck(for error: URLError) -> TLSCheck? {
+        if let message = error.userInfo[NSLocalizedDescriptionKey] as? String,
+           remappable.contains(error.code) || error.code == .secureConnectionFailed,
+           let fault = fault(for: message, code: error.code) {
+            return tlsCheck(for: fault, message: message)
+        }
+        switch error.code {
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: return .untrustedRoot
+        case .serverCertificateHasBadDate: return .expired
+        case .serverCertificateNotYetValid: return .notYetValid
+        case .clientCertificateRejected, .clientCertificateRequired: return .clientCertificateRejected
+        case .secureConnectionFailed: return .handshake(error.localizedDescription)
+        default: return nil
+        }
+    }
+
+    /// The check a TLS `fault` read from libcurl's `message` is; nil for a fault that is not TLS.
+    private static func tlsCheck(for fault: ServerFault, message: String) -> TLSCheck? {
+        switch fault {
+        case .certificateUntrusted: return .untrustedRoot
+        case .certificateWrongHost: return .nameMismatch
+        case .certificateOutOfDate: return message.contains("not yet valid") ? .notYetValid : .expired
+        case .notTLS: return .handshake("\(fault.summary) (libcurl: \(message))")
+        case .tlsFailed:
+            // An alert the server sent about a certificate is about the one this client sent
+            // (or did not send): "tlsv13 alert certificate required", "sslv3 alert bad certificate"…
+            let alert = message.lowercased()
+            if alert.contains("alert"), alert.contains("certificate") || alert.contains("unknown ca") {
+                return .clientCertificateRejected
+            }
+            return .handshake("libcurl: \(message)")
+        default: return nil
+        }
+    }
+
     /// The codes FoundationNetworking gives failures it did not tell apart; the others (timeouts,
     /// refused connections, unknown hosts, cancellations) are already right.
     private static let remappable: Set<URLError.Code> = [.unknown, .unsupportedURL, .badServerResponse, .networkConnectionLost]
