@@ -39,10 +39,11 @@ enum CommandLine_ {
             merged[name] = nil
         }
         process.environment = merged
-        // Blocking reads and the wait run on threads of their own: on the cooperative pool they
-        // would starve the in-process servers the command talks to.
+        // Blocking reads and the wait run on threads of their own: on the cooperative pool, or
+        // on Dispatch's global queues (as wide as the cores, and under the kit's pipeline
+        // queues), they would starve the in-process servers and services the test relies on.
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let output = Pipe(), errors = Pipe()
                 process.standardOutput = output
                 process.standardError = errors
@@ -52,14 +53,15 @@ enum CommandLine_ {
                     continuation.resume(throwing: error)
                     return
                 }
-                let group = DispatchGroup()
                 let errorData = Protected(Data())
-                DispatchQueue.global().async(group: group) {
+                let errorsRead = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
                     let data = errors.fileHandleForReading.readDataToEndOfFile()
                     errorData.withLock { $0 = data }
+                    errorsRead.signal()
                 }
                 let outputData = output.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
+                errorsRead.wait()
                 process.waitUntilExit()
                 continuation.resume(returning: Run(status: process.terminationStatus,
                                                    output: String(decoding: outputData, as: UTF8.self),
