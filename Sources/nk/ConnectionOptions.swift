@@ -12,6 +12,27 @@ struct ConnectionOptions: ParsableArguments {
             help: "Hosts to reach without the proxy, as curl's --noproxy: names (a name covers its subdomains), IP addresses and CIDR ranges, comma-separated; \"*\" for all. Replaces no_proxy.")
     var noProxy: String?
 
+    @Option(name: .customLong("cacert"), help: "Trust the certificate authorities in this PEM file instead of the system's, as curl's --cacert.")
+    var caCert: String?
+
+    @Option(name: .customLong("pinnedpubkey"),
+            help: "Accept only servers whose public key is one of these, as curl's --pinnedpubkey: 'sha256//BASE64[;sha256//BASE64…]'.")
+    var pinnedPublicKey: String?
+
+    @Option(name: [.customShort("E"), .customLong("cert")],
+            help: "Present this client certificate chain (PEM), as curl's --cert; the key comes from --key, else from the same file.")
+    var cert: String?
+
+    @Option(name: .customLong("key"), help: "The private key (PEM) of --cert.")
+    var key: String?
+
+    @Flag(name: [.customShort("k"), .customLong("insecure")],
+          help: "Do not check the certificate of the URL's host (chain, name, dates), as curl's -k; for development only. Pins still apply.")
+    var insecure = false
+
+    @Flag(name: .customLong("tlsv1.3"), help: "Use TLS 1.3 or later, as curl's --tlsv1.3 (--tlsv1.2 is the default floor).")
+    var tls13 = false
+
     @Option(name: [.customShort("b"), .customLong("cookie")],
             help: "Send cookies, as curl's -b: 'name=value; name2=value2' sends those with every request; otherwise a cookie file (Netscape format, as curl -c writes) to start the jar with. A missing file starts it empty.")
     var cookie: String?
@@ -23,7 +44,7 @@ struct ConnectionOptions: ParsableArguments {
     /// A service on `transport` with `configuration`, reaching servers as the flags and the
     /// environment say, with the cookies `-b` gives. A setting that cannot be used ends the
     /// command with status 1 and the kit's words on stderr.
-    func service(_ transport: TransportChoice, _ configuration: ServiceConfiguration) throws -> Service {
+    func service(_ transport: TransportChoice, _ configuration: ServiceConfiguration, url: String) throws -> Service {
         var configuration = configuration
         do {
             if let cookie {
@@ -34,7 +55,7 @@ struct ConnectionOptions: ParsableArguments {
                     configuration.cookies = try CookieJar(contentsOf: URL(fileURLWithPath: cookie))
                 }
             }
-            return try transport.service(configuration, connection: settings())
+            return try transport.service(configuration, connection: settings(for: URL(string: url)))
         } catch {
             FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
             throw ExitCode(1)
@@ -56,8 +77,25 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// The connection settings the flags and the environment ask for.
-    func settings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectionSettings {
+    /// The trust the TLS flags ask for, for requests to `url`.
+    func trust(for url: URL?) throws -> TrustSettings {
+        var trust = TrustSettings()
+        if let caCert { trust.roots = .custom([.file(URL(fileURLWithPath: caCert))]) }
+        if let pinnedPublicKey { trust.pinnedKeys = try PublicKeyPin.pins(curlSyntax: pinnedPublicKey) }
+        if let cert {
+            let chain = URL(fileURLWithPath: cert)
+            trust.clientIdentity = ClientIdentity(certificateChain: .file(chain), privateKey: .file(key.map(URL.init(fileURLWithPath:)) ?? chain))
+        }
+        if tls13 { trust.minimumTLSVersion = .v1_3 }
+        if insecure, let host = url?.host {
+            trust.insecureHosts = [host]
+            FileHandle.standardError.write(Data("nk: warning: the certificate of \(host) is not checked (-k): anyone can pose as it\n".utf8))
+        }
+        return trust
+    }
+
+    /// The connection settings the flags and the environment ask for, for requests to `url`.
+    func settings(for url: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectionSettings {
         var proxySettings: ProxySettings
         if let proxy {
             let bypass = try ProxySettings.environment(environment).bypass
@@ -66,6 +104,6 @@ struct ConnectionOptions: ParsableArguments {
             proxySettings = try ProxySettings.environment(environment)
         }
         if let noProxy { proxySettings.bypass = ProxyBypass(noProxy) }
-        return ConnectionSettings(proxy: proxySettings)
+        return ConnectionSettings(proxy: proxySettings, trust: try trust(for: url))
     }
 }

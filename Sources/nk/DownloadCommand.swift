@@ -47,7 +47,7 @@ struct DownloadCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
         let destination: Download.Destination = exists && isDirectory.boolValue ? .directory(target) : .file(target)
-        let service = try connection.service(transport, ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")))
+        let service = try connection.service(transport, ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")), url: url)
         defer { connection.saveCookies(of: service) }
         let request = Request(download: RequestTarget(absolute: url), to: destination)
         request.download?.replacesExisting = force

@@ -89,7 +89,7 @@ struct GetCommand: AsyncParsableCommand {
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
-        let service = try connection.service(transport, configuration)
+        let service = try connection.service(transport, configuration, url: url)
         defer { connection.saveCookies(of: service) }
         if stream || jsonLines {
             return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
