@@ -7,6 +7,25 @@ import NetworkKitNIO
 extension DemoTour {
     var connectivitySteps: [Step] {
         [
+            ("A pinned server: its public key among the pins passes, a server with another key fails naming it", {
+                let certificates = try TestCertificates.make()
+                defer { certificates.remove() }
+                let server = try await TLSFixtureServer.start(presenting: certificates.server)
+                defer { server.stop() }
+                func fetch(pins: [String]) async throws -> Result<String, NetworkError> {
+                    let trust = TrustSettings(roots: .custom([.file(certificates.ca.certificateFile)]),
+                                              pinnedKeys: try pins.map { try PublicKeyPin(sha256Base64: $0) })
+                    let pinned = Service(configuration: ServiceConfiguration(timeout: 15),
+                                         transport: try NIOTransport(connection: ConnectionSettings(trust: trust)))
+                    return await pinned.result(of: Request(url: server.helloURL(), parser: StringParser()))
+                }
+                let passed = try await fetch(pins: [certificates.otherCA.publicKeyPin, certificates.server.publicKeyPin]).get()
+                guard case .failure(let refused) = try await fetch(pins: [certificates.otherCA.publicKeyPin]) else {
+                    throw DemoError.unexpected("a server with an unpinned key was let through")
+                }
+                return "pinned sha256//\(certificates.server.publicKeyPin.prefix(12))… → \"\(passed.trimmingCharacters(in: .whitespacesAndNewlines))\"; "
+                    + "pinned another key → \(refused)"
+            }),
             ("Cookie login: the jar keeps the session cookie and sends it from then on", {
                 let refused = await service.result(of: Request(path: "/cookies/private", parser: JSONParser()))
                 guard case .failure(.httpStatus(401, _, _)) = refused else { throw DemoError.unexpected("\(refused)") }
