@@ -73,26 +73,17 @@ public final class FixtureServer: Sendable {
         let router = Router()
         FixtureRoutes.add(to: router, blobs: blobs, hits: hits, verifier: signatureVerifier)
         FixtureRoutes.addScripted(to: router, scripts: scripts, received: scriptBodies)
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "FixtureServer")
         logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "NetworkKit-Fixture"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        var port = 0
-        for await value in portStream { port = value }
-        guard port > 0 else {
-            await group.triggerGracefulShutdown()
-            throw FixtureServerError.couldNotBind
+        let running = try await ServerLaunch.start(logger: logger) { onServerRunning in
+            Application(
+                router: router,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "NetworkKit-Fixture"),
+                onServerRunning: onServerRunning,
+                logger: logger
+            )
         }
+        let (port, group, task) = (running.port, running.group, running.task)
         let raw: RawServer, selfSigned: RawServer
         do {
             raw = try await RawServer.start()

@@ -56,28 +56,18 @@ public final class TLSFixtureServer: Sendable {
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: #"{"ok":true}"#)))
         }
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "TLSFixtureServer")
         logger.logLevel = .critical  // refused handshakes are what the tests are about
-        let app = Application(
-            router: router,
-            server: try .tls(.http1(), tlsConfiguration: tls),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "NetworkKit-TLS-Fixture"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        var port = 0
-        for await value in portStream { port = value }
-        guard port > 0 else {
-            await group.triggerGracefulShutdown()
-            throw FixtureServerError.couldNotBind
+        let running = try await ServerLaunch.start(logger: logger) { onServerRunning in
+            Application(
+                router: router,
+                server: try .tls(.http1(), tlsConfiguration: tls),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "NetworkKit-TLS-Fixture"),
+                onServerRunning: onServerRunning,
+                logger: logger
+            )
         }
-        return TLSFixtureServer(port: port, group: group, task: task)
+        return TLSFixtureServer(port: running.port, group: running.group, task: running.task)
     }
 
     /// Stops the server gracefully: no more connections are accepted, and open ones close once
