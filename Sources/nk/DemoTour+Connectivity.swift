@@ -45,7 +45,7 @@ extension DemoTour {
                                    transport: try NIOTransport(connection: ConnectionSettings(proxy: .server(server))))
                 }
                 let answer = try await service(password: "s3cret").send(Request(path: "/echo", parser: JSONParser(contentKeyPath: "path")))
-                let refused = await try service(password: "wrong").result(of: Request(path: "/echo"))
+                let refused = try await service(password: "wrong").result(of: Request(path: "/echo"))
                 guard case .failure(let error) = refused else { throw DemoError.unexpected("\(refused)") }
                 return "\(proxy.entries.first.map { "\($0.method) \($0.target)" } ?? "nothing") → path \(answer); then: \(error)"
             }),
