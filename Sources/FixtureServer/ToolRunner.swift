@@ -6,7 +6,7 @@ import Foundation
 public func runTool(_ arguments: [String]) -> Int32 {
     let process = toolProcess(arguments)
     do {
-        try process.run()
+        try launch(process)
     } catch {
         return -1
     }
@@ -21,7 +21,7 @@ public func toolOutput(_ arguments: [String]) throws -> String {
     let process = toolProcess(arguments)
     let output = Pipe()
     process.standardOutput = output
-    try process.run()
+    try launch(process)
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
@@ -29,6 +29,14 @@ public func toolOutput(_ arguments: [String]) throws -> String {
     }
     return String(decoding: data, as: UTF8.self)
 }
+
+/// Starts `process`, one launch at a time in this process: concurrent `Process.run()` calls
+/// from several threads crashed Foundation on Linux (in a memcpy inside `run()`).
+public func launch(_ process: Process) throws {
+    try launches.withLock { try process.run() }
+}
+
+private let launches = NSLock()
 
 /// A tool that exited with a status other than 0.
 public struct ToolFailure: Error, CustomStringConvertible {

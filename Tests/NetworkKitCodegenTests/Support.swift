@@ -80,7 +80,7 @@ func run(_ tool: URL, _ arguments: [String]) throws -> (status: Int32, output: S
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
-    try process.run()
+    try launch(process)
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import FixtureServer
 @testable import NetworkKit
 import Testing
 
@@ -39,20 +40,16 @@ enum CommandLine_ {
             merged[name] = nil
         }
         process.environment = merged
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        // Launched from the test's task, one launch at a time (see `launch`).
+        try launch(process)
         // Blocking reads and the wait run on threads of their own: on the cooperative pool, or
         // on Dispatch's global queues (as wide as the cores, and under the kit's pipeline
         // queues), they would starve the in-process servers and services the test relies on.
-        return try await withCheckedThrowingContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                let output = Pipe(), errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
                 let errorData = Protected(Data())
                 let errorsRead = DispatchSemaphore(value: 0)
                 Thread.detachNewThread {
