@@ -38,6 +38,7 @@ struct CookieCurlTests {
         let server = try CookieTestServer.start { _, _ in .init(setCookies: Self.setCookies) }
         defer { server.stop() }
         let file = CookieFileTests.temporaryFile("curl-c.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         _ = try CookieCurl.run(["-s", "-g", "--connect-to", "::127.0.0.1:\(server.port)", "-c", file.path, Self.page])
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix("# Netscape HTTP Cookie File\n"), "curl's file: \(text)")
@@ -60,6 +61,7 @@ struct CookieCurlTests {
                   from: try Support.url(Self.page))
         jar.store(setCookieFields: ["sec=9; Secure"], from: try Support.url("https://www.example.test/"))
         let file = CookieFileTests.temporaryFile("jar-b.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         try jar.write(to: file)
         // Not /docs: curl drops the last `/` of a cookie's path when it reads it, so it sends
         // the `Path=/docs/` cookie there (RFC 6265 §5.1.4 does not).

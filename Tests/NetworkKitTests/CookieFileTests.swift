@@ -53,6 +53,7 @@ struct CookieFileTests {
         ], from: "http://www.example.com/dir/page")
         jar.store(setCookieFields: ["s=1; Secure"], from: try Support.url("https://www.example.com/"), now: Support.now)
         let file = Self.temporaryFile("round.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         try jar.write(to: file, now: Support.now)
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix("# Netscape HTTP Cookie File\n"))
@@ -68,6 +69,7 @@ struct CookieFileTests {
     @Test func writingLeavesOutExpiredCookiesAndTabs() throws {
         let jar = try Support.jar(["a=1; Max-Age=10", "b=x\ty", "c=3"], from: "http://h.test/")
         let file = Self.temporaryFile("tabs.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         try jar.write(to: file, now: Support.now.addingTimeInterval(20))
         #expect(try CookieJar(contentsOf: file, now: Support.now).allCookies.map(\.name) == ["c"])
     }
@@ -85,6 +87,7 @@ struct CookieFileTests {
         var data = Data(lines.joined(separator: "\n").utf8)
         data.append(contentsOf: [0x0A, 0x68, 0xFF, 0x09, 0x0A])  // a line that is not UTF-8
         let file = Self.temporaryFile("bad.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         try data.write(to: file)
         let jar = CookieJar()
         let report = try jar.load(from: file, now: Support.now)
@@ -95,6 +98,7 @@ struct CookieFileTests {
 
     @Test func aFileThatCannotBeReadOrWrittenThrowsAClearError() throws {
         let missing = Self.temporaryFile("missing.txt")
+        defer { try? FileManager.default.removeItem(at: missing) }
         #expect { try CookieJar(contentsOf: missing) } throws: { error in
             guard case .unreadable(let file, _)? = error as? CookieFileError else { return false }
             return file == missing && "\(error)".contains("cannot read the cookie file")
@@ -102,6 +106,7 @@ struct CookieFileTests {
         let nowhere = missing.appendingPathComponent("sub/file.txt")
         #expect(throws: CookieFileError.self) { try CookieJar().write(to: nowhere) }
         let huge = Self.temporaryFile("huge.txt")
+        defer { try? FileManager.default.removeItem(at: huge) }
         #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: UInt64(NetscapeCookieFile.maxFileBytes + 1))

@@ -47,10 +47,12 @@ struct CookieHostileInputTests {
         #expect(jar.allCookies.map(\.name) == ["a", "c", "d"])
         #expect(jar.allCookies.allSatisfy { $0.expires == .distantFuture })
         let file = CookieFileTests.temporaryFile("far.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         try jar.write(to: file, now: Support.now)
         let copy = try CookieJar(contentsOf: file, now: Support.now)
         #expect(copy.allCookies.map(\.name) == ["a", "c", "d"])
         let huge = try CookieFileTests.write("h.test\tFALSE\t/\tFALSE\t999999999999999999999999\tn\tv\n", "huge-expiry.txt")
+        defer { try? FileManager.default.removeItem(at: huge) }
         #expect(try CookieJar(contentsOf: huge, now: Support.now).allCookies.first?.expires == .distantFuture)
     }
 
@@ -76,6 +78,7 @@ struct CookieHostileInputTests {
             text += "h\(index % 5_000).test\tFALSE\t/\tFALSE\t0\tn\(index)\tv\n"
         }
         let file = try CookieFileTests.write(text, "many.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
         let jar = CookieJar()
         let report = try jar.load(from: file, now: Support.now)
         #expect(report.loaded == 200_000 && report.malformed == 0)
