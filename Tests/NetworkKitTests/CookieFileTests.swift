@@ -34,7 +34,9 @@ struct CookieFileTests {
 
     @Test func readsTheFileCurlWrites() throws {
         let jar = CookieJar()
-        let report = try jar.load(from: try Self.write(Self.curlFile, "curl.txt"), now: Support.now)
+        let file = try Self.write(Self.curlFile, "curl.txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let report = try jar.load(from: file, now: Support.now)
         #expect(report == CookieFileReport(loaded: 3, expired: 0, malformed: 0, firstMalformedLine: nil))
         let byName = Dictionary(uniqueKeysWithValues: jar.allCookies.map { ($0.name, $0) })
         let sid = try #require(byName["sid"]), pref = try #require(byName["pref"]), empty = try #require(byName["empty"])
