@@ -34,10 +34,15 @@ struct NIORouting: Sendable {
     func tlsConfiguration(for url: URL?) -> TLSConfiguration? {
         guard !tlsByHost.isEmpty, let host = url?.host.map(TrustSettings.normalized) else { return nil }
         if insecureHosts.contains(host), url?.scheme?.lowercased() == "https" {
-            logger?.warning("TLS certificate validation is OFF for \(host): any server can pose as it (TrustSettings.insecureHosts, for development only)",
-                            metadata: ["url": "\(url?.absoluteString ?? host)"])
+            logger?.warning(Self.insecureWarning(host), metadata: ["url": "\(url?.absoluteString ?? host)"])
         }
         return tlsByHost[host]
+    }
+
+    /// The warning logged for a host whose certificate is not checked, when the transport is
+    /// made and on each request to it.
+    static func insecureWarning(_ host: String) -> Logger.Message {
+        "TLS certificate validation is OFF for \(host): any server can pose as it (TrustSettings.insecureHosts, for development only)"
     }
 
     /// The error a request to `url` that failed with `error` completes with: the TLS check it

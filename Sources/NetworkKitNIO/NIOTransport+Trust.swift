@@ -25,7 +25,7 @@ extension NIOTransport {
             routing.tlsByHost[host] = try NIOTrustMaterial.tlsConfiguration(trust.settings(forHost: host), insecure: insecure)
             if insecure {
                 routing.insecureHosts.insert(host)
-                trust.logger.warning("TLS certificate validation is OFF for \(host): any server can pose as it (TrustSettings.insecureHosts, for development only)")
+                trust.logger.warning(NIORouting.insecureWarning(host))
             }
         }
         let pins = NIOPinCheck(trust)
