@@ -13,8 +13,8 @@ import FoundationNetworking
 /// streams the head and the body as they arrive. Its task reports the one completion.
 struct NIOTransfer: Sendable {
     let client: HTTPClient
-    /// The proxy the client sends through, if any.
-    let proxy: ProxyServer?
+    /// How the client reaches the server through a proxy, if it does.
+    let proxy: NIOProxyRoute?
     /// What the transport's connection settings decide per request: the TLS configuration of
     /// the request's host when it differs from the client's, the error a failure is.
     let routing: NIORouting
@@ -27,32 +27,64 @@ struct NIOTransfer: Sendable {
         do {
             let response = try await client.execute(try clientRequest(request, body: UploadBody(request: request, file: bodyFile)),
                                                      deadline: .distantFuture)
-            if let proxy, response.status == .proxyAuthenticationRequired {
-                // An `http:` request in absolute form: the proxy answers itself.
-                return NetworkError.connection(.proxyAuthenticationRequired(proxy: proxy.description))
+            if let proxy, proxy.absoluteForm, response.status == .proxyAuthenticationRequired {
+                // Sent to the proxy itself: its own 407, not the server's.
+                return NetworkError.connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
             }
             events.transportDidReceive(head: ResponseHead(url: request.url, status: response.status, headers: response.headers))
             try await receive(response.body)
             return nil
         } catch {
-            if let proxy, let proxyError = NIOProxyClients.proxyError(for: error, server: proxy) { return proxyError }
+            if let proxy, let proxyError = NIOProxyClients.proxyError(for: error, server: proxy.server) { return proxyError }
             return await routing.failure(for: error, url: request.url, direct: proxy == nil)
         }
     }
 
     /// The AsyncHTTPClient request for `request`: the same method, URL, header fields and body.
+    /// A request in absolute form is addressed to the proxy, with the server's `Host` and the
+    /// proxy's credentials.
     private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
         guard let url = request.url else { throw URLError(.badURL, detail: "the request has no URL") }
-        var clientRequest = HTTPClientRequest(url: url.absoluteString)
+        var clientRequest: HTTPClientRequest
+        if let proxy, proxy.absoluteForm {
+            clientRequest = try Self.absoluteFormRequest(url, through: proxy.server)
+        } else {
+            clientRequest = HTTPClientRequest(url: url.absoluteString)
+            clientRequest.tlsConfiguration = routing.tlsConfiguration(for: url)
+        }
         clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        clientRequest.tlsConfiguration = routing.tlsConfiguration(for: url)
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where !(proxy?.absoluteForm == true && name.lowercased() == "host") {
             clientRequest.headers.add(name: name, value: value)
         }
         if let body {
             clientRequest.body = .stream(body.chunks(reportingTo: events), length: .known(body.length))
         }
         return clientRequest
+    }
+
+    /// A request to `server` for `url`: sent to the proxy's address, with the `Host` of `url`,
+    /// which `AbsoluteFormTargets` turns into the absolute-form target on the wire.
+    private static func absoluteFormRequest(_ url: URL, through server: ProxyServer) throws -> HTTPClientRequest {
+        guard let host = AbsoluteFormTargets.hostField(for: url),
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw URLError(.badURL, detail: "\(url.absoluteString) has no host")
+        }
+        components.scheme = "http"
+        components.host = server.host
+        components.port = server.port
+        components.user = nil
+        components.password = nil
+        components.fragment = nil
+        guard let proxied = components.url else {
+            throw URLError(.badURL, detail: "\(url.absoluteString) cannot be sent through \(server)")
+        }
+        var request = HTTPClientRequest(url: proxied.absoluteString)
+        request.headers.add(name: "Host", value: host)
+        if let credentials = server.credentials {
+            request.headers.add(name: "Proxy-Authorization",
+                                value: HTTPClient.Authorization.basic(username: credentials.user, password: credentials.password).headerValue)
+        }
+        return request
     }
 
     /// Streams the body to the events as it arrives.

@@ -3,39 +3,67 @@ import AsyncHTTPClient
 import Foundation
 import NetworkKit
 
-/// The clients of a transport with proxies: AsyncHTTPClient takes one proxy per client, so each
-/// distinct proxy of the settings has a client of its own beside the direct one. All share the
-/// event loop group and are shut down together.
+/// How a request reaches its server through a proxy.
+struct NIOProxyRoute: Sendable {
+    /// The proxy.
+    let server: ProxyServer
+    /// The client that sends through it.
+    let client: HTTPClient
+    /// True for an `http:` request to an HTTP proxy: it is sent to the proxy itself, its target in
+    /// absolute form. False for a tunnel (`CONNECT`, or SOCKS).
+    let absoluteForm: Bool
+}
+
+/// The clients of a transport with proxies. AsyncHTTPClient takes one proxy per client and
+/// tunnels every request through it, so each distinct proxy of the settings has a client of its
+/// own beside the direct one, and an HTTP proxy for `http:` URLs has one more that sends requests
+/// to it in absolute form (`AbsoluteFormTargets`), as curl and libcurl do. All share the event
+/// loop group and are shut down together.
 struct NIOProxyClients: Sendable {
     /// The settings that pick a proxy per request.
     let settings: ProxySettings
-    /// A client per distinct proxy.
-    let clients: [ProxyServer: HTTPClient]
+    /// A tunnelling client per distinct proxy.
+    let tunnels: [ProxyServer: HTTPClient]
+    /// An absolute-form client per HTTP proxy of `http:` URLs.
+    let absoluteForm: [ProxyServer: HTTPClient]
+
+    /// Every client, for shutting them down.
+    var clients: [HTTPClient] { Array(tunnels.values) + Array(absoluteForm.values) }
 
     /// No proxy: every request takes the direct client.
     init() {
         settings = .none
-        clients = [:]
+        tunnels = [:]
+        absoluteForm = [:]
     }
 
-    /// A client per proxy of `settings`, each made from `configuration` with that proxy set.
+    /// The clients of `settings`' proxies, each made from `configuration`.
     init(settings: ProxySettings, configuration: HTTPClient.Configuration, makeClient: (HTTPClient.Configuration) -> HTTPClient) {
         self.settings = settings
-        var clients: [ProxyServer: HTTPClient] = [:]
-        for server in [settings.http, settings.https].compactMap({ $0 }) where clients[server] == nil {
+        var tunnels: [ProxyServer: HTTPClient] = [:]
+        var absoluteForm: [ProxyServer: HTTPClient] = [:]
+        if let server = settings.http, server.kind == .http {
+            absoluteForm[server] = makeClient(AbsoluteFormTargets.configuration(from: configuration))
+        }
+        // `https:` URLs always tunnel; `http:` URLs only through a SOCKS proxy.
+        let tunnelled = [settings.http.flatMap { $0.kind == .http ? nil : $0 }, settings.https].compactMap { $0 }
+        for server in tunnelled where tunnels[server] == nil {
             var proxied = configuration
             proxied.proxy = Self.clientProxy(server)
-            clients[server] = makeClient(proxied)
+            tunnels[server] = makeClient(proxied)
         }
-        self.clients = clients
+        self.tunnels = tunnels
+        self.absoluteForm = absoluteForm
     }
 
-    /// The proxy a request to `url` goes through and its client, or nil to go direct.
-    func route(for url: URL?) -> (server: ProxyServer, client: HTTPClient)? {
-        guard !clients.isEmpty, let url, let server = settings.proxy(for: url), let client = clients[server] else {
-            return nil
+    /// How a request to `url` goes through a proxy, or nil to go direct.
+    func route(for url: URL?) -> NIOProxyRoute? {
+        guard !settings.isNone, let url, let server = settings.proxy(for: url) else { return nil }
+        if url.scheme?.lowercased() == "http", let client = absoluteForm[server] {
+            return NIOProxyRoute(server: server, client: client, absoluteForm: true)
         }
-        return (server, client)
+        guard let client = tunnels[server] else { return nil }
+        return NIOProxyRoute(server: server, client: client, absoluteForm: false)
     }
 
     /// AsyncHTTPClient's form of `server`.

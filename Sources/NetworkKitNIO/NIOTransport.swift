@@ -20,7 +20,9 @@ import FoundationNetworking
 /// once the service that owns it is gone and its transfers have finished. The client follows no
 /// redirects and inflates no bodies: the kit does both, as the transport contract says. Cookies
 /// are the service's `CookieJar`'s, above the transport. With proxies in its connection
-/// settings, the transport has one more client per proxy (AsyncHTTPClient takes one per client).
+/// settings, the transport has one more client per proxy (AsyncHTTPClient takes one per client):
+/// `https:` requests go through a `CONNECT` tunnel, `http:` requests to an HTTP proxy in absolute
+/// form, as curl sends them.
 public final class NIOTransport: Transport {
     /// The one client behind this transport.
     public let client: HTTPClient
@@ -96,7 +98,7 @@ public final class NIOTransport: Transport {
             return NIOTransportTask(task: nil)
         }
         let route = proxyClients.route(for: request.url)
-        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route?.server, routing: routing, events: events)
+        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route, routing: routing, events: events)
         let task = Task {
             let error = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
@@ -119,7 +121,7 @@ public final class NIOTransport: Transport {
     /// The one shutdown `NIOTransportLife` hands out.
     private func shutDown() {
         client.shutdown { _ in }
-        for proxied in proxyClients.clients.values { proxied.shutdown { _ in } }
+        for proxied in proxyClients.clients { proxied.shutdown { _ in } }
     }
 }
 

@@ -19,14 +19,15 @@ struct ProxyCommandLineTests {
         #expect(proxy.entries.map(\.authorized) == [true])
     }
 
-    @Test("URLSession takes http_proxy from the environment and sends http: requests in absolute form")
-    func environmentURLSession() async throws {
+    @Test("http_proxy from the environment: http: requests go in absolute form, on both transports",
+          arguments: ["nio", "urlsession"])
+    func environmentAbsoluteForm(transport: String) async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
         let proxy = try await ForwardProxy.start(user: "ann", password: "pw")
         defer { proxy.stop() }
         let target = server.baseURL.appendingPathComponent("echo").absoluteString
-        let run = try await CommandLine_.nk(["get", "--transport", "urlsession", target],
+        let run = try await CommandLine_.nk(["get", "--transport", transport, target],
                                             environment: ["http_proxy": "http://ann:pw@127.0.0.1:\(proxy.port)"])
         #expect(run.status == 0, "\(run.errors)")
         #expect(proxy.entries.map(\.method) == ["GET"])

@@ -21,17 +21,29 @@ struct ProxyTests {
         try await body(service, server, proxy)
     }
 
-    @Test("an http: request goes through the proxy, with its credentials")
+    @Test("an http: request goes to the proxy in absolute form, with its credentials")
     func absoluteForm() async throws {
         try await withProxy(user: "ann", password: "s3cret", sending: ProxyCredentials(user: "ann", password: "s3cret")) { service, server, proxy in
             let answer = try await service.send(Request(path: "/echo", parameters: ["q": "1"], parser: JSONParser()))
             #expect(answer["query"] == "q=1")
+            #expect(answer["host"]?.stringValue == "127.0.0.1:\(server.port)")
+            let again = try await service.send(Request(path: "/echo", parameters: ["q": "2"], parser: JSONParser()))
+            #expect(again["query"] == "q=2")
             let entries = proxy.entries
-            #expect(entries.count == 1)
-            // AsyncHTTPClient tunnels http: requests too, where libcurl sends them in absolute form.
-            #expect(entries.first?.method == "CONNECT")
-            #expect(entries.first?.target == "127.0.0.1:\(server.port)")
-            #expect(entries.first?.authorized == true)
+            #expect(entries.map(\.method) == ["GET", "GET"])
+            #expect(entries.map(\.target) == ["http://127.0.0.1:\(server.port)/echo?q=1", "http://127.0.0.1:\(server.port)/echo?q=2"])
+            #expect(entries.map(\.authorized) == [true, true])
+        }
+    }
+
+    @Test("an https: request through the same proxy still tunnels")
+    func httpsTunnels() async throws {
+        try await withProxy { service, server, proxy in
+            // The fixture speaks plain HTTP: the TLS handshake fails inside the tunnel, after CONNECT.
+            _ = await service.completion(of: Request(.url(try #require(URL(string: "https://127.0.0.1:\(server.port)/echo"))),
+                                                     parser: DataParser()))
+            #expect(proxy.entries.map(\.method) == ["CONNECT"])
+            #expect(proxy.entries.first?.target == "127.0.0.1:\(server.port)")
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 /// The proxies a transport sends requests through: one for `http:` URLs, one for `https:` URLs,
 /// and the hosts that bypass them. Requests to `https:` URLs go through a `CONNECT` tunnel, so the
 /// proxy never sees their contents. Requests to `http:` URLs go to an HTTP proxy in absolute form
-/// on URLSession (libcurl); `NIOTransport` tunnels them with `CONNECT` too (AsyncHTTPClient's
-/// way), which a proxy that allows `CONNECT` only to port 443 refuses.
+/// (`GET http://host/path`), as curl sends them, on both transports; through a SOCKS proxy they
+/// tunnel too.
 ///
 ///     let proxy = ProxySettings.server(try ProxyServer("http://user:secret@proxy.corp:3128"),
 ///                                      bypass: "localhost,.internal.corp")
