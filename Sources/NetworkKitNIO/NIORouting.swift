@@ -16,10 +16,6 @@ struct NIORouting: Sendable {
     var insecureHosts: Set<String> = []
     /// Where the warnings go.
     var logger: Logger?
-    /// True for a transport made with connection settings: a failed TLS check is reported as
-    /// `NetworkError.connection(.tls(host:check:))`. A transport made without keeps reporting
-    /// the `URLError`s it always did.
-    var reportsTLSChecks = false
 
     /// Routing that changes nothing.
     init() {}
@@ -46,11 +42,11 @@ struct NIORouting: Sendable {
     }
 
     /// The error a request to `url` that failed with `error` completes with: the TLS check it
-    /// failed when this transport reports them, else the `URLError` of `NIOErrors`. A failed
+    /// failed, else the `URLError` of `NIOErrors`. A failed
     /// chain check of a `direct` request (not through a proxy) is read again over a connection
     /// of its own to learn why.
     func failure(for error: any Error, url: URL?, direct: Bool) async -> any Error {
-        guard reportsTLSChecks, var check = NIOTLSFailures.check(for: error) else { return NIOErrors.urlError(for: error) }
+        guard var check = NIOTLSFailures.check(for: error) else { return NIOErrors.urlError(for: error) }
         let host = url?.host ?? "the server"
         if direct, let url, let name = url.host {
             check = await NIOTLSFailures.refined(check, host: TrustSettings.normalized(name), port: url.port ?? 443)

@@ -4,7 +4,7 @@ import NetworkKit
 import NIOCore
 import NIOSSL
 
-/// The TLS check a NIO failure is, for a transport made with connection settings.
+/// The TLS check a NIO failure is.
 ///
 /// BoringSSL reports every failed chain check as `CERTIFICATE_VERIFY_FAILED` without the reason,
 /// and NIOSSL's handlers keep no certificate of a failed handshake. So a chain that failed is

@@ -13,7 +13,6 @@ extension NIOTransport {
     /// TLS and the pins cannot be read, pinning is refused (not implemented or tested there).
     static func applyTrust(_ trust: TrustSettings, to configuration: inout HTTPClient.Configuration,
                            routing: inout NIORouting) throws(NetworkError) {
-        routing.reportsTLSChecks = true
         routing.logger = trust.logger
         if !trust.isSystemDefault {
             configuration.tlsConfiguration = try NIOTrustMaterial.tlsConfiguration(trust, insecure: false)

@@ -47,8 +47,7 @@ public final class NIOTransport: Transport {
     /// says: through its proxy, trusting what its trust settings trust. Throws
     /// `NetworkError.connection` when a setting cannot be used (a PEM file that does not parse,
     /// a key that is not its certificate's). A server that fails a TLS check fails the request
-    /// with `NetworkError.connection(.tls(host:check:))`, the check named (a transport made
-    /// without connection settings reports the `URLError` it always did).
+    /// with `NetworkError.connection(.tls(host:check:))`, the check named, as on every transport.
     public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
         var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
         try NIOProxyClients.check(connection.proxy)

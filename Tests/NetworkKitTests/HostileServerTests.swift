@@ -18,10 +18,6 @@ struct HostileServerTests {
         case badChunk = "/raw/bad-chunk"
         case manyHeaders = "/raw/many-headers"
         case hugeHeader = "/raw/huge-header"
-        /// An https URL to the fixture's plain HTTP port.
-        case tlsToPlainPort = "/json/small"
-        /// TLS with a self-signed certificate.
-        case selfSignedCertificate = "/raw/long-body"
         /// A gzip body whose middle is spoiled.
         case corruptGzip = "/compressed/gzip?count=5000&corrupt=1"
 
@@ -29,8 +25,6 @@ struct HostileServerTests {
 
         func url(on server: FixtureServer) -> String {
             switch self {
-            case .tlsToPlainPort: "https://127.0.0.1:\(server.port)" + rawValue
-            case .selfSignedCertificate: server.selfSignedBaseURL.absoluteString + rawValue
             case .corruptGzip: server.url(rawValue)
             default: server.rawURL(rawValue)
             }
@@ -41,8 +35,6 @@ struct HostileServerTests {
             case .garbageStatus: .notHTTP
             case .badChunk: .badChunk
             case .manyHeaders, .hugeHeader: .headersTooLarge
-            case .tlsToPlainPort: .notTLS
-            case .selfSignedCertificate: .certificateUntrusted
             case .corruptGzip: .badContentEncoding
             }
         }
@@ -62,6 +54,30 @@ struct HostileServerTests {
         #expect(measured.result.failure?.description.contains(hostile.fault.summary) == true, "\(measured.result)")
         #expect(measured.elapsed < .seconds(60))
         if let growth = measured.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
+        #expect(fixture.service.activeRequestCount == 0)
+    }
+
+    @Test("a server that fails TLS is a connection failure naming the check, on transports made without settings",
+          arguments: TransportKind.allCases, [true, false])
+    func tlsFailureNamesCheck(transport: TransportKind, selfSigned: Bool) async throws {
+        let fixture = try await Self.start(transport)
+        defer { fixture.server.stop() }
+        // A self-signed certificate, or an https URL to the fixture's plain HTTP port.
+        let url = selfSigned ? fixture.server.selfSignedBaseURL.absoluteString + "/raw/long-body"
+                             : "https://127.0.0.1:\(fixture.server.port)/json/small"
+        let measured = await fixture.finishMeasured(Request(url: url))
+        guard case .connection(.tls(let host, let check)) = measured.result.failure else {
+            Issue.record("expected a TLS failure, got \(measured.result)")
+            return
+        }
+        #expect(host == "127.0.0.1")
+        if selfSigned {
+            #expect(check == .untrustedRoot)
+        } else {
+            guard case .handshake(let words) = check else { Issue.record("got \(check)"); return }
+            #expect(words.contains("the server does not speak TLS on this port"), "\(words)")
+        }
+        #expect(measured.elapsed < .seconds(60))
         #expect(fixture.service.activeRequestCount == 0)
     }
 

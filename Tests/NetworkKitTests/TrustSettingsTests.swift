@@ -174,17 +174,15 @@ struct TrustSettingsTests {
     func curlMessages(message: String, check: TLSCheck) throws {
         let url = try #require(URL(string: "https://api.example:8443/x"))
         let error = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url])
-        let mapped = CurlErrors.mapped(error, reportingTLSChecks: true)
+        let mapped = CurlErrors.failure(for: error)
         guard case .connection(.tls(let host, let found))? = mapped as? NetworkError else {
             Issue.record("got \(mapped)")
             return
         }
         #expect(host == "api.example")
         #expect(found == check)
-        // Without connection settings the transport keeps its URLError.
-        #expect(CurlErrors.mapped(error, reportingTLSChecks: false) is URLError)
         // A failure that is not TLS passes as before.
         let refused = URLError(.cannotConnectToHost, detail: "Failed to connect")
-        #expect((CurlErrors.mapped(refused, reportingTLSChecks: true) as? URLError)?.code == .cannotConnectToHost)
+        #expect((CurlErrors.failure(for: refused) as? URLError)?.code == .cannotConnectToHost)
     }
 }

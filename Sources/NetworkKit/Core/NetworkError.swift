@@ -35,8 +35,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// A stream's consumers fell `limit` items behind a transport that cannot pause reading
     /// (URLSession): the stream was stopped rather than hold more.
     case streamBufferFull(limit: Int)
-    /// The connection could not be made as the connection settings ask: a proxy that wants
-    /// credentials, a server that failed a TLS check, a feature the transport cannot do.
+    /// The connection could not be made: a server that failed a TLS check (on every transport),
+    /// a proxy that wants credentials or refused, a connection setting the transport cannot do.
     case connection(ConnectionFailure)
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to

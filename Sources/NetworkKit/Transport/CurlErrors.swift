@@ -20,12 +20,12 @@ enum CurlErrors {
         return fault.urlError("libcurl: \(message)", userInfo: urlError.userInfo)
     }
 
-    /// `error` as the TLS check it failed, `NetworkError.connection(.tls(host:check:))` with the
-    /// host of the URL that failed, for a transport made with connection settings; `mapped(error)`
-    /// for every other failure. The check comes from libcurl's message (OpenSSL's verify result),
-    /// or from URLSession's code where it has no message.
-    static func mapped(_ error: any Error, reportingTLSChecks: Bool) -> any Error {
-        guard reportingTLSChecks, let urlError = error as? URLError, let check = tlsCheck(for: urlError) else {
+    /// The error a transfer that failed with `error` completes with: the TLS check it failed,
+    /// `NetworkError.connection(.tls(host:check:))` with the host of the URL that failed, or
+    /// `mapped(error)` for every other failure. The check comes from libcurl's message (OpenSSL's
+    /// verify result), or from URLSession's code where it has no message.
+    static func failure(for error: any Error) -> any Error {
+        guard let urlError = error as? URLError, let check = tlsCheck(for: urlError) else {
             return mapped(error)
         }
         return NetworkError.connection(.tls(host: urlError.failingURL?.host ?? "the server", check: check))

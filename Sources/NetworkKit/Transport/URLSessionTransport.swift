@@ -28,29 +28,22 @@ public final class URLSessionTransport: Transport {
     /// A transport as ``init(configuration:)`` makes it, that reaches servers as `connection`
     /// says. Throws `NetworkError.connection(.unsupported(feature:transport:))` for a setting
     /// URLSession cannot honour on this platform (the table is in "Proxies, trust and cookies").
-    /// A server that fails a TLS check fails the request with
-    /// `NetworkError.connection(.tls(host:check:))` as far as libcurl's message names the check.
     public convenience init(configuration: URLSessionConfiguration = .default,
                             connection: ConnectionSettings) throws(NetworkError) {
         let configured = try Self.sessionConfiguration(configuration, connection: connection)
         self.init(configuration: configured,
-                  delegateQueue: DispatchQueue(label: "NetworkKit.urlsession-delegate", qos: .userInitiated),
-                  reportsTLSChecks: true)
+                  delegateQueue: DispatchQueue(label: "NetworkKit.urlsession-delegate", qos: .userInitiated))
     }
 
     /// A transport whose session calls its delegate on `delegateQueue`, a serial queue. A service
     /// passes its pipeline queue, so a finished transfer resumes its pipeline without a thread hop.
-    /// With `reportsTLSChecks` (a transport made with connection settings), a failed TLS check
-    /// completes as `NetworkError.connection(.tls(host:check:))` rather than a `URLError`.
-    init(configuration: URLSessionConfiguration, delegateQueue delegateDispatchQueue: DispatchQueue,
-         reportsTLSChecks: Bool = false) {
+    init(configuration: URLSessionConfiguration, delegateQueue delegateDispatchQueue: DispatchQueue) {
         self.delegateDispatchQueue = delegateDispatchQueue
         let transfers = URLSessionTransfers()
         let delegateQueue = Self.delegateOperationQueue(target: delegateDispatchQueue)
         self.transfers = transfers
         session = URLSession(configuration: Self.sessionConfiguration(configuration),
-                             delegate: URLSessionEventForwarder(transfers: transfers, proxy: Self.proxyInEffect,
-                                                                reportsTLSChecks: reportsTLSChecks),
+                             delegate: URLSessionEventForwarder(transfers: transfers, proxy: Self.proxyInEffect),
                              delegateQueue: delegateQueue)
     }
 
@@ -150,13 +143,9 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
     let transfers: URLSessionTransfers
     /// The proxies the session sends through, to tell a proxy's `407` from a server's.
     let proxy: ProxySettings
-    /// Whether a failed TLS check completes as `NetworkError.connection(.tls(host:check:))`.
-    let reportsTLSChecks: Bool
-
-    init(transfers: URLSessionTransfers, proxy: ProxySettings, reportsTLSChecks: Bool = false) {
+    init(transfers: URLSessionTransfers, proxy: ProxySettings) {
         self.transfers = transfers
         self.proxy = proxy
-        self.reportsTLSChecks = reportsTLSChecks
     }
 
     func urlSession(
@@ -201,7 +190,7 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         if error == nil, !(task.response is HTTPURLResponse) {
             events.transportDidComplete(error: URLError(.badServerResponse))
         } else {
-            events.transportDidComplete(error: error.map { CurlErrors.mapped($0, reportingTLSChecks: reportsTLSChecks) })
+            events.transportDidComplete(error: error.map { CurlErrors.failure(for: $0) })
         }
     }
 }

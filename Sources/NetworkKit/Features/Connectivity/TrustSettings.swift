@@ -13,7 +13,7 @@ import Logging
 /// A transport takes the settings when it is made and throws
 /// `NetworkError.connection(.unsupported(feature:transport:))` at once for one it cannot honour
 /// (URLSession on Linux honours only the defaults) or cannot use (a PEM that does not parse).
-/// A transport made with connection settings reports a server that fails a check as
+/// Every transport, with connection settings or without, reports a server that fails a check as
 /// `NetworkError.connection(.tls(host:check:))`, the ``TLSCheck`` naming the check.
 public struct TrustSettings: Sendable {
     /// The certificate authorities a server's chain must lead to; the system's by default.
