@@ -30,7 +30,8 @@ extension NIOTransport {
         let pins = NIOPinCheck(trust)
         guard pins.pinsAnything else { return }
         #if canImport(Network)
-        throw NIOTrustMaterial.unusable("public key pinning", reason: "not implemented on Network.framework's TLS")
+        throw NetworkError.connection(.unsupported(feature: "public key pinning on Network.framework's TLS",
+                                                   transport: NIOTrustMaterial.transportName))
         #else
         configuration.http1_1ConnectionDebugInitializer = pins.check
         configuration.http2ConnectionDebugInitializer = pins.check

@@ -5,7 +5,7 @@ import NIOSSL
 
 /// `TrustSettings` as NIOSSL takes them: PEM read and parsed, and TLS configurations checked by
 /// making a context from them, when the transport is made. What cannot be used throws
-/// `NetworkError.connection(.unsupported(feature:transport:))` naming the file.
+/// `NetworkError.connection(.invalidSetting(setting:reason:))` naming the file.
 enum NIOTrustMaterial {
     /// The name errors give the transport.
     static let transportName = "NIOTransport"
@@ -78,8 +78,8 @@ enum NIOTrustMaterial {
     }
 
     /// The error for a setting that cannot be used.
-    static func unusable(_ feature: String, reason: String) -> NetworkError {
-        .connection(.unsupported(feature: "\(feature): \(reason)", transport: transportName))
+    static func unusable(_ setting: String, reason: String) -> NetworkError {
+        .connection(.invalidSetting(setting: setting, reason: reason))
     }
 }
 #endif

@@ -75,8 +75,8 @@ struct TrustSettingsTests {
                 #expect {
                     try NIOTransport(connection: ConnectionSettings(trust: trust))
                 } throws: { error in
-                    guard let unsupported = (error as? NetworkError)?.unsupported else { return false }
-                    return unsupported.transport == "NIOTransport" && unsupported.feature.contains(words)
+                    guard case .connection(.invalidSetting(let setting, let reason))? = error as? NetworkError else { return false }
+                    return (setting + ": " + reason).contains(words)
                 }
             }
         }

@@ -1,6 +1,6 @@
 /// Why a connection could not be made the way the service's connection settings ask: the
-/// proxy refused it, the server's TLS identity failed a check, or the transport cannot do a
-/// feature at all.
+/// proxy refused it, the server's TLS identity failed a check, a setting cannot be used, or the
+/// transport cannot do a feature at all.
 public enum ConnectionFailure: Sendable, Equatable, CustomStringConvertible {
     /// The proxy answered `407 Proxy Authentication Required`: it needs credentials, or refused
     /// the ones sent.
@@ -12,6 +12,9 @@ public enum ConnectionFailure: Sendable, Equatable, CustomStringConvertible {
     case tls(host: String, check: TLSCheck)
     /// The transport cannot do `feature`; the service was not built.
     case unsupported(feature: String, transport: String)
+    /// `setting` cannot be used as given (a PEM file that is missing or does not parse, a key
+    /// that is not its certificate's); `reason` says why. The service was not built.
+    case invalidSetting(setting: String, reason: String)
 
     /// One line fit for a log.
     public var description: String {
@@ -24,6 +27,8 @@ public enum ConnectionFailure: Sendable, Equatable, CustomStringConvertible {
             return "TLS with \(host) failed: \(check)"
         case .unsupported(let feature, let transport):
             return "\(transport) cannot do \(feature)"
+        case .invalidSetting(let setting, let reason):
+            return "the connection setting \(setting) cannot be used: \(reason)"
         }
     }
 }

@@ -2,7 +2,7 @@
 /// A transport takes them when it is made (`NIOTransport(connection:)`,
 /// `URLSessionTransport(configuration:connection:)`) and throws
 /// `NetworkError.connection(.unsupported(feature:transport:))` at once for a setting it cannot
-/// honour: nothing is silently ignored.
+/// honour, or `.invalidSetting(setting:reason:)` for one it cannot use: nothing is silently ignored.
 public struct ConnectionSettings: Sendable {
     /// The proxy requests go through; none by default.
     public var proxy: ProxySettings

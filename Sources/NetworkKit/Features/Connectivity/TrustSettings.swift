@@ -12,7 +12,9 @@ import Logging
 ///
 /// A transport takes the settings when it is made and throws
 /// `NetworkError.connection(.unsupported(feature:transport:))` at once for one it cannot honour
-/// (URLSession on Linux honours only the defaults) or cannot use (a PEM that does not parse).
+/// (URLSession on Linux honours only the defaults), and
+/// `NetworkError.connection(.invalidSetting(setting:reason:))` for one it cannot use (a PEM that
+/// does not parse).
 /// Every transport, with connection settings or without, reports a server that fails a check as
 /// `NetworkError.connection(.tls(host:check:))`, the ``TLSCheck`` naming the check.
 public struct TrustSettings: Sendable {
