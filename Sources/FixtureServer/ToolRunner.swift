@@ -30,6 +30,30 @@ public func toolOutput(_ arguments: [String]) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Runs a tool found on PATH and returns what it wrote to standard output, like the blocking
+/// `toolOutput(_:)`, with the blocking read and wait on a thread of its own: a tool that talks to
+/// a server in this process must not hold one of the few threads of Swift's cooperative pool,
+/// which that server's handlers need.
+/// - Throws: when the tool cannot start, or `ToolFailure` when it exits non-zero.
+@discardableResult
+public func toolOutput(_ arguments: [String]) async throws -> String {
+    let process = toolProcess(arguments)
+    let output = Pipe()
+    process.standardOutput = output
+    try launch(process)
+    let data = await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            continuation.resume(returning: data)
+        }
+    }
+    guard process.terminationStatus == 0 else {
+        throw ToolFailure(tool: arguments.first ?? "", status: process.terminationStatus)
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
 /// Starts `process`, one launch at a time in this process: concurrent `Process.run()` calls
 /// from several threads crashed Foundation on Linux (in a memcpy inside `run()`).
 public func launch(_ process: Process) throws {

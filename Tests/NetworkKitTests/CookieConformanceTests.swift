@@ -94,8 +94,8 @@ struct CookieConformanceTests {
     /// `Support.now` for faketime.
     static let fakeTime = "2011-03-13 07:06:40"
 
-    @Test func parserCasesThroughCurl() throws {
-        try CookieCurlTests.requireCurl()
+    @Test func parserCasesThroughCurl() async throws {
+        try await CookieCurlTests.requireCurl()
         let cases = try Self.cases()
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let server = try CookieTestServer.start { target, cookie in
@@ -105,15 +105,16 @@ struct CookieConformanceTests {
         }
         defer { server.stop() }
         // Under faketime when it is installed, so that curl's clock reads 2011 like the jar's.
-        let clocks: [String?] = (try? CookieCurl.run(["--version"], fakeTime: Self.fakeTime)) != nil ? [Self.fakeTime, nil] : [nil]
+        let clocks: [String?] = (try? await CookieCurl.run(["--version"], fakeTime: Self.fakeTime)) != nil ? [Self.fakeTime, nil] : [nil]
         for fakeTime in clocks {
-            let results = try cases.map { testCase in
-                let sent = try CookieCurl.run(["-s", "-g", "--path-as-is", "-b", "/dev/null", "--connect-to", "::127.0.0.1:\(server.port)",
-                                               testCase.origin, try testCase.target().absoluteString], fakeTime: fakeTime)
-                return (testCase, Self.pairs(sent))
+            var results: [(Case, [Case.Pair])] = []
+            for testCase in cases {
+                let sent = try await CookieCurl.run(["-s", "-g", "--path-as-is", "-b", "/dev/null", "--connect-to", "::127.0.0.1:\(server.port)",
+                                                     testCase.origin, try testCase.target().absoluteString], fakeTime: fakeTime)
+                results.append((testCase, Self.pairs(sent)))
             }
             let clock = fakeTime == nil ? "today" + (clocks.count == 1 ? " (faketime is not installed)" : "") : "2011-03-13 (faketime)"
-            _ = Self.report("\(CookieCurl.version ?? "curl"), now = \(clock)", results)
+            _ = Self.report("\(await CookieCurl.version() ?? "curl"), now = \(clock)", results)
         }
     }
 

@@ -21,8 +21,8 @@ struct CookieCurlTests {
     ]
 
     /// Throws (failing the test with that message) when curl cannot be run.
-    static func requireCurl() throws {
-        guard CookieCurl.version != nil else { throw CookieCurl.Missing() }
+    static func requireCurl() async throws {
+        guard await CookieCurl.version() != nil else { throw CookieCurl.Missing() }
     }
 
     /// A cookie's fields, with its expiry to the minute (curl and the jar count Max-Age from
@@ -33,13 +33,13 @@ struct CookieCurlTests {
                 "\(cookie.httpOnly)", expiry].joined(separator: "|")
     }
 
-    @Test func curlsCookieJarFileReadsAsTheJarStoresTheSameLines() throws {
-        try Self.requireCurl()
+    @Test func curlsCookieJarFileReadsAsTheJarStoresTheSameLines() async throws {
+        try await Self.requireCurl()
         let server = try CookieTestServer.start { _, _ in .init(setCookies: Self.setCookies) }
         defer { server.stop() }
         let file = CookieFileTests.temporaryFile("curl-c.txt")
         defer { try? FileManager.default.removeItem(at: file) }
-        _ = try CookieCurl.run(["-s", "-g", "--connect-to", "::127.0.0.1:\(server.port)", "-c", file.path, Self.page])
+        _ = try await CookieCurl.run(["-s", "-g", "--connect-to", "::127.0.0.1:\(server.port)", "-c", file.path, Self.page])
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix("# Netscape HTTP Cookie File\n"), "curl's file: \(text)")
         #expect(text.contains("#HttpOnly_www.example.test\tFALSE\t/\tFALSE\t"), "curl's file: \(text)")
@@ -52,8 +52,8 @@ struct CookieCurlTests {
         #expect(Set(fromCurl.allCookies.map(Self.summary)) == Set(ours.allCookies.map(Self.summary)))
     }
 
-    @Test func curlSendsWhatTheJarWouldFromTheFileTheJarWrites() throws {
-        try Self.requireCurl()
+    @Test func curlSendsWhatTheJarWouldFromTheFileTheJarWrites() async throws {
+        try await Self.requireCurl()
         let server = try CookieTestServer.start { _, cookie in .init(body: cookie ?? "") }
         defer { server.stop() }
         let jar = CookieJar()
@@ -67,7 +67,7 @@ struct CookieCurlTests {
         // the `Path=/docs/` cookie there (RFC 6265 §5.1.4 does not).
         for url in [Self.page, "http://example.test/", "http://www.example.test/docs/sub/x",
                     "http://www.example.test/docsx", "http://www.example.test/elsewhere/y"] {
-            let sent = try CookieCurl.run(["-s", "-g", "--connect-to", "::127.0.0.1:\(server.port)", "-b", file.path, url])
+            let sent = try await CookieCurl.run(["-s", "-g", "--connect-to", "::127.0.0.1:\(server.port)", "-b", file.path, url])
             let expected = jar.cookieHeader(for: try Support.url(url)) ?? ""
             #expect(Set(sent.components(separatedBy: "; ")) == Set(expected.components(separatedBy: "; ")), "\(url)")
         }

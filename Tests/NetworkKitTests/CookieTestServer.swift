@@ -109,15 +109,16 @@ final class CookieTestServer: Sendable {
 /// Running curl for the cookie tests.
 enum CookieCurl {
     /// curl's version line; nil when curl cannot be run.
-    static var version: String? {
-        try? run(["--version"]).split(separator: "\n").first.map(String.init)
+    static func version() async -> String? {
+        try? await run(["--version"]).split(separator: "\n").first.map(String.init)
     }
 
     /// What `curl arguments` printed; with `fakeTime` ("2011-03-13 07:06:40"), run under
-    /// `faketime` with a clock that starts then.
+    /// `faketime` with a clock that starts then. The wait is on a thread of its own, so the
+    /// cooperative pool stays free for the in-process servers while curl talks to one.
     /// - Throws: when it cannot start, or `ToolFailure` when it exits non-zero.
-    static func run(_ arguments: [String], fakeTime: String? = nil) throws -> String {
-        try toolOutput((fakeTime.map { ["faketime", "-f", "@" + $0] } ?? []) + ["curl"] + arguments)
+    static func run(_ arguments: [String], fakeTime: String? = nil) async throws -> String {
+        try await toolOutput((fakeTime.map { ["faketime", "-f", "@" + $0] } ?? []) + ["curl"] + arguments)
     }
 
     /// curl cannot be run here.

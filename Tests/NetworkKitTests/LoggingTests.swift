@@ -86,7 +86,7 @@ struct LoggingTests {
         #expect(redacted.contains("Authorization: <redacted>") && !redacted.contains("s3cret"))
 
         let command = try await service.curlCommand(for: request, redaction: Redaction.none)
-        let output = try toolOutput(["bash", "-c", command + " --silent --show-error"])
+        let output = try await toolOutput(["bash", "-c", command + " --silent --show-error"])
         let viaCurl = try JSON(data: Data(output.utf8))
         let viaKit = try await service.send(request)
         for key in ["method", "path", "query", "body"] {
