@@ -40,6 +40,10 @@ struct EventsCommand: AsyncParsableCommand {
           help: "Log each connection's request and response headers to stderr (secrets hidden).")
     var verbose = false
 
+    func validate() throws {
+        if let maxEvents, maxEvents < 1 { throw ValidationError("--max-events must be at least 1") }
+    }
+
     func run() async throws {
         var configuration = ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "nk"))
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }

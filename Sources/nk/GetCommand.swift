@@ -92,6 +92,7 @@ struct GetCommand: AsyncParsableCommand {
         let service = try connection.service(transport, configuration, url: url)
         defer { connection.saveCookies(of: service) }
         if stream || jsonLines {
+            guard forms.isEmpty else { throw ValidationError("--stream and --json-lines send no form (-F)") }
             return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
         }
         if json || codeKey != nil || keyPath != nil {

@@ -66,4 +66,35 @@ enum CommandLine_ {
             }
         }
     }
+
+    /// Runs `nk arguments`, reads its first line of output, notes whether it was still running
+    /// then, and stops it. For commands that write as things arrive.
+    static func firstLine(of arguments: [String]) async throws -> (line: String, wasRunning: Bool) {
+        guard let binary else {
+            Issue.record("the nk binary is not beside the test bundle: build it with `swift build --enable-all-traits --build-tests`")
+            throw CancellationError()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try launch(process)
+        // The blocking reads run on a thread of their own, as in `nk(_:environment:)`.
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var line = Data()
+                while !line.contains(UInt8(ascii: "\n")) {
+                    let piece = output.fileHandleForReading.availableData
+                    if piece.isEmpty { break }
+                    line.append(piece)
+                }
+                let wasRunning = process.isRunning
+                process.terminate()
+                process.waitUntilExit()
+                continuation.resume(returning: (String(decoding: line, as: UTF8.self), wasRunning))
+            }
+        }
+    }
 }

@@ -258,22 +258,23 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    /// Step 3 for one attempt: `adapt`, then the headers that resume what a download left on
-    /// disk, then `conditionalHeaders` (a stale cache entry's validators) where the interceptors
-    /// set none of their own.
+    /// Step 3 for one attempt: the headers of this attempt (those that resume what a download left
+    /// on disk, `conditionalHeaders` (a stale cache entry's validators) where the request has none
+    /// of its own, a reconnecting stream's `Last-Event-ID`), then `adapt`, so the interceptors and
+    /// the signer see every header that is sent.
     private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
                               conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
         let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
                                          bodyFile: upload?.url)
-        var adapted = try await adapt(prepared, context: context)
-        for (name, value) in try file?.prepare() ?? [:] { adapted.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in conditionalHeaders where adapted.value(forHTTPHeaderField: name) == nil {
-            adapted.setValue(value, forHTTPHeaderField: name)
+        var attemptRequest = prepared
+        for (name, value) in try file?.prepare() ?? [:] { attemptRequest.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in conditionalHeaders where attemptRequest.value(forHTTPHeaderField: name) == nil {
+            attemptRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let lastEventID = options.stream?.sink.resumption.lastEventID, !lastEventID.isEmpty {
-            adapted.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+            attemptRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
-        return adapted
+        return try await adapt(attemptRequest, context: context)
     }
 
     /// Step 4 for one attempt: counts it, tells the monitors, transfers it, and adds what it
