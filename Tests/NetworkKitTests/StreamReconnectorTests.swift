@@ -19,8 +19,13 @@ struct StreamReconnectorTests {
     @Test("failed connects back off, capped, and give up after the maximum in a row")
     func failedConnects() {
         var reconnector = StreamReconnector(policy: Self.policy)
-        let waits = (1...4).map { _ in reconnector.next(after: .failed(Self.drop, began: false), serverDelay: nil) }
-        #expect(waits == [.seconds(2), .seconds(4), .seconds(5), nil])
+        let waits = (1...3).map { _ in reconnector.next(after: .failed(Self.drop, began: false), serverDelay: nil) }
+        #expect(waits == [.seconds(2), .seconds(4), nil])   // the third failed connect in a row ends it
+        var patient = Self.policy
+        patient.maxFailedConnects = 4
+        var longer = StreamReconnector(policy: patient)
+        let capped = (1...4).map { _ in longer.next(after: .failed(Self.drop, began: false), serverDelay: nil) }
+        #expect(capped == [.seconds(2), .seconds(4), .seconds(5), nil])
     }
 
     @Test("a drop after the body began resets the count of failed connects")

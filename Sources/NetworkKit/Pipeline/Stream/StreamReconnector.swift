@@ -37,7 +37,7 @@ struct StreamReconnector {
                 return policy.wait(serverDelay: serverDelay, failedConnects: 0)
             }
             failedConnects += 1
-            guard failedConnects <= policy.maxFailedConnects else { return nil }
+            guard failedConnects < policy.maxFailedConnects else { return nil }
             return policy.wait(serverDelay: serverDelay, failedConnects: failedConnects)
         }
     }
