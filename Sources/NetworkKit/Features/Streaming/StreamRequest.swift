@@ -19,7 +19,10 @@ import Foundation
 ///
 /// A slow consumer does not make memory grow: at most ``bufferLimit`` items wait for the handlers
 /// and the sequence. A transport that can pause reading (NIO) stops reading there; one that
-/// cannot (URLSession) fails the request with ``NetworkError/streamBufferFull(limit:)``.
+/// cannot (URLSession) fails the request with ``NetworkError/streamBufferFull(limit:)``. On
+/// Linux, FoundationNetworking also queues what it read ahead of the kit, without a bound of its
+/// own: a body that arrives faster than it is parsed grows memory there. Use the NIO transport
+/// for a firehose.
 ///
 /// `@unchecked Sendable`, restated from ``AnyRequest`` (whose lock guards its one mutable field):
 /// this class adds only `sink`, a `let` whose state is guarded by its own locks.
