@@ -17,13 +17,8 @@ struct NIORouting: Sendable {
     /// Where the warnings go.
     var logger: Logger?
 
-    /// Routing that changes nothing.
+    /// Routing that changes nothing; `NIOTransport.applyTrust` fills it in from trust settings.
     init() {}
-
-    /// Applies `connection`'s trust to `configuration` and keeps what must be chosen per request.
-    init(connection: ConnectionSettings, configuration: inout HTTPClient.Configuration) throws(NetworkError) {
-        try NIOTransport.applyTrust(connection.trust, to: &configuration, routing: &self)
-    }
 
     /// The TLS configuration for a request to `url` when its host has one of its own. A request
     /// to an insecure host logs a warning.

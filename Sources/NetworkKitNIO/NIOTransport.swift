@@ -51,7 +51,8 @@ public final class NIOTransport: Transport {
     public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
         var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
         try NIOProxyClients.check(connection.proxy)
-        let routing = try NIORouting(connection: connection, configuration: &configuration)
+        var routing = NIORouting()
+        try Self.applyTrust(connection.trust, to: &configuration, routing: &routing)
         self.init(configuration: configuration, routing: routing, proxy: connection.proxy)
     }
 
