@@ -42,6 +42,21 @@ extension FixtureRoutes {
         }
         router.on("signed", method: .get, use: signed)
         router.on("signed", method: .post, use: signed)
+        // HTTP Basic: 200 `{"user": U}` to `Authorization: Basic base64(U:P)`, else a 401 that
+        // offers Basic (or, with ?scheme=Bearer, only Bearer) in `WWW-Authenticate`.
+        router.get("basic-auth/{user}/{password}") { request, context in
+            let user = context.parameters.get("user")?.removingPercentEncoding ?? ""
+            let password = context.parameters.get("password")?.removingPercentEncoding ?? ""
+            let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            if request.headers[.authorization] == expected {
+                return json(#"{"code": 0, "user": "\#(user)"}"#)
+            }
+            var headers: HTTPFields = [.contentType: "application/json"]
+            headers[.wwwAuthenticate] = query(request, "scheme") == "Bearer" ? #"Bearer realm="fixture""#
+                                                                             : #"Basic realm="fixture", charset="UTF-8""#
+            return Response(status: .unauthorized, headers: headers,
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"code": 401, "message": "unauthorized"}"#)))
+        }
     }
 }
 

@@ -41,11 +41,27 @@ struct ConnectionOptions: ParsableArguments {
             help: "Write every cookie the jar holds at the end to FILE (Netscape format, as curl -c; '-' for stdout), failure or not.")
     var cookieJar: String?
 
+    @Option(name: [.customShort("u"), .customLong("user")],
+            help: "Send these HTTP Basic credentials, as curl's -u: 'user:password' (with the first request, and again after a Basic challenge).")
+    var user: String?
+
+    /// The credentials of `-u`; nil without it.
+    func basicCredentials() throws -> BasicCredentials? {
+        guard let user else { return nil }
+        guard let colon = user.firstIndex(of: ":") else {
+            throw ValidationError("-u needs user:password (nk does not prompt for the password)")
+        }
+        return BasicCredentials(user: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
+    }
+
     /// A service on `transport` with `configuration`, reaching servers as the flags and the
     /// environment say, with the cookies `-b` gives. A setting that cannot be used ends the
     /// command with status 1 and the kit's words on stderr.
     func service(_ transport: TransportChoice, _ configuration: ServiceConfiguration, url: String) throws -> Service {
         var configuration = configuration
+        if let credentials = try basicCredentials() {
+            configuration.add(BasicAuthentication(user: credentials.user, password: credentials.password))
+        }
         do {
             if let cookie {
                 if cookie.contains("=") {

@@ -53,6 +53,16 @@ func pipelineTokens(refreshToken: @escaping @Sendable () async throws -> String)
     return Service(configuration: configuration)
 }
 
+func pipelineBasicAuthentication(password: String,
+                                 storedCredentials: @escaping @Sendable () async throws -> BasicCredentials) -> Request<JSON> {
+    var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
+    configuration.add(BasicAuthentication(user: "ann", password: password))
+    let report = Request(path: "/reports/today", parser: JSONParser())
+    report.interceptors = [BasicAuthentication { try await storedCredentials() }]
+    _ = Service(configuration: configuration)
+    return report
+}
+
 struct HeaderSigner: RequestSigning {
     let sign: @Sendable (Data) -> String
     func sign(_ request: URLRequest) throws -> URLRequest {

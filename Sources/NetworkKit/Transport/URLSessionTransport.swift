@@ -173,6 +173,21 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         completionHandler(nil)
     }
 
+    /// A 401 whose `WWW-Authenticate` names a scheme arrives here once its head and body have been
+    /// delivered. Authentication is the interceptors' (`BasicAuthentication`, `TokenRefresher`),
+    /// the same on every transport, so the 401 completes the transfer as it came. (Left to
+    /// FoundationNetworking on Linux, the task would wait for ever without a credential, or send
+    /// an empty one.)
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        if challenge.failureResponse != nil, let events = transfers.remove(task.taskIdentifier) {
+            events.transportDidComplete(error: nil)
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(chunk: data)
     }

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Sends a bearer token with every request, and when the server says it has expired — a 401,
 /// or any failure `isExpired` recognises, such as a "token expired" business code — refreshes
 /// it once and retries. Requests that fail while a refresh is under way wait for that same
-/// refresh instead of starting their own. (DYNetwork's service-wide authentication check.)
+/// refresh instead of starting their own.
 ///
 /// ```swift
 /// let tokens = TokenRefresher(token: savedToken) { try await auth.refresh() }
