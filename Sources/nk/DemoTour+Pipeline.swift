@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import NetworkKit
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,6 +16,19 @@ extension DemoTour {
                 request.interceptors = [DemoHeader(), RetryPolicy(maxRetries: 3, backoff: Backoff(initial: .milliseconds(20)))]
                 let reply = try await service.reply(to: request)
                 return "503, 503, then \(reply.statusCode): answered on attempt \(reply.metrics.attempts) (hit \(reply.value["hit"] ?? nil))"
+            }),
+            ("Basic authentication: credentials with the first attempt; stale ones are asked for again after the challenge", {
+                let first = Request(path: "/basic-auth/ann/s3cret", parser: JSONParser(contentKeyPath: "user"))
+                first.interceptors = [BasicAuthentication(user: "ann", password: "s3cret")]
+                let user = try await service.send(first)
+                let asked = DemoCounter()
+                let stale = Request(path: "/basic-auth/ann/s3cret", parser: JSONParser(contentKeyPath: "user"))
+                stale.interceptors = [BasicAuthentication {
+                    BasicCredentials(user: "ann", password: asked.next() == 1 ? "old" : "s3cret")
+                }]
+                _ = try await service.send(stale)
+                return "user \(user) on attempt \(first.attemptCount); with a stale password: 401 (Basic challenge), "
+                    + "then 200 on attempt \(stale.attemptCount)"
             }),
             ("An event monitor sees every step of a request", {
                 let events = DemoEventLog()
@@ -94,4 +108,14 @@ final class DemoEventLog: EventMonitor {
     func requestDidFinish(_ metrics: RequestMetrics) { add("finished (\(metrics.bytesReceived) B)") }
 
     private func add(_ event: String) { events.withLock { $0.append(event) } }
+}
+
+/// Counts calls, from any thread.
+final class DemoCounter: Sendable {
+    private let count = Mutex(0)
+
+    /// One more; returns the count so far.
+    func next() -> Int {
+        count.withLock { $0 += 1; return $0 }
+    }
 }
