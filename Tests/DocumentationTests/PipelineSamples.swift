@@ -107,3 +107,9 @@ func versionedService(signer: some RequestSigning) -> Service {
     configuration.interceptors.insert(VersionedPaths(), at: 0)
     return Service(configuration: configuration)
 }
+
+func pipelineSkippedSteps() -> Request<JSON> {
+    let health = Request(path: "/health", parser: JSONParser())
+    health.skippedServiceSteps = [.commonParameters, .signer, .envelope]
+    return health
+}

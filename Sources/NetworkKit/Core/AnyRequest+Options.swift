@@ -74,6 +74,16 @@ extension AnyRequest {
         set { self[option: \.usesServiceInterceptors] = newValue }
     }
 
+    /// The service's steps this request leaves out, each on its own: its common headers or
+    /// parameters, its signer, its envelope (empty by default). The interceptors that carry the
+    /// pre-send steps are left out of this request's chain; the rest of the chain runs as usual.
+    ///
+    ///     upload.skippedServiceSteps = [.commonParameters, .signer]
+    public var skippedServiceSteps: ServiceSteps {
+        get { self[option: \.skippedServiceSteps] }
+        set { self[option: \.skippedServiceSteps] = newValue }
+    }
+
     /// Whether sending this request twice does no harm, which retry policies require. Nil (the
     /// default) goes by the method: GET, HEAD, PUT, DELETE and OPTIONS are idempotent, POST and
     /// PATCH are not. Set it to true to let a POST be retried.

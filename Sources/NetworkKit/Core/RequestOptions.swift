@@ -16,6 +16,7 @@ struct RequestOptions: Sendable {
     var acceptableStatusCodes: Range<Int> = 200..<300
     var interceptors: [any RequestInterceptor] = []
     var usesServiceInterceptors = true
+    var skippedServiceSteps: ServiceSteps = []
     var isIdempotent: Bool?
     var redirectPolicy: RedirectPolicy?
     var usesCookies = true

@@ -29,12 +29,24 @@ struct InterceptorChain: Sendable {
         retrying = interceptors.filter { Self.hook(of: $0) == nil }
     }
 
-    /// The chain of a request: this chain (the service's) with the request's own interceptors.
-    func including(_ request: [any RequestInterceptor], usesService: Bool) -> InterceptorChain {
-        if request.isEmpty && usesService { return self }
+    /// The chain of a request: this chain (the service's) with the request's own interceptors,
+    /// without the built-in steps in `skipping`.
+    func including(_ request: [any RequestInterceptor], usesService: Bool, skipping: ServiceSteps = []) -> InterceptorChain {
+        if request.isEmpty && usesService && skipping.isEmpty { return self }
         var combined = usesService ? interceptors : interceptors.filter { $0 is any BuiltInInterceptor }
+        if !skipping.isEmpty { combined.removeAll { Self.isSkipped($0, by: skipping) } }
         combined.insert(contentsOf: request, at: combined.placeForOwnInterceptor)
         return InterceptorChain(combined)
+    }
+
+    /// Whether `interceptor` carries one of the steps in `skipping`.
+    private static func isSkipped(_ interceptor: any RequestInterceptor, by skipping: ServiceSteps) -> Bool {
+        switch interceptor {
+        case is CommonHeadersInterceptor: skipping.contains(.commonHeaders)
+        case is CommonParametersInterceptor: skipping.contains(.commonParameters)
+        case is SigningInterceptor: skipping.contains(.signer)
+        default: false
+        }
     }
 
     private enum Hook { case prepare, adapt }

@@ -46,7 +46,13 @@ struct RequestPipeline: Sendable {
             monitors.append(LoggingMonitor(logger: logger, redaction: configuration.redaction))
         }
         self.monitors = monitors
-        interceptors = configuration.chain.including(options.interceptors, usesService: options.usesServiceInterceptors)
+        interceptors = configuration.chain.including(options.interceptors, usesService: options.usesServiceInterceptors,
+                                                     skipping: options.skippedServiceSteps)
+    }
+
+    /// The service's envelope, unless the request leaves it out.
+    private var envelope: ResponseEnvelope? {
+        options.skippedServiceSteps.contains(.envelope) ? nil : configuration.envelope
     }
 
     /// Runs the request until it finishes; returns what it finished with.
@@ -227,7 +233,7 @@ struct RequestPipeline: Sendable {
                                    decompressionLimit: options.stream == nil ? Int64(configuration.maxDecompressedBytes) : .max,
                                    transportDecodes: service.transport.decodesContentEncoding, file: file,
                                    stream: options.stream.map { ($0.sink, options.acceptableStatusCodes) },
-                                   envelope: configuration.envelope,
+                                   envelope: envelope,
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieJar)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
@@ -305,7 +311,7 @@ struct RequestPipeline: Sendable {
             return .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
         }
         var response = Response(head, data: outcome.body)
-        response.envelope = configuration.envelope
+        response.envelope = envelope
         if let file {
             do {
                 let downloaded = try file.finish(head)

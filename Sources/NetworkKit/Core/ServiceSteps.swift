@@ -1,0 +1,20 @@
+/// Steps of the service's that a request can leave out, each on its own
+/// (``AnyRequest/skippedServiceSteps``); the rest of the service's setup still applies.
+public struct ServiceSteps: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int
+
+    /// A set of steps from raw bits.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// ``ServiceConfiguration/commonHeaders``.
+    public static let commonHeaders = ServiceSteps(rawValue: 1 << 0)
+    /// ``ServiceConfiguration/commonParameters``.
+    public static let commonParameters = ServiceSteps(rawValue: 1 << 1)
+    /// ``ServiceConfiguration/signer``.
+    public static let signer = ServiceSteps(rawValue: 1 << 2)
+    /// ``ServiceConfiguration/envelope``: the request's parser reads the body as it is.
+    public static let envelope = ServiceSteps(rawValue: 1 << 3)
+}
