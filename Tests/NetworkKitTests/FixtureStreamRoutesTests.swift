@@ -317,7 +317,7 @@ enum RawHTTP {
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw Failure(reason: "socket") }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -147,12 +147,12 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         #expect(outcome.service.activeRequestCount == 0)
     }
 
-    /// The server answers after 20 s: a 1 s timeout that fires within 10 s (generous on a loaded
-    /// machine) fired long before the answer.
+    /// The server answers after 20 s: a 1 s timeout that fires within 19 s (generous on a loaded
+    /// machine) fired before the answer.
     static let headLaterThanTimeout = Scenario("a head later than the timeout times out", [("late", StubResponse.json("{}").delayed(head: .seconds(20)))],
                                                timeout: 1) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
-        #expect(outcome.elapsed < .seconds(10))
+        #expect(outcome.elapsed < .seconds(19))
         #expect(outcome.trace.heads.isEmpty)
     }
 
@@ -161,7 +161,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     static let silentMidBody = Scenario("a server silent mid-body times out", [("silent", StubResponse(body: Data(repeating: 0x61, count: 1_000))
                                             .timingOut(afterBytes: 100))], timeout: 3) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
-        #expect(outcome.elapsed < .seconds(12))
+        #expect(outcome.elapsed < .seconds(30))   // the body would never end: this only rules out a hang
         #expect(outcome.trace.heads.count == 1)
         #expect(outcome.trace.body.count <= 100)
     }
