@@ -109,17 +109,19 @@ static int nk_read_tables(nk_scan_walk *walk, const JOCTET *p, long length) {
 }
 
 /* Records a scan's progression as start_pass_phuff_decoder does; returns whether its scan may be
- * skipped (an AC scan of a component scaled to 1x1, whose table libjpeg accepts), or -1 for
- * parameters libjpeg would reject. `table` is the scan's AC table. */
+ * skipped, or -1 for parameters libjpeg would reject. `table` is the scan's AC table. Skipped:
+ * an AC scan of a component scaled to 1x1, whose table libjpeg accepts, and whose DC scan came
+ * before (a component's first scan latches its quantization table). */
 static int nk_record_scan(nk_scan_walk *walk, const int *components, int count, int ss, int se, int ah, int al,
                           int table) {
     int bad = ss == 0 ? se != 0 : (ss > se || se > 63 || count != 1);
     if ((ah != 0 && al != ah - 1) || al > 13 || bad) return -1;
+    int dc_seen = walk->bits[components[0]][0] >= 0;
     for (int i = 0; i < count; i++) {
         for (int k = ss; k <= se && k < NK_SMOOTHED_COEFS; k++) walk->bits[components[i]][k] = al;
     }
     int table_ok = walk->cinfo->arith_code || (table < NUM_HUFF_TBLS && walk->ac_tables[table] == 1);
-    return ss > 0 && table_ok && walk->cinfo->comp_info[components[0]].DCT_scaled_size == 1;
+    return ss > 0 && table_ok && dc_seen && walk->cinfo->comp_info[components[0]].DCT_scaled_size == 1;
 }
 
 /* Reads an SOS segment's parameters (`segment` after its length) and records the scan: 1 when
