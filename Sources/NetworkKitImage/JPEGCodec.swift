@@ -23,13 +23,13 @@ import NetworkKit
 ///
 /// At 1/8, a progressive file is decoded by libjpeg without the scans that cannot change the
 /// output: the AC scans of every component that 1/8 scaling decodes from its DC coefficient alone
-/// (all of them in a 4:4:4 or gray file; the luma of a 4:2:0 file, whose chroma keeps every scan).
-/// The output bytes are the same as for the whole file: the scans are skipped only when the file
-/// codes the first nine AC coefficients of every component in full (otherwise libjpeg's block
-/// smoothing would change the DC values, and every scan is read). A skipped scan's header is
-/// checked as libjpeg would check it, but its entropy-coded data is not read, so damage there
-/// sets neither ``DecodedImage/isIncomplete`` nor a warning. With ``ImageDecodingOptions/isStrict``
-/// every scan is read.
+/// (every component of a gray, 4:4:4 or 4:2:2 file; the luma of a 4:2:0 file, whose chroma keeps
+/// every scan). The output bytes are the same as for the whole file: the scans are skipped only
+/// when the file codes the first nine AC coefficients of every component in full (otherwise
+/// libjpeg's block smoothing would change the DC values, and every scan is read). A skipped
+/// scan's header and Huffman table are checked as libjpeg would check them, but its
+/// entropy-coded data is not read, so damage there sets neither ``DecodedImage/isIncomplete``
+/// nor a warning. With ``ImageDecodingOptions/isStrict`` every scan is read.
 public struct JPEGCodec: ImageCodec {
     /// The most slices, and so threads, that one 1/8-scale decode is split into (1…8; more counts as 8).
     public let maxThreads: Int
