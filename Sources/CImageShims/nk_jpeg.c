@@ -47,12 +47,6 @@ static void nk_emit_message(j_common_ptr cinfo, int level) {
     decoder->warning_count++;
 }
 
-/*
- * A progressive file may have any number of scans, each a pass over the whole image: a few
- * kilobytes could keep the decoder busy for minutes. Real files have at most a few dozen.
- */
-#define NK_JPEG_MAX_SCANS 500
-
 static void nk_progress_monitor(j_common_ptr cinfo) {
     const struct jpeg_decompress_struct *decompress = (const struct jpeg_decompress_struct *)cinfo;
     if (decompress->input_scan_number > NK_JPEG_MAX_SCANS) {

@@ -10,6 +10,18 @@
 /* The warnings kept word for word; later ones are only counted. */
 #define NK_JPEG_KEPT_WARNINGS 4
 
+/*
+ * A progressive file may have any number of scans, each a pass over the whole image: a few
+ * kilobytes could keep the decoder busy for minutes. Real files have at most a few dozen.
+ */
+#define NK_JPEG_MAX_SCANS 500
+
+/* A stretch of the file that libjpeg reads when some scans are skipped (nk_jpeg_scans.c). */
+typedef struct {
+    const JOCTET *start;
+    size_t length;
+} nk_jpeg_span;
+
 /* libjpeg's state, its error manager, and where its errors jump to (see nk_jpeg.c). */
 struct nk_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
@@ -22,6 +34,11 @@ struct nk_jpeg_decoder {
     int incomplete;   /* libjpeg warned that pixel data was missing or damaged */
     int warning_count;
     char warnings[NK_JPEG_KEPT_WARNINGS][JMSG_LENGTH_MAX];
+    /* Set by nk_jpeg_skip_unneeded_scans: a source that reads spans[0..<span_count] in turn. */
+    struct jpeg_source_mgr span_source;
+    int span_count;
+    int next_span;
+    nk_jpeg_span spans[NK_JPEG_MAX_SCANS + 1]; /* each skipped scan splits the file once more */
 };
 
 #endif

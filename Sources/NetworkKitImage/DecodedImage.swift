@@ -29,7 +29,9 @@ public struct DecodedImage: Sendable {
     /// rest: a JPEG cut short before its end marker's place (half a file followed by `FF D9`),
     /// or one with an invalid Huffman code or a missing restart marker. libjpeg then paints the
     /// missing part flat gray, as browsers show such files. False for an intact file, and
-    /// always false for PNG and WebP, whose decoders refuse missing data instead.
+    /// always false for PNG and WebP, whose decoders refuse missing data instead. It speaks of
+    /// the data decoded: a progressive JPEG's thumbnail at 1/8 skips scans whose data it does not
+    /// need (see ``JPEGCodec``), and damage there does not count.
     /// Set ``ImageDecodingOptions/isStrict`` to get an error rather than such an image.
     public let isIncomplete: Bool
     /// What the decoder warned about while decoding, word for word (libjpeg's messages such as

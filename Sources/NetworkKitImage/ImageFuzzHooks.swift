@@ -5,4 +5,10 @@ package enum ImageFuzzHooks {
     package static func jpegCodec(eighthScaleThreads threads: Int) -> JPEGCodec {
         JPEGCodec(eighthScaleThreads: threads)
     }
+
+    /// A JPEG codec that reads every scan of a progressive file, even for a thumbnail at 1/8
+    /// (and leaves baseline files to libjpeg): the reference for the codec that skips scans.
+    package static func jpegCodecReadingEveryScan() -> JPEGCodec {
+        JPEGCodec(eighthScaleThreads: 0, skippingScans: false)
+    }
 }

@@ -20,12 +20,23 @@ import NetworkKit
 /// The slices run on Dispatch's threads (`DispatchQueue.concurrentPerform`, from the thread that
 /// called `decode`); the codec starts no thread of its own. A file that decoder does not handle
 /// or finds corrupt is decoded by libjpeg like any other, so the errors and warnings are libjpeg's.
-/// Progressive files are always left to libjpeg, whose 1/8 scaling reads every scan.
+///
+/// At 1/8, a progressive file is decoded by libjpeg without the scans that cannot change the
+/// output: the AC scans of every component that 1/8 scaling decodes from its DC coefficient alone
+/// (every component of a gray, 4:4:4 or 4:2:2 file; the luma of a 4:2:0 file, whose chroma keeps
+/// every scan). The output bytes are the same as for the whole file: the scans are skipped only
+/// when the file codes the first nine AC coefficients of every component in full (otherwise
+/// libjpeg's block smoothing would change the DC values, and every scan is read). A skipped
+/// scan's header and Huffman table are checked as libjpeg would check them, but its
+/// entropy-coded data is not read, so damage there sets neither ``DecodedImage/isIncomplete``
+/// nor a warning. With ``ImageDecodingOptions/isStrict`` every scan is read.
 public struct JPEGCodec: ImageCodec {
     /// The most slices, and so threads, that one 1/8-scale decode is split into (1…8; more counts as 8).
     public let maxThreads: Int
     /// A thread count that overrides the choice by size and cores (0: never the fast path), for tests.
     let forcedEighthScaleThreads: Int?
+    /// Whether a progressive file's thumbnail at 1/8 skips the scans it does not need (false for tests).
+    let skipsUnneededScans: Bool
 
     /// Creates the codec. `maxThreads` caps the slices of one 1/8-scale decode (which takes
     /// only cores that other JPEG decodes leave free in any case): 1 keeps every decode on the
@@ -33,12 +44,15 @@ public struct JPEGCodec: ImageCodec {
     public init(maxThreads: Int = 4) {
         self.maxThreads = max(1, maxThreads)
         forcedEighthScaleThreads = nil
+        skipsUnneededScans = true
     }
 
-    /// A codec whose 1/8-scale path always splits the scan into `eighthScaleThreads` slices (0: libjpeg alone).
-    init(eighthScaleThreads: Int) {
+    /// A codec whose 1/8-scale path always splits the scan into `eighthScaleThreads` slices (0: libjpeg
+    /// alone), and that reads every scan of a progressive file unless `skippingScans`.
+    init(eighthScaleThreads: Int, skippingScans: Bool = true) {
         maxThreads = max(1, eighthScaleThreads)
         forcedEighthScaleThreads = eighthScaleThreads
+        skipsUnneededScans = skippingScans
     }
 
     /// `.jpeg`.
@@ -77,6 +91,10 @@ public struct JPEGCodec: ImageCodec {
             let target = options.targetSize(width: sourceWidth, height: sourceHeight)
             let numerator = Self.scaleNumerator(longestSide: max(sourceWidth, sourceHeight), wanted: max(target.width, target.height))
             guard nk_jpeg_set_scale(decoder, UInt32(numerator), &info) == 0 else { throw failure() }
+            if numerator == 1, info.progressive != 0, skipsUnneededScans, !options.isStrict {
+                // Fails only past the scan limit; otherwise skips scans or leaves the file whole.
+                guard nk_jpeg_skip_unneeded_scans(decoder) >= 0 else { throw failure() }
+            }
 
             let width = Int(info.width), height = Int(info.height)
             let layout = try PixelBuffer.rgbaLayout(width: width, height: height)

@@ -11,7 +11,8 @@ import Foundation
 /// (`LoadRun`), `NK_BENCH_ONLY=bomb` a gzip bomb's memory on each transport (`BombRun`),
 /// `NK_BENCH_ONLY=streams` the event-stream parser against its peers and streams end to end
 /// (`StreamBenchmarks`), `NK_BENCH_ONLY=tls` a pinned handshake against an unpinned one on NIO
-/// (`TLSBenchmarks`). The last five are not part of the default run.
+/// (`TLSBenchmarks`), `NK_BENCH_ONLY=progressive` thumbnails of a progressive JPEG against its full
+/// decode (`ProgressiveThumbnailBenchmarks`). The last six are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -26,11 +27,12 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | progressive
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
         if only == "tls" { return try await Task.detached { try await TLSBenchmarks.run() }.value }
+        if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")

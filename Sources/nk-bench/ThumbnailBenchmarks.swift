@@ -94,10 +94,11 @@ enum ThumbnailBenchmarks {
         }
     }
 
-    /// A 4000×3000 photo-like JPEG (smooth colour fields with grain), made once with cjpeg.
-    private static func grainyJPEG() throws -> Data {
+    /// A 4000×3000 photo-like JPEG (smooth colour fields with grain), made once with cjpeg at
+    /// quality 90, baseline or (`-progressive`: libjpeg-turbo's `jpeg_simple_progression`) progressive.
+    static func grainyJPEG(progressive: Bool = false) throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("networkkit-bench-thumbnails-v1")
-        let jpeg = directory.appendingPathComponent("grainy-12mp.jpg")
+        let jpeg = directory.appendingPathComponent(progressive ? "grainy-12mp-progressive.jpg" : "grainy-12mp.jpg")
         if let data = try? Data(contentsOf: jpeg) { return data }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let (width, height) = (4000, 3000)
@@ -116,7 +117,7 @@ enum ThumbnailBenchmarks {
         let source = directory.appendingPathComponent("grainy-12mp.ppm")
         try ppm.write(to: source)
         defer { try? FileManager.default.removeItem(at: source) }
-        try toolOutput(["cjpeg", "-quality", "90", "-outfile", jpeg.path, source.path])
+        try toolOutput(["cjpeg", "-quality", "90"] + (progressive ? ["-progressive"] : []) + ["-outfile", jpeg.path, source.path])
         return try Data(contentsOf: jpeg)
     }
 }

@@ -54,6 +54,17 @@ int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t si
 int nk_jpeg_set_scale(nk_jpeg_decoder *decoder, unsigned numerator, nk_jpeg_info *info);
 
 /*
+ * For a progressive file at scale 1/8 (after nk_jpeg_set_scale(decoder, 1, ...)): makes the
+ * decoder skip the scans that cannot change its output, the AC scans of every component that
+ * 1/8 scaling decodes from its DC coefficient alone, so that nk_jpeg_decode gives the same bytes
+ * as it would for the whole file. Returns 1 when scans will be skipped; 0 when the file is read
+ * whole (not progressive, not 1/8, nothing to skip, or something libjpeg would report on its
+ * own); -1 with a message when the file has more than 500 scans. Damage inside a skipped scan
+ * is never read, so it gives no warning. Call before nk_jpeg_decode, at most once.
+ */
+int nk_jpeg_skip_unneeded_scans(nk_jpeg_decoder *decoder);
+
+/*
  * Decodes into `pixels` (info->height rows of `bytes_per_row` >= 4 * info->width bytes):
  * RGBA, or CMYK for CMYK/YCCK sources. A file cut off before EOI is an error; damaged pixel
  * data is one only in strict mode (see nk_jpeg_set_strict). 0 or -1.

@@ -61,7 +61,7 @@ extension FixtureMaker {
         }
     }
 
-    private mutating func cjpeg(_ arguments: [String], from source: String, to file: String) throws {
+    mutating func cjpeg(_ arguments: [String], from source: String, to file: String) throws {
         try run(["cjpeg"] + arguments + ["-outfile", path(file), path(source)])
         try keepWritten(file)
     }

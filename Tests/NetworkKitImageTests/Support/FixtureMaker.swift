@@ -15,6 +15,7 @@ struct FixtureMaker {
         try maker.makePNGs()
         try maker.makeJPEGs()
         try maker.makeEighthScaleJPEGs()
+        try maker.makeProgressiveJPEGs()
         try maker.makeWebPs()
         try maker.addCommitted()
         return maker.set
