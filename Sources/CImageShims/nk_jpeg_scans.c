@@ -128,6 +128,7 @@ static int nk_record_scan(nk_scan_walk *walk, const int *components, int count, 
  * it may be skipped, 0 when kept, -1 when libjpeg would reject or read it otherwise. */
 static int nk_read_scan(nk_scan_walk *walk, const JOCTET *segment, unsigned length) {
     const struct jpeg_decompress_struct *cinfo = walk->cinfo;
+    if (length < 8u) return -1; /* the smallest SOS: one component; below it segment[0] may lie past the file */
     int count = segment[0], components[MAX_COMPS_IN_SCAN];
     if (count < 1 || count > MAX_COMPS_IN_SCAN || length != 6u + 2u * (unsigned)count) return -1;
     for (int i = 0; i < count; i++) {
