@@ -156,10 +156,10 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         #expect(outcome.trace.heads.isEmpty)
     }
 
-    /// 3 s of silence after 100 bytes: long enough that a loaded machine delivers the head
+    /// 6 s of silence after 100 bytes: long enough that a loaded machine delivers the head
     /// before the timeout, so the silence is mid-body.
     static let silentMidBody = Scenario("a server silent mid-body times out", [("silent", StubResponse(body: Data(repeating: 0x61, count: 1_000))
-                                            .timingOut(afterBytes: 100))], timeout: 3) { outcome in
+                                            .timingOut(afterBytes: 100))], timeout: 6) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
         #expect(outcome.elapsed < .seconds(30))   // the body would never end: this only rules out a hang
         #expect(outcome.trace.heads.count == 1)
