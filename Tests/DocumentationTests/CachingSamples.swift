@@ -14,6 +14,15 @@ func cachedFeed(service: Service) async throws {
     print(reply.value, reply.metrics.cache, reply.metrics.isFromCache)
 }
 
+func cacheKeyRules() -> (ServiceConfiguration, CachePolicy) {
+    var configuration = ServiceConfiguration()
+    configuration.commonParameters = { ["ts": .int(Int64(Date().timeIntervalSince1970))] }
+    configuration.ignoredCacheKeyArguments = ["ts"]
+    var policy = CachePolicy.seconds(300)
+    policy.ignoredArguments = ["nonce"]
+    return (configuration, policy)
+}
+
 func cachedProfile(service: Service, userID: String) async throws {
     let request = Request(path: "/profile", parser: ModelParser(Profile.self))
     request.cache = CachePolicy(lifetime: .seconds(3600), version: 2, sensitiveData: userID)

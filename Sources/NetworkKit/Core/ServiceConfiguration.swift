@@ -54,6 +54,10 @@ public struct ServiceConfiguration: Sendable {
     /// Where requests with a ``CachePolicy`` keep their answers: by default a 16 MiB cache in
     /// memory, owned by this configuration. Give one with a directory for a disk cache.
     public var responseCache = ResponseCache()
+    /// Arguments (query items, and the keys of a form or JSON object body) left out of every
+    /// cache key of this service, such as a timestamp among the common parameters; a policy adds
+    /// its own (``CachePolicy/ignoredArguments``).
+    public var ignoredCacheKeyArguments: Set<String> = []
     /// The cookies every request of the service sends and keeps (RFC 6265; see ``CookieJar``):
     /// a jar of its own per configuration by default, shared by the copies of the
     /// configuration. Nil sends and keeps none; a request opts out with

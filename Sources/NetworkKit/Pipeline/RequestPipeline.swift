@@ -144,7 +144,8 @@ struct RequestPipeline: Sendable {
         defer { upload?.removeIfTemporary() }
         // A stream is never answered from the cache, nor stored in it.
         var cache = options.stream != nil ? nil : CacheStep(policy: options.cache, prepared: prepared, options: options,
-                                                            cache: configuration.responseCache)
+                                                            cache: configuration.responseCache,
+                                                            ignoring: configuration.ignoredCacheKeyArguments)
         defer { cache?.finish() }
         if var step = cache {
             let answer = await answerFromCache(&step, recording: &metrics)                             // 2. cache

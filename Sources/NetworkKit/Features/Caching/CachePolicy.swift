@@ -37,6 +37,11 @@ public struct CachePolicy: Sendable, Equatable {
     /// Concurrent misses for the same key send one request: the others wait for it and answer
     /// from what it stored (or go to the network themselves if it stored nothing).
     public var coalescesMisses: Bool
+    /// Arguments (query items, and the keys of a form or JSON object body) left out of the key
+    /// (YTKNetwork's `cacheFileNameFilterForRequestArgument`), beside the service's
+    /// ``ServiceConfiguration/ignoredCacheKeyArguments``: a timestamp or nonce that would make
+    /// every key new.
+    public var ignoredArguments: Set<String> = []
 
     /// A policy whose entries are fresh for `lifetime`.
     public init(lifetime: Duration, mode: Mode = .cacheElseNetwork, usesHTTPSemantics: Bool = false,

@@ -26,7 +26,7 @@ extension Service {
         let prepared = try RequestPipeline(request: request, options: options, configuration: configuration,
                                            service: self).build()
         guard let step = CacheStep(policy: options.cache, prepared: prepared, options: options,
-                                   cache: configuration.responseCache),
+                                   cache: configuration.responseCache, ignoring: configuration.ignoredCacheKeyArguments),
               let entry = configuration.responseCache.entry(for: step.key) else { return nil }
         let response = entry.response(envelope: configuration.envelope)
         switch request.parser.parseResult(response) {

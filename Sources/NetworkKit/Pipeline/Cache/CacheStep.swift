@@ -16,9 +16,12 @@ struct CacheStep: Sendable {
     private(set) var leads = false
 
     /// The step for `prepared`, or nil when the request cannot be cached (no policy, a body
-    /// from a file, a download to disk).
-    init?(policy: CachePolicy?, prepared: URLRequest, options: RequestOptions, cache: ResponseCache) {
-        guard let policy, options.download == nil, let key = CacheKey(prepared, policy: policy) else { return nil }
+    /// from a file, a download to disk). The key leaves out the arguments the policy and
+    /// `ignoring` (the service's) name.
+    init?(policy: CachePolicy?, prepared: URLRequest, options: RequestOptions, cache: ResponseCache,
+          ignoring: Set<String> = []) {
+        guard let policy, options.download == nil,
+              let key = CacheKey(prepared, policy: policy, ignoring: ignoring.union(policy.ignoredArguments)) else { return nil }
         switch options.body {
         case .file, .multipart: return nil
         default: break
