@@ -136,4 +136,28 @@ struct ImageStreamHTTPTests {
         #expect(seen.last == .final && seen.count >= 2)
         #expect(seen.first != .final)
     }
+
+    @Test(arguments: Transport.allCases)
+    func interlacedPNGPassesAndBaselineRowsOverHTTP(transport: Transport) async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let service = transport.service(server)
+        for (name, data, type) in [("interlaced.png", FixtureImages.interlacedPNG, "image/png"),
+                                   ("baseline.jpg", FixtureImages.baselineJPEG, "image/jpeg")] {
+            let (hold, gate) = (data.count / 2, UUID().uuidString)
+            let parser = IncrementalImageParser(previews: ImagePreviewPolicy(sources: .all))
+            let request = StreamRequest(image: .path("/images/drip/\(name)?chunk=1024&interval=0&hold=\(hold)&gate=\(gate)"),
+                                        parser: parser)
+            var items: [ImageStreamItem] = []
+            for try await item in service.streamImage(request) {
+                if items.isEmpty {
+                    #expect(!item.isFinal && item.bytesReceived <= hold, "\(name)")
+                    _ = try await service.send(Request(path: "/images/gate/\(gate)", method: .post, parser: DataParser()))
+                }
+                items.append(item)
+            }
+            let final = try #require(items.last)
+            #expect(ImageStreamFeeding.difference(final.image, try wholeBody(data, mimeType: type)) == nil, "\(name)")
+        }
+    }
 }

@@ -63,7 +63,7 @@ struct JPEGIncrementalState {
     private var rowsDone = 0
     private var failure: (any Error)?
     private var scans: JPEGScanPreviews?
-    private var rows: JPEGRowPreviews?
+    private var rows: TopDownPreviews?
     private var lastStage: ImageStreamStage?
 
     init(options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws {
@@ -73,7 +73,7 @@ struct JPEGIncrementalState {
             scans = try JPEGScanPreviews(maxPixelSize: previews.maxPixelSize)
         }
         if previews.sources.contains(.partialRows) {
-            rows = JPEGRowPreviews(maxPixelSize: previews.maxPixelSize)
+            rows = TopDownPreviews(maxPixelSize: previews.maxPixelSize)
         }
     }
 
@@ -107,7 +107,16 @@ struct JPEGIncrementalState {
         case .rows?:
             guard var rows, let header else { throw ParseError.image("no JPEG rows to preview") }
             defer { self.rows = rows }
-            return try rows.preview(of: pixels, width: width, height: height, bytesPerRow: bytesPerRow, header: header)
+            let (width, bytesPerRow) = (width, bytesPerRow)
+            return try pixels.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { throw ParseError.image("no JPEG rows to preview") }
+                return try rows.preview(
+                    of: base, width: width, height: height, bytesPerRow: bytesPerRow, format: .jpeg,
+                    orientation: header.orientation, sourceWidth: header.sourceWidth, sourceHeight: header.sourceHeight
+                ) { rows, count, filter in
+                    header.addRows(rows, count: count, stride: bytesPerRow, width: width, to: &filter)
+                }
+            }
         default:
             throw ParseError.image("no JPEG preview is due")
         }

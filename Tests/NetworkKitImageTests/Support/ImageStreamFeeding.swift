@@ -38,6 +38,11 @@ enum ImageStreamFeeding {
         return ranges
     }
 
+    /// The MIME type of a fixture file, by its extension.
+    static func mimeType(_ file: String) -> String {
+        file.hasSuffix(".png") ? "image/png" : file.hasSuffix(".webp") ? "image/webp" : "image/jpeg"
+    }
+
     /// The whole-body decode that the final image must equal.
     static func wholeBody(_ data: Data, parser: ImageParser = ImageParser(), mimeType: String? = "image/jpeg") throws -> DecodedImage {
         var response = head(mimeType)

@@ -2,13 +2,13 @@ import FixtureServer
 import Foundation
 
 /// The files of the image stream tests, made once per test process with `cjpeg` and `jpegtran`
-/// (apt package `libjpeg-turbo-progs`) in a working directory that is removed before the tests
+/// (apt package `libjpeg-turbo-progs`) and `cwebp` (apt package `webp`) in a working directory that is removed before the tests
 /// see the data. A missing tool fails every test that needs the files, with a message that
 /// names the package.
 enum StreamImageFixtures {
     /// Progressive and baseline JPEGs of a 320×240 test picture, and variants.
     static let names = ["progressive.jpg", "baseline.jpg", "progressive_gray.jpg", "progressive_exif6.jpg",
-                        "progressive_cmyk.jpg", "progressive_restart.jpg"]
+                        "progressive_cmyk.jpg", "progressive_restart.jpg", "photo.webp", "lossless.webp"]
 
     private static let made: Result<[String: Data], FixtureError> = {
         do {
@@ -36,8 +36,9 @@ enum StreamImageFixtures {
             let status = runTool(arguments)
             guard status != 0 else { return }
             let reason = status == 127 || status == -1 ? "is not installed" : "failed with exit status \(status)"
+            let package = arguments[0] == "cwebp" ? "webp" : "libjpeg-turbo-progs"
             throw FixtureError(description: "`\(arguments.joined(separator: " "))`: \(arguments[0]) \(reason). "
-                + "The image stream tests need it to make their JPEGs (apt package libjpeg-turbo-progs).")
+                + "The image stream tests need it to make their files (apt package \(package)).")
         }
         try TestImage(width: 320, height: 240).ppm.write(to: URL(fileURLWithPath: path("source.ppm")))
         try run(["cjpeg", "-quality", "85", "-progressive", "-outfile", path("progressive.jpg"), path("source.ppm")])
@@ -45,8 +46,11 @@ enum StreamImageFixtures {
         try run(["cjpeg", "-quality", "85", "-progressive", "-grayscale", "-outfile", path("progressive_gray.jpg"), path("source.ppm")])
         try run(["cjpeg", "-quality", "85", "-progressive", "-restart", "1", "-outfile", path("progressive_restart.jpg"),
                  path("source.ppm")])
+        try run(["cwebp", "-quiet", "-q", "80", path("source.ppm"), "-o", path("photo.webp")])
+        try run(["cwebp", "-quiet", "-lossless", path("source.ppm"), "-o", path("lossless.webp")])
         var files: [String: Data] = [:]
-        for name in ["progressive.jpg", "baseline.jpg", "progressive_gray.jpg", "progressive_restart.jpg"] {
+        for name in ["progressive.jpg", "baseline.jpg", "progressive_gray.jpg", "progressive_restart.jpg", "photo.webp",
+                     "lossless.webp"] {
             files[name] = try Data(contentsOf: URL(fileURLWithPath: path(name)))
         }
         files["progressive_exif6.jpg"] = FixtureMaker.insertingEXIF(orientation: 6, into: files["progressive.jpg"] ?? Data())
