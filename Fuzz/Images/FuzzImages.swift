@@ -4,7 +4,8 @@ import NetworkKit
 import NetworkKitImage
 
 /// Every image codec through the registry, full size and as a 64-pixel thumbnail (large baseline
-/// JPEGs take the 1/8-scale path): an image within the pixel limit, or a typed error.
+/// JPEGs take the 1/8-scale path): an image within the pixel limit, or a typed error. Then the
+/// incremental path (`fuzzImageStreams`): any split of the bytes gives the whole-body result.
 /// `NK_FUZZ_CODEC=image/png` (or `image/jpeg`, `image/webp`) sends every input to that one codec
 /// instead of the one its bytes name, so a run's executions all count for that codec.
 @main enum FuzzImages { static func main() { fuzzMain(fuzzImages) } }
@@ -33,4 +34,5 @@ func fuzzImages(_ data: Data) {
         invariant(image.pixels.count >= image.bytesPerRow * image.height, "pixels shorter than the rows")
         if let side = options.maxPixelSize { invariant(max(image.width, image.height) <= side, "thumbnail \(image.width)×\(image.height) > \(side)") }
     }
+    fuzzImageStreams(data, mimeType: ProcessInfo.processInfo.environment["NK_FUZZ_CODEC"])
 }
