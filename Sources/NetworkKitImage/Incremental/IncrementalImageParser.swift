@@ -15,7 +15,11 @@ import NetworkKit
 /// from the `Content-Type` and the first 64 bytes. A codec that is an ``IncrementalImageCodec``
 /// decodes as the bytes arrive and offers previews; any other keeps the body and decodes it at
 /// the end. Either way the final image is the one ``ImageParser`` gives for the whole body, with
-/// the same options, and its scale comes from ``ImageDecodingOptions/scale`` or the URL.
+/// the same options, and its scale comes from ``ImageDecodingOptions/scale`` or the URL. One
+/// difference is possible, in a damaged JPEG only: libjpeg, resuming after it waited for more
+/// bytes, may warn again about a damaged block it decodes again, or count the bytes it skipped
+/// differently, so the words of ``DecodedImage/warnings`` may differ (there are warnings in
+/// both; the pixels and ``DecodedImage/isIncomplete`` are the same).
 ///
 /// ``previews`` says which previews come and how often. A preview that fails to decode is left
 /// out and no other follows; the final decode decides whether the file is valid.

@@ -3,11 +3,13 @@ import Foundation
 import NetworkKit
 
 extension WebPCodec: IncrementalImageCodec {
-    /// A decoder on libwebp's incremental decoder (`WebPIDecoder`), decoding into the final
-    /// image's buffer as the bytes arrive, with `decode`'s settings (scaled output for a
-    /// thumbnail), so the final image is `decode`'s. It offers the rows decoded so far
-    /// (``ImageStreamStage/rows(_:)``) when `previews` asks for ``ImagePreviewSources/partialRows``.
-    /// An animated file is kept whole and decoded at the end, as `decode` decodes it.
+    /// A decoder that keeps the body and decodes it with `decode` at the end, so the final image
+    /// (and every error) is exactly `decode`'s: libwebp's incremental decoder accepts files whose
+    /// RIFF or chunk sizes claim more bytes than there are, which `WebPDecode` refuses as
+    /// truncated. It checks the pixel limit as soon as the header arrives. When `previews` asks
+    /// for ``ImagePreviewSources/partialRows``, libwebp's incremental decoder (`WebPIDecoder`)
+    /// also decodes a still image as it arrives and offers the rows decoded so far
+    /// (``ImageStreamStage/rows(_:)``).
     public func makeIncrementalDecoder(options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws
         -> any IncrementalImageDecoder {
         WebPIncrementalDecoder(codec: self, options: options,
@@ -32,7 +34,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     }
 
     func stopPreviews() {
-        state.withLock { $0.rows = nil }
+        state.withLock { $0.stopPreviews() }
     }
 
     func finish() throws -> DecodedImage {
@@ -40,15 +42,15 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
     }
 }
 
-/// One WebP as its bytes arrive: held until libwebp can read its features, then decoded by a
-/// ``WebPStream`` (a still image) or kept whole (an animation).
+/// One WebP as its bytes arrive: kept for the final decode, its features read as soon as they
+/// arrive (the pixel limit), and a still image decoded by a ``WebPStream`` for row previews.
 struct WebPIncrementalState {
     private let codec: WebPCodec
     private let options: ImageDecodingOptions
-    var rows: TopDownPreviews?
-    private var held = Data()
+    private var rows: TopDownPreviews?
+    private var body = Data()
+    private var knowsFeatures = false
     private var stream: WebPStream?
-    private var isAnimated = false
     private var source = (width: 0, height: 0)
 
     init(codec: WebPCodec, options: ImageDecodingOptions, rows: TopDownPreviews?) {
@@ -58,36 +60,42 @@ struct WebPIncrementalState {
     }
 
     mutating func append(_ bytes: Data) throws -> ImageStreamStage? {
-        if let stream {
-            try stream.append(bytes)
-        } else {
-            held.append(bytes)
-            guard !isAnimated, try start() else { return nil }
+        body.append(bytes)
+        if !knowsFeatures {
+            try readFeatures()
+        } else if let stream {
+            do {
+                try stream.append(bytes)
+            } catch {
+                stopPreviews()
+            }
         }
         guard let stream else { return nil }
         return rows?.newRows(stream.rowsDone, outputHeight: stream.height, sourceHeight: source.height)
     }
 
-    /// Reads the features from the bytes held; true once a still image's decoder took them.
-    private mutating func start() throws -> Bool {
+    /// Reads the features once the body holds them: a still image over the pixel limit fails
+    /// here, as `decode` fails; one within it gets a decoder for the previews, if any are wanted.
+    /// Features that do not read are left to the final decode.
+    private mutating func readFeatures() throws {
         var features = WebPBitstreamFeatures()
-        let status = held.withUnsafeBytes { raw in
+        let status = body.withUnsafeBytes { raw in
             WebPGetFeatures(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &features)
         }
-        if status == VP8_STATUS_NOT_ENOUGH_DATA { return false }
-        guard status == VP8_STATUS_OK else { throw WebPCodec.error(status) }
-        if features.has_animation != 0 {
-            isAnimated = true
-            return false
-        }
+        guard status != VP8_STATUS_NOT_ENOUGH_DATA else { return }
+        knowsFeatures = true
+        guard status == VP8_STATUS_OK, features.has_animation == 0 else { return stopPreviews() }
         source = (Int(features.width), Int(features.height))
         try options.checkSourceSize(width: source.width, height: source.height, format: .webp)
-        let stream = try WebPStream(target: options.targetSize(width: source.width, height: source.height),
-                                    scaled: options.targetSize(width: source.width, height: source.height) != source)
-        try stream.append(held)
-        held = Data()
-        self.stream = stream
-        return true
+        guard rows != nil else { return }
+        let target = options.targetSize(width: source.width, height: source.height)
+        do {
+            let stream = try WebPStream(target: target, scaled: target != source)
+            try stream.append(body)
+            self.stream = stream
+        } catch {
+            stopPreviews()
+        }
     }
 
     mutating func preview() throws -> DecodedImage {
@@ -98,14 +106,15 @@ struct WebPIncrementalState {
                                 sourceWidth: source.width, sourceHeight: source.height)
     }
 
-    mutating func finish() throws -> DecodedImage {
+    mutating func stopPreviews() {
         rows = nil
-        guard let stream else { return try codec.decode(held, options: options) }
-        let pixels = try stream.finish()
-        return try DecodedImage(
-            width: stream.width, height: stream.height, bytesPerRow: stream.bytesPerRow, pixels: pixels,
-            scale: options.scale ?? 1, format: .webp, sourceWidth: source.width, sourceHeight: source.height
-        )
+        stream = nil
+    }
+
+    mutating func finish() throws -> DecodedImage {
+        stopPreviews()
+        defer { body = Data() }
+        return try codec.decode(body, options: options)
     }
 }
 
@@ -118,7 +127,6 @@ final class WebPStream {
     let bytesPerRow: Int
     private let config: UnsafeMutablePointer<WebPDecoderConfig>
     private let buffer: UnsafeMutablePointer<UInt8>
-    private let byteCount: Int
     private var decoder: OpaquePointer?
     private var status = VP8_STATUS_NOT_ENOUGH_DATA
 
@@ -132,7 +140,6 @@ final class WebPStream {
         bytesPerRow = layout.bytesPerRow
         config = .allocate(capacity: 1)
         config.initialize(to: WebPDecoderConfig())
-        byteCount = layout.count
         buffer = .allocate(capacity: layout.count)
         buffer.initialize(repeating: 0, count: layout.count)
         guard WebPInitDecoderConfig(config) != 0 else {
@@ -187,13 +194,5 @@ final class WebPStream {
     /// The output buffer.
     var pixels: UnsafePointer<UInt8> {
         UnsafePointer(buffer)
-    }
-
-    /// The image once the data is complete.
-    func finish() throws -> [UInt8] {
-        guard status == VP8_STATUS_OK else {
-            throw WebPCodec.error(status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status)
-        }
-        return Array(UnsafeBufferPointer(start: buffer, count: byteCount))
     }
 }
