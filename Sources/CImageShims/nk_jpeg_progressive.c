@@ -161,6 +161,10 @@ int nk_jpeg_stream_read_header(nk_jpeg_stream *stream, nk_jpeg_info *info) {
     return 1;
 }
 
+int nk_jpeg_stream_is_arithmetic(nk_jpeg_stream *stream) {
+    return stream->decoder->cinfo.arith_code ? 1 : 0;
+}
+
 int nk_jpeg_stream_start(nk_jpeg_stream *stream, int buffered) {
     struct jpeg_decompress_struct *cinfo = &stream->decoder->cinfo;
     if (setjmp(stream->decoder->jump)) return -1;

@@ -49,6 +49,12 @@ size_t nk_jpeg_stream_held(const nk_jpeg_stream *stream);
 /* Reads the header and fills `info` as nk_jpeg_read_header does (the EXIF block is owned by the decoder). */
 int nk_jpeg_stream_read_header(nk_jpeg_stream *stream, nk_jpeg_info *info);
 
+/*
+ * 1 when the header says the file is arithmetic-coded: libjpeg's arithmetic decoder cannot
+ * suspend ("Suspension not allowed here"), so such a file must be decoded from all its bytes.
+ */
+int nk_jpeg_stream_is_arithmetic(nk_jpeg_stream *stream);
+
 /* Starts decompressing, in buffered-image mode when `buffered` is not 0; call once the header is read. */
 int nk_jpeg_stream_start(nk_jpeg_stream *stream, int buffered);
 

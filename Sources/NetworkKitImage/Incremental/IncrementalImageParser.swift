@@ -16,10 +16,11 @@ import NetworkKit
 /// decodes as the bytes arrive and offers previews; any other keeps the body and decodes it at
 /// the end. Either way the final image is the one ``ImageParser`` gives for the whole body, with
 /// the same options, and its scale comes from ``ImageDecodingOptions/scale`` or the URL. One
-/// difference is possible, in a damaged JPEG only: libjpeg, resuming after it waited for more
-/// bytes, may warn again about a damaged block it decodes again, or count the bytes it skipped
-/// differently, so the words of ``DecodedImage/warnings`` may differ (there are warnings in
-/// both; the pixels and ``DecodedImage/isIncomplete`` are the same).
+/// difference is possible, in a JPEG with damaged data only: libjpeg-turbo reports some bad
+/// Huffman codes only when few bytes are buffered, which happens far more often to bytes that
+/// are still arriving, and it may warn again or count skipped bytes differently after waiting
+/// for more. So ``DecodedImage/warnings``, ``DecodedImage/isIncomplete``, and strict decoding's
+/// verdict on such a file may differ from the whole-body decode's; the pixels do not.
 ///
 /// ``previews`` says which previews come and how often. A preview that fails to decode is left
 /// out and no other follows; the final decode decides whether the file is valid.

@@ -8,10 +8,12 @@ extension JPEGCodec: IncrementalImageCodec {
     /// the same libjpeg calls, the same DCT scale, CMYK conversion, EXIF orientation, warnings
     /// and box filter. It offers a preview after each scan of a progressive file but the last
     /// (``ImageStreamStage/scan(_:)``), and the top rows of a sequential one
-    /// (``ImageStreamStage/rows(_:)``), when `previews` asks for them.
+    /// (``ImageStreamStage/rows(_:)``), when `previews` asks for them. An arithmetic-coded file,
+    /// which libjpeg cannot decode from bytes that are still arriving, is kept whole and decoded
+    /// by `decode` at the end, without previews.
     public func makeIncrementalDecoder(options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws
         -> any IncrementalImageDecoder {
-        JPEGIncrementalDecoder(state: try JPEGIncrementalState(options: options, previews: previews))
+        JPEGIncrementalDecoder(state: try JPEGIncrementalState(codec: self, options: options, previews: previews))
     }
 }
 
@@ -52,8 +54,12 @@ struct JPEGIncrementalState {
         case header, starting, rows, finishing, done
     }
 
+    private let codec: JPEGCodec
     private let options: ImageDecodingOptions
     private let stream: JPEGStream
+    /// The bytes so far while the header is read, then the whole body of an arithmetic-coded
+    /// file; nil once the file is known to decode as it arrives.
+    private var kept: Data? = Data()
     private var phase = Phase.header
     private var header: JPEGHeader?
     private var width = 0
@@ -66,7 +72,11 @@ struct JPEGIncrementalState {
     private var rows: TopDownPreviews?
     private var lastStage: ImageStreamStage?
 
-    init(options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws {
+    /// The most bytes kept while the header is read.
+    static let maxHeaderBytes = 4 << 20
+
+    init(codec: JPEGCodec, options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws {
+        self.codec = codec
         self.options = options
         stream = try JPEGStream(strict: options.isStrict)
         if previews.sources.contains(.progressiveScans) {
@@ -80,6 +90,12 @@ struct JPEGIncrementalState {
     mutating func append(_ bytes: Data) throws -> ImageStreamStage? {
         if let failure { throw failure }
         guard phase != .done else { return nil }
+        if header?.isArithmetic == true {
+            kept?.append(bytes)
+            return nil
+        }
+        kept?.append(bytes)
+        if let count = kept?.count, count > Self.maxHeaderBytes { kept = nil }
         do {
             try stream.append(bytes)
             try advance()
@@ -135,6 +151,13 @@ struct JPEGIncrementalState {
     mutating func finish() throws -> DecodedImage {
         if let failure { throw failure }
         stopPreviews()
+        if header?.isArithmetic == true {
+            guard let kept else {
+                throw ParseError.image("invalid JPEG: an arithmetic-coded file whose header is over \(Self.maxHeaderBytes) bytes")
+            }
+            self.kept = nil
+            return try codec.decode(kept, options: options)
+        }
         stream.end()
         try advance()
         guard phase == .done, let header else { throw ParseError.image("invalid JPEG: the decoder stopped before the end") }
@@ -158,13 +181,18 @@ struct JPEGIncrementalState {
             case .header:
                 var info = nk_jpeg_info()
                 guard try stream.readHeader(&info) else { return }
-                let header = JPEGHeader(info)
+                let header = JPEGHeader(info, isArithmetic: stream.isArithmetic)
                 try options.checkSourceSize(width: header.sourceWidth, height: header.sourceHeight, format: .jpeg)
+                self.header = header
+                guard !header.isArithmetic else {
+                    stopPreviews()
+                    return
+                }
+                kept = nil
                 let target = options.targetSize(width: header.sourceWidth, height: header.sourceHeight)
                 try stream.setScale(header.numerator(for: target), &info)
                 (width, height) = (Int(info.width), Int(info.height))
                 bytesPerRow = try PixelBuffer.rgbaLayout(width: width, height: height).bytesPerRow
-                self.header = header
                 phase = .starting
             case .starting:
                 guard try stream.start(buffered: false) else { return }

@@ -110,15 +110,17 @@ struct JPEGHeader {
     let isCMYK: Bool
     let isAdobeInverted: Bool
     let isProgressive: Bool
+    let isArithmetic: Bool
 
     /// Reads `info` as `nk_jpeg_stream_read_header` filled it (the EXIF block must still be valid).
-    init(_ info: nk_jpeg_info) {
+    init(_ info: nk_jpeg_info, isArithmetic: Bool = false) {
         sourceWidth = Int(info.source_width)
         sourceHeight = Int(info.source_height)
         orientation = EXIFOrientation.read(UnsafeRawBufferPointer(start: info.exif, count: info.exif_length))
         isCMYK = info.is_cmyk != 0
         isAdobeInverted = info.adobe_inverted != 0
         isProgressive = info.progressive != 0
+        self.isArithmetic = isArithmetic
     }
 
     /// The DCT scaling numerator (n/8) `JPEGCodec` picks for an image fitted to `target`.

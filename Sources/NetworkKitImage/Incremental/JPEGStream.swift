@@ -43,6 +43,10 @@ final class JPEGStream {
         try finished(nk_jpeg_stream_read_header(stream, &info))
     }
 
+    /// True when the header read says the file is arithmetic-coded (which libjpeg cannot decode
+    /// from a source that waits for bytes).
+    var isArithmetic: Bool { nk_jpeg_stream_is_arithmetic(stream) != 0 }
+
     /// Chooses DCT scaling `numerator`/8 and fills the output size into `info`.
     func setScale(_ numerator: Int, _ info: inout nk_jpeg_info) throws {
         guard nk_jpeg_set_scale(decoder, UInt32(numerator), &info) == 0 else { throw failure() }

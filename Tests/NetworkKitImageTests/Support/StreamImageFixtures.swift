@@ -8,7 +8,7 @@ import Foundation
 enum StreamImageFixtures {
     /// Progressive and baseline JPEGs of a 320×240 test picture, and variants.
     static let names = ["progressive.jpg", "baseline.jpg", "progressive_gray.jpg", "progressive_exif6.jpg",
-                        "progressive_cmyk.jpg", "progressive_restart.jpg", "photo.webp", "lossless.webp"]
+                        "progressive_cmyk.jpg", "progressive_restart.jpg", "photo.webp", "lossless.webp", "arithmetic.jpg"]
 
     private static let made: Result<[String: Data], FixtureError> = {
         do {
@@ -46,11 +46,12 @@ enum StreamImageFixtures {
         try run(["cjpeg", "-quality", "85", "-progressive", "-grayscale", "-outfile", path("progressive_gray.jpg"), path("source.ppm")])
         try run(["cjpeg", "-quality", "85", "-progressive", "-restart", "1", "-outfile", path("progressive_restart.jpg"),
                  path("source.ppm")])
+        try run(["cjpeg", "-quality", "85", "-progressive", "-arithmetic", "-outfile", path("arithmetic.jpg"), path("source.ppm")])
         try run(["cwebp", "-quiet", "-q", "80", path("source.ppm"), "-o", path("photo.webp")])
         try run(["cwebp", "-quiet", "-lossless", path("source.ppm"), "-o", path("lossless.webp")])
         var files: [String: Data] = [:]
         for name in ["progressive.jpg", "baseline.jpg", "progressive_gray.jpg", "progressive_restart.jpg", "photo.webp",
-                     "lossless.webp"] {
+                     "lossless.webp", "arithmetic.jpg"] {
             files[name] = try Data(contentsOf: URL(fileURLWithPath: path(name)))
         }
         files["progressive_exif6.jpg"] = FixtureMaker.insertingEXIF(orientation: 6, into: files["progressive.jpg"] ?? Data())
