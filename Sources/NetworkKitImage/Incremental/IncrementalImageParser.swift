@@ -19,8 +19,9 @@ import NetworkKit
 /// difference is possible, in a JPEG with damaged data only: libjpeg-turbo reports some bad
 /// Huffman codes only when few bytes are buffered, which happens far more often to bytes that
 /// are still arriving, and it may warn again or count skipped bytes differently after waiting
-/// for more. So ``DecodedImage/warnings``, ``DecodedImage/isIncomplete``, and strict decoding's
-/// verdict on such a file may differ from the whole-body decode's; the pixels do not.
+/// for more; on such data its two paths may also fill in different pixels. So for a JPEG whose
+/// decode warns, ``DecodedImage/warnings``, ``DecodedImage/isIncomplete``, strict decoding's
+/// verdict and the pixels of the damaged part may differ from the whole-body decode's.
 ///
 /// ``previews`` says which previews come and how often. A preview that fails to decode is left
 /// out and no other follows; the final decode decides whether the file is valid.
