@@ -246,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkKitImageTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "CImageShims", "CZlib", "FixtureServer"],
+            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "CImageShims", "CZlib", "FixtureServer"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

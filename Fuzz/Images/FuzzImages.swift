@@ -6,7 +6,8 @@ import NetworkKitImage
 /// Every image codec through the registry, full size and as a 64-pixel thumbnail (large baseline
 /// JPEGs take the 1/8-scale path): an image within the pixel limit, or a typed error. A JPEG's
 /// 4-pixel thumbnail (which skips a progressive file's unneeded scans) must agree with one that
-/// reads every scan: both fail, or both give the same pixels.
+/// reads every scan: both fail, or both give the same pixels. Then the incremental path
+/// (`fuzzImageStreams`): any split of the bytes gives the whole-body result.
 /// `NK_FUZZ_CODEC=image/png` (or `image/jpeg`, `image/webp`) sends every input to that one codec
 /// instead of the one its bytes name, so a run's executions all count for that codec.
 @main enum FuzzImages { static func main() { fuzzMain(fuzzImages) } }
@@ -39,6 +40,7 @@ func fuzzImages(_ data: Data) {
         invariant(image.pixels.count >= image.bytesPerRow * image.height, "pixels shorter than the rows")
         if let side = options.maxPixelSize { invariant(max(image.width, image.height) <= side, "thumbnail \(image.width)×\(image.height) > \(side)") }
     }
+    fuzzImageStreams(data, mimeType: ProcessInfo.processInfo.environment["NK_FUZZ_CODEC"])
 }
 
 /// A 4-pixel thumbnail (1/8 scale for any file from 25 pixels) that may skip scans against one that reads them all.

@@ -17,6 +17,7 @@ enum FixtureRoutes {
         addPaging(to: router, hits: hits)
         addProfiles(to: router)
         addStreams(to: router)
+        addImages(to: router, blobs: blobs)
         addCookies(to: router)
     }
 

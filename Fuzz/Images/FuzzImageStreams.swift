@@ -1,0 +1,71 @@
+import Foundation
+import FuzzSupport
+import NetworkKit
+import NetworkKitImage
+
+/// The incremental path: the same bytes through ``IncrementalImageParser`` (every preview on),
+/// whole and cut into chunks of sizes the input chooses, must end as ``ImageParser`` ends for
+/// the whole body: the same image, pixel for pixel unless libjpeg found damage, or an error in both.
+func fuzzImageStreams(_ data: Data, mimeType: String?) {
+    for maxPixelSize in [nil, 64] as [Int?] {
+        var response = Response(url: nil, statusCode: 200, headers: mimeType.map { ["Content-Type": $0] } ?? [:], data: data)
+        let whole = Result { try ImageParser(maxPixelSize: maxPixelSize, pixelLimit: 16_000_000).parse(response) }
+        response.data = Data()
+        for chunks in [[0..<data.count], chunkRanges(data)] {
+            let streamed = Result { try streamedImage(data, chunks: chunks, head: response, maxPixelSize: maxPixelSize) }
+            switch (whole, streamed) {
+            case (.success(let a), .success(let b)):
+                invariant(a.width == b.width && a.height == b.height && a.orientation == b.orientation
+                          && (isDamaged(a) || isDamaged(b) || a.pixels == b.pixels),
+                          "the streamed image (\(chunks.count) chunks) differs from the whole-body decode")
+            case (.failure, .failure):
+                break
+            case (.success, .failure(let error)):
+                invariant(false, "the whole body decodes but the stream (\(chunks.count) chunks) failed: \(error)")
+            case (.failure(let error), .success):
+                invariant(false, "the stream (\(chunks.count) chunks) decoded what the whole body could not: \(error)")
+            }
+        }
+    }
+}
+
+/// True when libjpeg warned about the file. libjpeg-turbo's Huffman decoder takes a fast path
+/// while many bytes are buffered and a slow one otherwise; on damaged data (a bad code, a marker
+/// inside a scan) the two may report the damage differently and fill in different pixels, and
+/// bytes still arriving take the slow path far more often. So a damaged file's streamed image
+/// need only have the whole-body decode's size; an undamaged one must match it pixel for pixel.
+private func isDamaged(_ image: DecodedImage) -> Bool {
+    !image.warnings.isEmpty || image.isIncomplete
+}
+
+/// The final image of `data` fed in `chunks`, checking the previews on the way.
+private func streamedImage(_ data: Data, chunks: [Range<Int>], head: Response, maxPixelSize: Int?) throws -> DecodedImage {
+    var parser = IncrementalImageParser(maxPixelSize: maxPixelSize, pixelLimit: 16_000_000,
+                                        previews: ImagePreviewPolicy(sources: .all, maxPixelSize: 32))
+    try parser.begin(head)
+    for chunk in chunks {
+        for item in try parser.parse(data.subdata(in: chunk)) {
+            invariant(!item.isFinal && max(item.image.width, item.image.height) <= 32, "a preview of \(item.image.width)×\(item.image.height)")
+        }
+    }
+    let items = try parser.finish()
+    guard let final = items.last, items.count == 1, final.isFinal else {
+        invariant(false, "finish gave \(items.count) items")
+        throw ParseError(parser: "fuzz", reason: "no final image")
+    }
+    return final.image
+}
+
+/// `data` cut into chunks of 1 to 256 bytes, the sizes taken from the data itself.
+private func chunkRanges(_ data: Data) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var start = 0
+    var state = UInt32(truncatingIfNeeded: data.count) &* 2_654_435_761
+    while start < data.count {
+        state = state &* 1_103_515_245 &+ 12_345 &+ UInt32(data[data.startIndex + start])
+        let length = Int(state >> 24) + 1
+        ranges.append(start..<min(data.count, start + length))
+        start += length
+    }
+    return ranges
+}
