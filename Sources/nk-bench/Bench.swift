@@ -12,7 +12,8 @@ import Foundation
 /// `NK_BENCH_ONLY=streams` the event-stream parser against its peers and streams end to end
 /// (`StreamBenchmarks`), `NK_BENCH_ONLY=tls` a pinned handshake against an unpinned one on NIO
 /// (`TLSBenchmarks`), `NK_BENCH_ONLY=progressive` thumbnails of a progressive JPEG against its full
-/// decode (`ProgressiveThumbnailBenchmarks`). The last six are not part of the default run.
+/// decode (`ProgressiveThumbnailBenchmarks`), `NK_BENCH_ONLY=previews` a progressive JPEG's
+/// previews as it arrives (`ImagePreviewBenchmarks`). The last seven are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -27,12 +28,13 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | progressive
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | progressive | previews
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
         if only == "tls" { return try await Task.detached { try await TLSBenchmarks.run() }.value }
         if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }
+        if only == "previews" { return try await Task.detached { try ImagePreviewBenchmarks.run() }.value }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")

@@ -21,6 +21,17 @@ extension DemoTour {
                 let thumb = try await service.send(Request(path: "/blob/sample@2x.png", parser: ImageParser(maxPixelSize: 64)))
                 return "\(thumb.sourceWidth)×\(thumb.sourceHeight) source → \(thumb.width)×\(thumb.height) thumbnail"
             }),
+            ("Image as it arrives: a progressive JPEG's previews scan by scan, then the final image", {
+                let request = StreamRequest(image: .path("/images/drip/progressive.jpg?chunk=1024&interval=5"))
+                var previews: [ImageStreamItem] = []
+                var final: ImageStreamItem?
+                for try await item in service.streamImage(request) {
+                    if item.isFinal { final = item } else { previews.append(item) }
+                }
+                guard let final, let first = previews.first else { throw DemoError.unexpected("no preview before the final image") }
+                return "\(previews.count) previews (first: \(first.image.width)×\(first.image.height) px after "
+                    + "\(first.bytesReceived) of \(final.bytesReceived) bytes), then \(final.image.width)×\(final.image.height) px"
+            }),
             ("Image: not an image is a typed parse error", {
                 try await failure(of: Request(path: "/html", parser: ImageParser())) { if case .parse = $0 { true } else { false } }
             }),

@@ -7,7 +7,8 @@ import FoundationNetworking
 import NetworkKit
 import NetworkKitImage
 
-/// `nk image URL [--max-pixel-size N] [-o out.png]`: fetch, decode, describe, optionally save.
+/// `nk image URL [--max-pixel-size N] [-o out.png] [--previews DIR]`: fetch, decode, describe,
+/// optionally save; with `--previews`, every image as the body arrives.
 struct ImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "image",
@@ -23,9 +24,17 @@ struct ImageCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Write the decoded pixels as a PNG file.")
     var output: String?
 
+    @Option(name: .long,
+            help: "Decode the image as it arrives: write each preview and the final image as PNG into DIR (preview-1.png …, final.png), one line per image as it is made.")
+    var previews: String?
+
     func run() async throws {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("not a URL: \(self.url)")
+        }
+        if let previews {
+            guard !url.isFileURL else { throw ValidationError("--previews needs an http or https URL") }
+            return try await writePreviews(of: url, into: URL(fileURLWithPath: previews))
         }
         let parser = ImageParser(maxPixelSize: maxPixelSize)
         let timedParser = ClosureParser { response in
@@ -50,6 +59,37 @@ struct ImageCommand: AsyncParsableCommand {
         if let output {
             try image.pngData().write(to: URL(fileURLWithPath: output))
             print("wrote \(output)")
+        }
+    }
+
+    /// `--previews DIR`: each image of the stream written as it arrives; a body cut short keeps
+    /// the previews written so far and exits 1 with the kit's words.
+    private func writePreviews(of url: URL, into directory: URL) async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let parser = IncrementalImageParser(maxPixelSize: maxPixelSize, previews: ImagePreviewPolicy(sources: .all))
+        let request = StreamRequest(image: .url(url), parser: parser)
+        var count = 0
+        do {
+            for try await item in Service.shared.streamImage(request) {
+                count += item.isFinal ? 0 : 1
+                let name = item.isFinal ? "final.png" : "preview-\(count).png"
+                try item.image.pngData().write(to: directory.appendingPathComponent(name))
+                print("\(name): \(item.image.width)×\(item.image.height) px, \(Self.describe(item.stage)), "
+                      + "after \(item.bytesReceived) bytes")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// A stage in words.
+    static func describe(_ stage: ImageStreamStage) -> String {
+        switch stage {
+        case .scan(let n): "scan \(n)"
+        case .pass(let n): "Adam7 pass \(n)"
+        case .rows(let n): "top \(n) rows"
+        case .final: "final"
         }
     }
 
