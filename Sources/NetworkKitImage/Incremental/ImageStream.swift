@@ -19,7 +19,7 @@ extension StreamRequest where Item == ImageStreamItem {
     }
 }
 
-/// The items of an image ``StreamRequest`` as an `AsyncSequence` whose failure carries the last
+/// The items of an image `StreamRequest` as an `AsyncSequence` whose failure carries the last
 /// preview (``ImageStreamError``). It ends after the final image.
 public struct ImageStream: AsyncSequence, Sendable {
     /// Previews, then the final image.
@@ -27,7 +27,7 @@ public struct ImageStream: AsyncSequence, Sendable {
     /// Why the stream ended without the final image.
     public typealias Failure = ImageStreamError
 
-    /// The request's items, as ``Service/stream(_:)`` gives them.
+    /// The request's items, as `Service.stream(_:)` gives them.
     public let items: ItemStream<ImageStreamItem>
 
     /// Starts the request and returns the one iterator of its items.
