@@ -7,7 +7,7 @@ import NetworkKit
 /// ```swift
 /// let request = StreamRequest(image: .path("/photo.jpg"), parser: IncrementalImageParser(maxPixelSize: 1024))
 /// for try await item in service.streamImage(request) {
-///     show(item.image, final: item.isFinal)
+///     print(item.stage, item.image.width, item.image.height, item.bytesReceived)
 /// }
 /// ```
 ///
