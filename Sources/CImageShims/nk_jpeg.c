@@ -116,14 +116,7 @@ static void nk_fill_output_size(const struct jpeg_decompress_struct *cinfo, nk_j
     info->height = (int)cinfo->output_height;
 }
 
-int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t size, nk_jpeg_info *info) {
-    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    memset(info, 0, sizeof(*info));
-    if (setjmp(decoder->jump)) return -1;
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
-    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
-    jpeg_read_header(cinfo, TRUE);
-
+void nk_jpeg_describe_header(struct jpeg_decompress_struct *cinfo, nk_jpeg_info *info) {
     info->source_width = (int)cinfo->image_width;
     info->source_height = (int)cinfo->image_height;
     info->progressive = cinfo->progressive_mode;
@@ -141,6 +134,16 @@ int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t si
     }
     jpeg_calc_output_dimensions(cinfo);
     nk_fill_output_size(cinfo, info);
+}
+
+int nk_jpeg_read_header(nk_jpeg_decoder *decoder, const uint8_t *data, size_t size, nk_jpeg_info *info) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    memset(info, 0, sizeof(*info));
+    if (setjmp(decoder->jump)) return -1;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+    nk_jpeg_describe_header(cinfo, info);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <jpeglib.h>
+#include "nk_jpeg.h"
 
 /* The warnings kept word for word; later ones are only counted. */
 #define NK_JPEG_KEPT_WARNINGS 4
@@ -40,5 +41,10 @@ struct nk_jpeg_decoder {
     int next_span;
     nk_jpeg_span spans[NK_JPEG_MAX_SCANS + 1]; /* each skipped scan splits the file once more */
 };
+
+/* Fills `info` from the header `cinfo` has just read (sizes, progressive, CMYK and Adobe
+ * inversion, the EXIF block) and sets the output color space; the output size is the one the
+ * current scale gives. Shared by the whole-body and the streaming decoders. */
+void nk_jpeg_describe_header(struct jpeg_decompress_struct *cinfo, nk_jpeg_info *info);
 
 #endif

@@ -140,24 +140,7 @@ int nk_jpeg_stream_read_header(nk_jpeg_stream *stream, nk_jpeg_info *info) {
     if (setjmp(stream->decoder->jump)) return -1;
     if (jpeg_read_header(cinfo, TRUE) == JPEG_SUSPENDED) return 0;
 
-    /* As nk_jpeg_read_header fills it. */
-    info->source_width = (int)cinfo->image_width;
-    info->source_height = (int)cinfo->image_height;
-    info->progressive = cinfo->progressive_mode;
-    info->is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
-    info->adobe_inverted = cinfo->saw_Adobe_marker;
-    cinfo->out_color_space = info->is_cmyk ? JCS_CMYK : JCS_EXT_RGBA;
-    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
-        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
-            memcmp(marker->data, "Exif\0\0", 6) == 0) {
-            info->exif = marker->data + 6;
-            info->exif_length = marker->data_length - 6;
-            break;
-        }
-    }
-    jpeg_calc_output_dimensions(cinfo);
-    info->width = (int)cinfo->output_width;
-    info->height = (int)cinfo->output_height;
+    nk_jpeg_describe_header(cinfo, info);
     return 1;
 }
 

@@ -18,29 +18,9 @@ extension JPEGCodec: IncrementalImageCodec {
 }
 
 /// ``JPEGIncrementalState`` behind a lock, as the parser's decoder.
-final class JPEGIncrementalDecoder: IncrementalImageDecoder {
-    private let state: Protected<JPEGIncrementalState>
+typealias JPEGIncrementalDecoder = LockedIncrementalDecoder<JPEGIncrementalState>
 
-    init(state: JPEGIncrementalState) {
-        self.state = Protected(state)
-    }
-
-    func append(_ bytes: Data) throws -> ImageStreamStage? {
-        try state.withLock { try $0.append(bytes) }
-    }
-
-    func preview() throws -> DecodedImage {
-        try state.withLock { try $0.preview() }
-    }
-
-    func stopPreviews() {
-        state.withLock { $0.stopPreviews() }
-    }
-
-    func finish() throws -> DecodedImage {
-        try state.withLock { try $0.finish() }
-    }
-
+extension LockedIncrementalDecoder where State == JPEGIncrementalState {
     /// The bytes its libjpeg decoders hold, not consumed yet.
     var heldBytes: Int {
         state.withLock { $0.heldBytes }
@@ -49,7 +29,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoder {
 
 /// The decode of one JPEG as its bytes arrive: the final image in libjpeg's normal mode, rows
 /// top-down into the final buffer, and the scan previews beside it.
-struct JPEGIncrementalState {
+struct JPEGIncrementalState: IncrementalDecodeState {
     private enum Phase {
         case header, starting, rows, finishing, done
     }

@@ -12,39 +12,14 @@ extension WebPCodec: IncrementalImageCodec {
     /// (``ImageStreamStage/rows(_:)``).
     public func makeIncrementalDecoder(options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws
         -> any IncrementalImageDecoder {
-        WebPIncrementalDecoder(codec: self, options: options,
-                               rows: previews.sources.contains(.partialRows) ? TopDownPreviews(maxPixelSize: previews.maxPixelSize) : nil)
-    }
-}
-
-/// ``WebPIncrementalState`` behind a lock, as the parser's decoder.
-final class WebPIncrementalDecoder: IncrementalImageDecoder {
-    private let state: Protected<WebPIncrementalState>
-
-    init(codec: WebPCodec, options: ImageDecodingOptions, rows: TopDownPreviews?) {
-        state = Protected(WebPIncrementalState(codec: codec, options: options, rows: rows))
-    }
-
-    func append(_ bytes: Data) throws -> ImageStreamStage? {
-        try state.withLock { try $0.append(bytes) }
-    }
-
-    func preview() throws -> DecodedImage {
-        try state.withLock { try $0.preview() }
-    }
-
-    func stopPreviews() {
-        state.withLock { $0.stopPreviews() }
-    }
-
-    func finish() throws -> DecodedImage {
-        try state.withLock { try $0.finish() }
+        let rows = previews.sources.contains(.partialRows) ? TopDownPreviews(maxPixelSize: previews.maxPixelSize) : nil
+        return LockedIncrementalDecoder(state: WebPIncrementalState(codec: self, options: options, rows: rows))
     }
 }
 
 /// One WebP as its bytes arrive: kept for the final decode, its features read as soon as they
 /// arrive (the pixel limit), and a still image decoded by a ``WebPStream`` for row previews.
-struct WebPIncrementalState {
+struct WebPIncrementalState: IncrementalDecodeState {
     private let codec: WebPCodec
     private let options: ImageDecodingOptions
     private var rows: TopDownPreviews?
