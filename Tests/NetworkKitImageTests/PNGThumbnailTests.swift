@@ -5,7 +5,7 @@ import NetworkKit
 import Testing
 
 /// PNG thumbnails are box-filtered row by row as libpng decodes, never holding the whole image.
-/// Serialized: the memory checks read the process's peak RSS, which they reset.
+/// Serialized: the memory checks read the process's peak RSS, which they reset (see `PeakMemory`).
 @Suite(.serialized) struct PNGThumbnailTests {
     /// What the full-size decode followed by the box filter gives: the reference for the rows path.
     static func fullThenDownsampled(_ data: Data, maxPixelSize: Int) throws -> DecodedImage {
@@ -34,12 +34,11 @@ import Testing
     @Test func aThumbnailOfA10000SquarePNGNeedsLittleMemory() throws {
         let size = 10_000
         let data = try #require(LargePNG.gradient(width: size, height: size))
-        let measured = ResidentMemory.resetPeak()
-        let before = ResidentMemory.current ?? 0
-        let image = try ImageParser(maxPixelSize: 64).parse(Response(url: nil, statusCode: 200, data: data))
-        let growth = (ResidentMemory.peak ?? 0) - before
+        let (image, growth) = try PeakMemory.growth {
+            try ImageParser(maxPixelSize: 64).parse(Response(url: nil, statusCode: 200, data: data))
+        }
         #expect(image.width == 64 && image.height == 64 && image.sourceWidth == size && image.isDownsampled)
-        if measured {
+        if let growth {
             #expect(growth < 64 << 20, "peak RSS grew by \(growth >> 20) MB for a 64 px thumbnail")
         }
         // Each output pixel averages a block of about 156 × 156 source pixels of the gradient.
@@ -64,13 +63,11 @@ import Testing
     @Test func aHugeHeaderNeitherPassesTheLimitNorTakesTheMemory() throws {
         let data = try Fixtures.data("png_huge_header.png")
         #expect(throws: ParseError.self) { try ImageParser(maxPixelSize: 64).parse(Response(url: nil, statusCode: 200, data: data)) }
-        let measured = ResidentMemory.resetPeak()
-        let before = ResidentMemory.current ?? 0
-        #expect(throws: ParseError.self) {
-            try ImageParser(maxPixelSize: 64, pixelLimit: 20_000_000_000).parse(Response(url: nil, statusCode: 200, data: data))
+        let (outcome, growth) = PeakMemory.growth {
+            Result { try ImageParser(maxPixelSize: 64, pixelLimit: 20_000_000_000).parse(Response(url: nil, statusCode: 200, data: data)) }
         }
-        if measured {
-            let growth = (ResidentMemory.peak ?? 0) - before
+        #expect(throws: ParseError.self) { try outcome.get() }
+        if let growth {
             #expect(growth < 16 << 20, "peak RSS grew by \(growth >> 20) MB")
         }
     }
