@@ -16,9 +16,8 @@ extension FixtureRoutes {
     ///   - `cut`: only the first `cut` bytes are written, then, with `end=drop` (the default),
     ///     the connection is closed short of the whole file's `Content-Length` (a lost
     ///     connection), or, with `end=short`, `cut` was the length announced (a clean end).
-    /// - `POST /images/gate/{gate}`: opens the gate (204).
-    static func addImages(to router: Router<BasicRequestContext>, blobs: BlobStore) {
-        let gates = NamedStore<Bool>()
+    /// - `POST /images/gate/{gate}`: opens the gate (204), as `POST /gates/{gate}` does.
+    static func addImages(to router: Router<BasicRequestContext>, blobs: BlobStore, gates: NamedStore<Bool>) {
         router.post("images/gate/{gate}") { _, context in
             if let gate = context.parameters.get("gate") { gates.put(gate, true) }
             return Response(status: .noContent)
@@ -68,13 +67,6 @@ extension FixtureRoutes {
         case "baseline.jpg": Blob(data: FixtureImages.baselineJPEG, contentType: "image/jpeg")
         case "interlaced.png": Blob(data: FixtureImages.interlacedPNG, contentType: "image/png")
         default: nil
-        }
-    }
-
-    /// Returns once `gate` is open, or after 10 s.
-    private static func waitForGate(_ gate: String, in gates: NamedStore<Bool>) async throws {
-        for _ in 0..<2000 where gates.get(gate) != true {
-            try await Task.sleep(for: .milliseconds(5))
         }
     }
 }

@@ -22,6 +22,10 @@ extension FixtureRoutes {
         router.get("json/small") { _, _ in
             json(#"{"code":0,"message":"ok","content":{"id":42,"name":"small","tags":["a","b"],"score":9.5}}"#)
         }
+        // HEAD: the headers of /json/small, no body.
+        router.on("json/small", method: .head) { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"])
+        }
         router.get("json/malformed") { _, _ in
             json(#"{"code": 0, "content": {"entrance": [{"name": "cut"#)
         }

@@ -17,7 +17,9 @@ enum FixtureRoutes {
         addPaging(to: router, hits: hits)
         addProfiles(to: router)
         addStreams(to: router)
-        addImages(to: router, blobs: blobs)
+        let gates = NamedStore<Bool>()
+        addGates(to: router, gates: gates)
+        addImages(to: router, blobs: blobs, gates: gates)
         addCookies(to: router)
     }
 

@@ -30,6 +30,30 @@ extension DemoTour {
                 return "user \(user) on attempt \(first.attemptCount); with a stale password: 401 (Basic challenge), "
                     + "then 200 on attempt \(stale.attemptCount)"
             }),
+            ("Priority: one request in flight at a time; five queued behind it go most important first", {
+                var configuration = service.configuration
+                configuration.maxRequestsInFlight = 1
+                let limited = Service(configuration: configuration)
+                let gate = "demo-\(UUID().uuidString)"
+                let held = Request(path: "/held/\(gate)", parser: JSONParser())
+                limited.start(held)
+                try await DemoWait.until { held.attemptCount == 1 }
+                let priorities: [RequestPriority] = [.low, .normal, .veryHigh, .veryLow, .high]
+                let order = Protected<[RequestPriority]>([])
+                let queued = priorities.map { priority in
+                    let request = Request(path: "/json/small", parser: JSONParser())
+                    request.priority = priority
+                    request.addCompletionHandler { _, _ in order.withLock { $0.append(priority) } }
+                    limited.start(request)
+                    return request
+                }
+                try await DemoWait.until { limited.waitingRequestCount == priorities.count }
+                _ = try await service.send(Request(path: "/gates/\(gate)", method: .post))
+                _ = try await limited.send(held)
+                for request in queued { _ = try await limited.completion(of: request).get() }
+                return "queued " + priorities.map(\.description).joined(separator: ", ")
+                    + " → sent " + order.snapshot.map(\.description).joined(separator: ", ")
+            }),
             ("An event monitor sees every step of a request", {
                 let events = DemoEventLog()
                 var configuration = service.configuration
@@ -108,6 +132,18 @@ final class DemoEventLog: EventMonitor {
     func requestDidFinish(_ metrics: RequestMetrics) { add("finished (\(metrics.bytesReceived) B)") }
 
     private func add(_ event: String) { events.withLock { $0.append(event) } }
+}
+
+/// Waits in the demo's steps.
+enum DemoWait {
+    /// Returns once `condition` holds; throws after 10 s.
+    static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<1000 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw DemoError.unexpected("a condition did not hold within 10 s")
+    }
 }
 
 /// Counts calls, from any thread.

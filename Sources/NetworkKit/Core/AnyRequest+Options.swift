@@ -84,6 +84,16 @@ extension AnyRequest {
         set { self[option: \.skippedServiceSteps] = newValue }
     }
 
+    /// How important this request is next to the service's others (``RequestPriority/normal`` by
+    /// default): it orders the wait where the service limits its requests in flight, and is the
+    /// `URLSessionTask.priority` of its transfers through `URLSessionTransport`.
+    ///
+    ///     thumbnail.priority = .low
+    public var priority: RequestPriority {
+        get { self[option: \.priority] }
+        set { self[option: \.priority] = newValue }
+    }
+
     /// Whether sending this request twice does no harm, which retry policies require. Nil (the
     /// default) goes by the method: GET, HEAD, PUT, DELETE and OPTIONS are idempotent, POST and
     /// PATCH are not. Set it to true to let a POST be retried.

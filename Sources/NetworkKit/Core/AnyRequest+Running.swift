@@ -84,6 +84,11 @@ extension AnyRequest {
         withLifecycle { $0.receive(head: head) }
     }
 
+    /// The business status the current attempt's parsers read, if any.
+    func didRead(_ status: BusinessStatus?) {
+        withLifecycle { $0.read(status) }
+    }
+
     /// A download's file will be `total` bytes long (progress counts the whole file, bytes
     /// resumed from an earlier attempt included).
     func expectBody(total: Int64?) {

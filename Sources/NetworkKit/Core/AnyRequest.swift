@@ -36,6 +36,12 @@ public class AnyRequest: @unchecked Sendable {
         withLifecycle { $0.attempt.head }
     }
 
+    /// The business code and message of the latest answer, where a parser read them through an
+    /// envelope and the code meant success (see ``BusinessStatus``).
+    public var businessStatus: BusinessStatus? {
+        withLifecycle { $0.attempt.businessStatus }
+    }
+
     /// How many times the request has been sent so far (retries included).
     public var attemptCount: Int {
         withLifecycle { $0.attempt.count }

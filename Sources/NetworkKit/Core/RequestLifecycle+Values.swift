@@ -61,6 +61,8 @@ struct AttemptRecord {
     var count = 0
     /// Its response head, once it has arrived.
     var head: ResponseHead?
+    /// The business status its parsers read through an envelope.
+    var businessStatus: BusinessStatus?
     /// The body length to report progress against, when it can be trusted.
     var expectedBytes: Int64?
     var downloadThrottle = ProgressThrottle()
@@ -84,7 +86,7 @@ struct CachedReply: Sendable {
     /// The reply as the typed layer hands it out; nil if the value is not an `Output`.
     func typed<Output>(as _: Output.Type = Output.self) -> Reply<Output>? {
         guard let value = value as? Output else { return nil }
-        return Reply(value: value, head: head, metrics: metrics)
+        return Reply(value: value, head: head, metrics: metrics, businessStatus: nil)
     }
 }
 

@@ -253,6 +253,11 @@ extension RequestLifecycle {
         return attempt.count
     }
 
+    /// The business status the current attempt's parsers read.
+    mutating func read(_ status: BusinessStatus?) {
+        attempt.businessStatus = status
+    }
+
     /// The response head of the current attempt (or of the cache entry that answers).
     mutating func receive(head: ResponseHead) {
         attempt.head = head

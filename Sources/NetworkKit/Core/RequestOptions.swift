@@ -17,6 +17,7 @@ struct RequestOptions: Sendable {
     var interceptors: [any RequestInterceptor] = []
     var usesServiceInterceptors = true
     var skippedServiceSteps: ServiceSteps = []
+    var priority: RequestPriority = .normal
     var isIdempotent: Bool?
     var redirectPolicy: RedirectPolicy?
     var usesCookies = true

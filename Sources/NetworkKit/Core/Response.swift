@@ -17,6 +17,8 @@ public struct Response: Sendable {
     public var envelope: ResponseEnvelope?
     /// For a download to disk, the file the body was saved to (`data` is then empty).
     public var downloadedFile: DownloadedFile?
+    /// Where the kit's parsers note the business status they checked (set by the pipeline).
+    var notes: ParseNotes?
 
     /// Creates a response from its parts; parsers and tests build these directly.
     public init(url: URL?, statusCode: Int, headers: [String: String] = [:], data: Data) {

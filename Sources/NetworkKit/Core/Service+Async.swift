@@ -44,7 +44,7 @@ extension Service {
         guard let head = request.responseHead, let metrics = request.metrics else {
             throw .transport(URLError(.badServerResponse))
         }
-        return Reply(value: value, head: head, metrics: metrics)
+        return Reply(value: value, head: head, metrics: metrics, businessStatus: request.businessStatus)
     }
 }
 
@@ -56,6 +56,10 @@ public struct Reply<Output: Sendable>: Sendable {
     public let head: ResponseHead
     /// What was measured: duration, attempts, bytes sent and received.
     public let metrics: RequestMetrics
+
+    /// The business code and message, where the value was read through an envelope (see
+    /// ``BusinessStatus``).
+    public let businessStatus: BusinessStatus?
 
     /// The HTTP status code.
     public var statusCode: Int { head.statusCode }

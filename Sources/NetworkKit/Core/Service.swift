@@ -21,6 +21,8 @@ public final class Service: Sendable {
     let timeLimits = TimeLimits()
     /// Fails transfers that go idle for their request's timeout.
     let idleWatch = IdleWatch()
+    /// Holds requests back where the configuration limits those in flight.
+    let inFlight = InFlightGate()
 
     /// Creates a service that sends through `transport`.
     public convenience init(configuration: ServiceConfiguration = ServiceConfiguration(), transport: any Transport) {
@@ -132,5 +134,11 @@ public final class Service: Sendable {
     /// How many requests are between start and finish.
     public var activeRequestCount: Int {
         requests.count
+    }
+
+    /// How many of them wait for room where the configuration limits the requests in flight
+    /// (``ServiceConfiguration/maxRequestsInFlight``).
+    public var waitingRequestCount: Int {
+        inFlight.waitingCount
     }
 }

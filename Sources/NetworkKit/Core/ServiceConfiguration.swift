@@ -51,6 +51,10 @@ public struct ServiceConfiguration: Sendable {
     /// Where this service's JSON answers keep their code, message and content; JSON and model
     /// parsers of its requests use it unless they say otherwise.
     public var envelope: ResponseEnvelope?
+    /// Checks every response of the service before it is parsed (status, content type, required
+    /// keys or shape, business code, rules of your own); nil checks nothing beyond each request's
+    /// own acceptable status codes. A request opts out with ``ServiceSteps/responseValidation``.
+    public var responseValidation: ResponseValidation?
     /// Where requests with a ``CachePolicy`` keep their answers: by default a 16 MiB cache in
     /// memory, owned by this configuration. Give one with a directory for a disk cache.
     public var responseCache = ResponseCache()
@@ -68,6 +72,15 @@ public struct ServiceConfiguration: Sendable {
     public var redirectPolicy: RedirectPolicy = .follow
     /// The environments `Service.useEnvironment(named:)` can switch to.
     public var environments: [ServiceEnvironment] = []
+    /// At most this many of the service's requests transfer at once (nil, the default, for no
+    /// limit). A request that finds no room waits before its transfer, ahead of those of lower
+    /// ``RequestPriority``; it holds its place for the whole transfer (its redirects, and a
+    /// stream's whole connection, included) and not while it waits to retry. The limits a request
+    /// starts with are the ones it keeps.
+    public var maxRequestsInFlight: Int?
+    /// At most this many of the service's requests transfer at once to one host (nil, the
+    /// default, for no limit); see ``maxRequestsInFlight``.
+    public var maxRequestsInFlightPerHost: Int?
 
     /// Creates a configuration; every argument has the default a new app wants.
     public init(

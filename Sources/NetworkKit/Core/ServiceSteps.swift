@@ -17,4 +17,7 @@ public struct ServiceSteps: OptionSet, Sendable, Hashable {
     public static let signer = ServiceSteps(rawValue: 1 << 2)
     /// ``ServiceConfiguration/envelope``: the request's parser reads the body as it is.
     public static let envelope = ServiceSteps(rawValue: 1 << 3)
+    /// ``ServiceConfiguration/responseValidation``: the request's answers are checked by its own
+    /// acceptable status codes and its parser alone.
+    public static let responseValidation = ServiceSteps(rawValue: 1 << 4)
 }

@@ -19,7 +19,8 @@ public struct JSONParser: ResponseParser {
     public var messageKeyPath: JSONKeyPath?
     /// The part of the document to return, e.g. `content/entrance`; nil returns all of it.
     public var contentKeyPath: JSONKeyPath?
-    /// Media types accepted (`application/json`, or a suffix such as `+json`); nil accepts any.
+    /// Media types accepted (`application/json`, `text/*`, or a suffix such as `+json`); nil
+    /// accepts any.
     public var acceptableContentTypes: Set<String>?
     /// The shape the content must have, checked before it is returned; nil checks nothing.
     public var shape: JSONShape?
@@ -64,7 +65,7 @@ public struct JSONParser: ResponseParser {
                              reason: "\(error.reason)\(type); body starts \"\(NetworkError.preview(response.data, limit: 60))\"",
                              kind: error.kind)
         }
-        try checkCode(in: json)
+        if let status = try checkCode(in: json) { response.notes?.record(status) }
         return json
     }
 
@@ -75,17 +76,25 @@ public struct JSONParser: ResponseParser {
         return content
     }
 
-    /// Throws `NetworkError.businessCode` when the code at `checkKeyPath` is not `okValue`.
-    func checkCode(in json: JSON) throws {
-        guard let checkKeyPath else { return }
+    /// Throws `NetworkError.businessCode` when the code at `checkKeyPath` is not `okValue`;
+    /// returns the code and message of a success (nil when there is no code to check).
+    @discardableResult
+    func checkCode(in json: JSON) throws -> BusinessStatus? {
+        guard let checkKeyPath else { return nil }
         let code = try json.value(at: checkKeyPath)
-        guard !code.matchesCode(okValue) else { return }
-        throw NetworkError.businessCode(code: code, message: message(in: json))
+        guard code.matchesCode(okValue) else {
+            throw NetworkError.businessCode(code: code, message: message(in: json))
+        }
+        return BusinessStatus(code: code, message: message(in: json))
+    }
+
+    /// Where the message may be, in the order tried.
+    var messageKeyPaths: [JSONKeyPath] {
+        messageKeyPath.map { [$0] } ?? ["message", "msg"]
     }
 
     private func message(in json: JSON) -> String? {
-        let paths: [JSONKeyPath] = messageKeyPath.map { [$0] } ?? ["message", "msg"]
-        for path in paths {
+        for path in messageKeyPaths {
             guard let value = try? json.value(at: path) else { continue }
             return value.stringValue ?? value.description
         }
@@ -99,8 +108,7 @@ public struct JSONParser: ResponseParser {
         }
         guard let acceptable = acceptableContentTypes else { return }
         let type = response.mimeType ?? ""
-        let accepted = acceptable.contains(type) || acceptable.contains { $0.hasPrefix("+") && type.hasSuffix($0) }
-        guard accepted else {
+        guard MediaTypeList.accepts(acceptable, type: type) else {
             throw ParseError(parser: "json",
                              reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptable.sorted())",
                              kind: .contentType)

@@ -11,6 +11,8 @@ struct KeyPathRoute: Sendable {
     var okValue: JSON
     /// Where the model is; no components for the whole document.
     var contentKeyPath: JSONKeyPath
+    /// Where a success's message may be, tried in order (see `BusinessStatus`).
+    var messageKeyPaths: [JSONKeyPath] = []
 }
 
 /// The route did not lead to the model: a wrong business code, a key path that leads nowhere or
@@ -30,6 +32,8 @@ struct KeyPathModelFailure: Error {
 /// `DecodingError` means the text is not JSON.
 struct KeyPathModel<Model: Decodable>: Decodable {
     let model: Model
+    /// The code that matched, and the message found, when the route checks a code.
+    let status: BusinessStatus?
 
     init(from decoder: any Decoder) throws {
         guard let route = decoder.userInfo[KeyPathRoute.userInfoKey] as? KeyPathRoute else { throw KeyPathMiss() }
@@ -37,6 +41,10 @@ struct KeyPathModel<Model: Decodable>: Decodable {
             let code: JSON
             do { code = try Self.decode(JSON.self, at: codeKeyPath.components, in: decoder) } catch { throw KeyPathMiss() }
             guard code.matchesCode(route.okValue) else { throw KeyPathMiss() }
+            let message = route.messageKeyPaths.lazy.compactMap { try? Self.decode(JSON.self, at: $0.components, in: decoder) }.first
+            status = BusinessStatus(code: code, message: message.map { $0.stringValue ?? $0.description })
+        } else {
+            status = nil
         }
         do {
             model = try Self.decode(Model.self, at: route.contentKeyPath.components, in: decoder)

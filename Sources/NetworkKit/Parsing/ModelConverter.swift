@@ -34,29 +34,36 @@ public struct CodableConverter: ModelConverter {
     /// JSON, a type that is not `Decodable`, or a key strategy, which would apply to the path's
     /// keys too. The model's own failures throw as `convert` throws them, their coding paths
     /// starting at the content.
-    func decode<Model>(_ data: Data, to type: Model.Type, through parser: JSONParser) throws -> Model? {
+    func decode<Model>(_ data: Data, to type: Model.Type, through parser: JSONParser) throws -> (model: Model, status: BusinessStatus?)? {
         guard let decodable = type as? any Decodable.Type else { return nil }
         let decoder = makeDecoder()
         guard case .useDefaultKeys = decoder.keyDecodingStrategy else { return nil }
         decoder.userInfo[KeyPathRoute.userInfoKey] = KeyPathRoute(
-            codeKeyPath: parser.checkKeyPath, okValue: parser.okValue, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""))
+            codeKeyPath: parser.checkKeyPath, okValue: parser.okValue, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""),
+            messageKeyPaths: parser.messageKeyPaths)
+        var status: BusinessStatus?
         do {
-            return try decoding(type) { _ in
+            let model = try decoding(type) { _ in
                 do {
-                    return try Self.decodeModel(decodable, from: data, with: decoder)
+                    let decoded = try Self.decodeModel(decodable, from: data, with: decoder)
+                    status = decoded.status
+                    return decoded.model
                 } catch let failure as KeyPathModelFailure {
                     throw failure.error // the model's: a ParseError of kind .model, as `convert` throws
                 } catch is DecodingError {
                     throw KeyPathMiss() // the decoder's own: the text is not JSON
                 }
             }
+            return (model, status)
         } catch is KeyPathMiss {
             return nil
         }
     }
 
-    private static func decodeModel<Model: Decodable>(_ type: Model.Type, from data: Data, with decoder: JSONDecoder) throws -> Model {
-        try decoder.decode(KeyPathModel<Model>.self, from: data).model
+    private static func decodeModel<Model: Decodable>(_ type: Model.Type, from data: Data,
+                                                      with decoder: JSONDecoder) throws -> (model: Model, status: BusinessStatus?) {
+        let decoded = try decoder.decode(KeyPathModel<Model>.self, from: data)
+        return (decoded.model, decoded.status)
     }
 
     /// Runs `decode` for `type` when it is `Decodable`, turning its failures into `ParseError`s

@@ -38,7 +38,10 @@ public struct ModelParser<Model: Sendable>: ResponseParser {
                 // Nothing to check or extract: decode the body directly.
                 return try codable.decode(response.data, to: Model.self)
             }
-            if let model = try codable.decode(response.data, to: Model.self, through: json) { return model }
+            if let decoded = try codable.decode(response.data, to: Model.self, through: json) {
+                if let status = decoded.status { response.notes?.record(status) }
+                return decoded.model
+            }
         }
         let content = try json.parse(response)
         return try registry.convert(content, to: Model.self, name: modelName)

@@ -58,15 +58,19 @@ public struct InterceptorContext: Sendable {
     /// multipart form): it is then not in `httpBody`. With `AnyRequest/bodyEncoding` it is the
     /// compressed file, as sent.
     public let bodyFile: URL?
+    /// The service's environment when the request started (``ServiceConfiguration/environment``),
+    /// the same for every attempt: where its servers are and its values (keys, client IDs).
+    public let environment: ServiceEnvironment
 
     /// A context; the kit makes them, tests of interceptors may too.
     public init(requestID: RequestID, attempt: Int, isIdempotent: Bool, response: ResponseHead? = nil,
-                bodyFile: URL? = nil) {
+                bodyFile: URL? = nil, environment: ServiceEnvironment = ServiceEnvironment(name: "default", baseURL: nil)) {
         self.requestID = requestID
         self.attempt = attempt
         self.isIdempotent = isIdempotent
         self.response = response
         self.bodyFile = bodyFile
+        self.environment = environment
     }
 }
 

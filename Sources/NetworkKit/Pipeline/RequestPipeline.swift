@@ -15,10 +15,12 @@ import FoundationNetworking
 ///    (nothing is adapted or sent), or makes the request conditional; a `304` answers from it;
 /// 3. **adapt** it through the same interceptors, in the same order (URL filters, tokens, your
 ///    own, the signer last); then check it may be sent (http: or https: only);
-/// 4. **transfer** it through the transport (`Transfer`): follow the redirects the policy
-///    allows, inflate a content-encoded body as it arrives, enforce the size limit and the idle
-///    timeout, report progress;
-/// 5. **validate** the status against the request's acceptable codes;
+/// 4. **transfer** it through the transport (`Transfer`), once there is room where the service
+///    limits its requests in flight (the most important waiting request goes first): follow the
+///    redirects the policy allows, inflate a content-encoded body as it arrives, enforce the size
+///    limit and the idle timeout, report progress;
+/// 5. **validate** the status against the request's acceptable codes, then the response against
+///    the service's ``ResponseValidation`` unless the request opts out;
 /// 6. **parse** the body with the request's parser chain (never on the callback queue);
 /// 7. on failure ask the interceptors whether to **retry**, and after which delay;
 /// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
@@ -55,6 +57,17 @@ struct RequestPipeline: Sendable {
         options.skippedServiceSteps.contains(.envelope) ? nil : configuration.envelope
     }
 
+    /// The service's response validation, unless the request leaves it out.
+    private var responseValidation: ResponseValidation? {
+        options.skippedServiceSteps.contains(.responseValidation) ? nil : configuration.responseValidation
+    }
+
+    /// The statuses the request accepts: its own, within the service validation's.
+    private var acceptableStatusCodes: Range<Int> {
+        guard let service = responseValidation?.acceptableStatusCodes else { return options.acceptableStatusCodes }
+        return options.acceptableStatusCodes.clamped(to: service)
+    }
+
     /// Runs the request until it finishes; returns what it finished with.
     @discardableResult
     func run() async -> AnyResult {
@@ -82,7 +95,7 @@ struct RequestPipeline: Sendable {
 
     /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
     func firstAttempt() async throws(NetworkError) -> URLRequest {
-        try await adapt(build(), context: InterceptorContext(requestID: request.id, attempt: 1, isIdempotent: isIdempotent))
+        try await adapt(build(), context: context(attempt: 1))
     }
 
     /// The jar this request sends and keeps cookies with, if any.
@@ -92,6 +105,12 @@ struct RequestPipeline: Sendable {
 
     private var isIdempotent: Bool {
         options.isIdempotent ?? options.method.isIdempotent
+    }
+
+    /// What the interceptors are told about `attempt`.
+    private func context(attempt: Int, response: ResponseHead? = nil, bodyFile: URL? = nil) -> InterceptorContext {
+        InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: response,
+                           bodyFile: bodyFile, environment: configuration.environment)
     }
 
     /// The request's limits, else the service's for its kind: downloads to disk have their own,
@@ -110,8 +129,7 @@ struct RequestPipeline: Sendable {
     /// request built from a `URLRequest` as it is.
     func build() throws(NetworkError) -> URLRequest {
         if let custom = options.customRequest { return custom }
-        let context = InterceptorContext(requestID: request.id, attempt: 1, isIdempotent: isIdempotent)
-        let draft = try interceptors.prepare(options, context: context)
+        let draft = try interceptors.prepare(options, context: context(attempt: 1))
         do {
             // The kit asks for the codings it inflates when the transport leaves inflating to it (a
             // transport that inflates asks in its own words).
@@ -185,8 +203,7 @@ struct RequestPipeline: Sendable {
                 if case .failure = result { file?.suspend() }
                 next = machine.responded(result, stopRequested: isCancelled)
             case .askInterceptors(let attempt, let error):                                            // 7. retry?
-                let failed = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
-                                                response: outcome.head)
+                let failed = context(attempt: attempt, response: outcome.head)
                 next = machine.interceptorsDecided(await interceptors.retryDecision(adapted, error: error, context: failed))
             case .backOff(let delay, let attempt, let error):
                 for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
@@ -233,7 +250,7 @@ struct RequestPipeline: Sendable {
                                    // A stream's bytes are not held: its parser's limits bound it.
                                    decompressionLimit: options.stream == nil ? Int64(configuration.maxDecompressedBytes) : .max,
                                    transportDecodes: service.transport.decodesContentEncoding, file: file,
-                                   stream: options.stream.map { ($0.sink, options.acceptableStatusCodes) },
+                                   stream: options.stream.map { ($0.sink, acceptableStatusCodes) },
                                    envelope: envelope,
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieJar)
@@ -259,7 +276,7 @@ struct RequestPipeline: Sendable {
         await withCheckedContinuation { continuation in
             let transfer = Transfer(request: request, sending: urlRequest, setup: setup, continuation: continuation)
             setup.idleWatch.add(transfer)
-            let task = service.transport.start(urlRequest, bodyFile: upload, events: transfer)
+            let task = service.transport.start(urlRequest, bodyFile: upload, priority: options.priority, events: transfer)
             transfer.attach(task)
             request.attach(.transfer(task))
         }
@@ -271,8 +288,6 @@ struct RequestPipeline: Sendable {
     /// the signer see every header that is sent.
     private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
                               conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
-        let context = InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent,
-                                         bodyFile: upload?.url)
         var attemptRequest = prepared
         for (name, value) in try file?.prepare() ?? [:] { attemptRequest.setValue(value, forHTTPHeaderField: name) }
         for (name, value) in conditionalHeaders where attemptRequest.value(forHTTPHeaderField: name) == nil {
@@ -281,13 +296,20 @@ struct RequestPipeline: Sendable {
         if let lastEventID = options.stream?.sink.resumption.lastEventID, !lastEventID.isEmpty {
             attemptRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
-        return try await adapt(attemptRequest, context: context)
+        return try await adapt(attemptRequest, context: context(attempt: attempt, bodyFile: upload?.url))
     }
 
-    /// Step 4 for one attempt: counts it, tells the monitors, transfers it, and adds what it
-    /// moved to `metrics`.
+    /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
+    /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
     private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
+        let limits = InFlightLimits.Limits(total: configuration.maxRequestsInFlight,
+                                           perHost: configuration.maxRequestsInFlightPerHost)
+        let host = limits.isUnlimited ? nil : adapted.url?.host?.lowercased() ?? ""
+        if let host, await !waitForRoom(host: host, limits: limits) {
+            return TransferOutcome(error: URLError(.cancelled))
+        }
+        defer { if let host { service.inFlight.leave(host: host) } }
         metrics.attempts = request.beginAttempt()
         metrics.url = adapted.url
         for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
@@ -313,6 +335,12 @@ struct RequestPipeline: Sendable {
         }
         var response = Response(head, data: outcome.body)
         response.envelope = envelope
+        response.notes = ParseNotes()
+        do {
+            try responseValidation?.validate(response, checksBody: file == nil && options.method != .head)
+        } catch {
+            return .failure(error)
+        }
         if let file {
             do {
                 let downloaded = try file.finish(head)
@@ -330,7 +358,7 @@ struct RequestPipeline: Sendable {
     /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends
     /// it, and a body that ended as it should gives the parser's last items.
     private func respond(toStream stream: StreamSetup, head: ResponseHead, body: Data) -> AnyResult {
-        guard options.acceptableStatusCodes.contains(head.statusCode) else {
+        guard acceptableStatusCodes.contains(head.statusCode) else {
             return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
         }
         if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
@@ -358,6 +386,10 @@ struct RequestPipeline: Sendable {
     /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on
     /// `ParsingQueue.shared`: never on the callback queue.
     func parse(_ response: Response) async -> AnyResult {
+        let notes = response.notes ?? ParseNotes()
+        var noted = response
+        noted.notes = notes
+        let response = noted
         let parser = request.anyParser
         let work: @Sendable () -> AnyResult = { parser.parseAnyResult(response) }                 // 6. parse
         let started = monitors.isEmpty ? nil : ContinuousClock.now
@@ -369,6 +401,7 @@ struct RequestPipeline: Sendable {
                 ParsingQueue.shared.async { continuation.resume(returning: work()) }
             }
         }
+        if case .success = result { request.didRead(notes.businessStatus) }
         if let started {
             let duration = started.duration(to: .now)
             var succeeded = false
@@ -376,6 +409,22 @@ struct RequestPipeline: Sendable {
             for monitor in monitors { monitor.request(request.id, didParseIn: duration, succeeded: succeeded) }
         }
         return result
+    }
+
+    /// Step 4's wait for room where the service limits its requests in flight: false when the
+    /// request was stopped while it waited (it holds no place then). Like a retry's wait, the
+    /// wait runs in a task of its own that `Request.cancel()` can cancel.
+    private func waitForRoom(host: String, limits: InFlightLimits.Limits) async -> Bool {
+        let gate = service.inFlight, id = request.id, priority = options.priority
+        if gate.tryEnter(id, host: host, priority: priority, limits: limits) { return true }
+        let wait = Task { if await !gate.enter(id, host: host, priority: priority, limits: limits) { throw CancellationError() } }
+        request.attach(.wait(wait))
+        do {
+            try await withTaskCancellationHandler { try await wait.value } onCancel: { wait.cancel() }
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry

@@ -46,12 +46,22 @@ public protocol Transport: Sendable {
     /// protocol's contract says.
     func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask
 
+    /// The same, with the request's ``RequestPriority``, for a transport that can order its
+    /// transfers by it (a hint: the kit orders requests itself where the service limits those in
+    /// flight). By default the priority is left out and `start(_:bodyFile:events:)` is called.
+    func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask
+
     /// Lets running transfers finish and releases the transport's resources. The service calls
     /// this when it is freed.
     func finishAndInvalidate()
 }
 
 extension Transport {
+    /// Transports that cannot use a priority leave it out.
+    public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
+        start(request, bodyFile: bodyFile, events: events)
+    }
+
     /// Transports deliver bodies as sent unless they say otherwise.
     public var decodesContentEncoding: Bool { false }
 

@@ -78,8 +78,14 @@ public final class URLSessionTransport: Transport {
 
     /// Starts a data task (an upload task from `bodyFile` when given) whose events go to `events`.
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
+        start(request, bodyFile: bodyFile, priority: .normal, events: events)
+    }
+
+    /// The same, with `priority` as the task's `URLSessionTask.priority`.
+    public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
         let request = Self.withLooseTimeout(request)
         let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
+        task.priority = priority.urlSessionPriority
         transfers.insert(events, for: task.taskIdentifier)
         task.resume()
         return URLSessionTransportTask(task: task)

@@ -11,6 +11,22 @@ import Foundation
 /// let api = Service(configuration: configuration)   // on the first: production
 /// api.useEnvironment(named: "staging")              // requests in flight finish where they went
 /// ```
+///
+/// An environment also carries the values that go with its servers (RTNetworking's keys for
+/// online and offline): signing keys, client IDs. The signer and the interceptors read them
+/// from the environment that was active when the request started
+/// (``InterceptorContext/environment``), so a request keeps its keys through its retries even
+/// if the service switches environment meanwhile:
+///
+/// ```swift
+/// ServiceEnvironment(name: "staging", baseURL: staging, values: ["signingKey": stagingKey, "clientID": "web-staging"])
+///
+/// func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+///     var adapted = request
+///     adapted.setValue(context.environment["clientID"], forHTTPHeaderField: "X-Client-ID")
+///     return adapted
+/// }
+/// ```
 public struct ServiceEnvironment: Sendable, Hashable {
     /// The name the environment is switched to by.
     public var name: String
@@ -18,12 +34,21 @@ public struct ServiceEnvironment: Sendable, Hashable {
     public var baseURL: URL?
     /// Where paths of requests with `useCDN` are resolved.
     public var cdnURL: URL?
+    /// The values that belong to this environment, such as its signing key and client ID.
+    public var values: [String: String]
 
     /// Creates an environment.
-    public init(name: String, baseURL: URL?, cdnURL: URL? = nil) {
+    public init(name: String, baseURL: URL?, cdnURL: URL? = nil, values: [String: String] = [:]) {
         self.name = name
         self.baseURL = baseURL
         self.cdnURL = cdnURL
+        self.values = values
+    }
+
+    /// The value for `key` in this environment, nil when it has none.
+    public subscript(key: String) -> String? {
+        get { values[key] }
+        set { values[key] = newValue }
     }
 }
 

@@ -41,11 +41,21 @@ public protocol RequestSigning: Sendable {
 
     /// The signed request, whose body is sent from `bodyFile` when that is not nil (it is then
     /// not in `httpBody`; with ``AnyRequest/bodyEncoding`` it is the compressed file, as sent).
-    /// The kit calls this one; by default it calls ``sign(_:)``.
+    /// By default it calls ``sign(_:)``.
     func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest
+
+    /// The signed request, for a signer whose keys depend on the environment: `environment` is
+    /// the one active when the request started (see ``ServiceEnvironment/values``). The kit calls
+    /// this one; by default it calls ``sign(_:bodyFile:)``.
+    func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest
 }
 
 extension RequestSigning {
+    /// Calls ``sign(_:bodyFile:)``: signers with one key for every environment need only that one.
+    public func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest {
+        try sign(request, bodyFile: bodyFile)
+    }
+
     /// Calls ``sign(_:)``: signers that do not sign bodies from disk need only that one.
     public func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest {
         try sign(request)

@@ -18,8 +18,8 @@ public struct SigningInterceptor: BuiltInInterceptor {
         self.signer = signer
     }
 
-    /// The signed request (see ``RequestSigning/sign(_:bodyFile:)``).
+    /// The signed request (see ``RequestSigning/sign(_:bodyFile:environment:)``).
     public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
-        try signer.sign(request, bodyFile: context.bodyFile)
+        try signer.sign(request, bodyFile: context.bodyFile, environment: context.environment)
     }
 }

@@ -1,0 +1,35 @@
+/// The business code and message of a successful answer read through an envelope (DYNetwork's
+/// response object): `{"code": 0, "message": "ok", "data": {...}}` gives the value from `data`,
+/// and this gives `0` and `"ok"`.
+///
+/// The kit's JSON and model parsers record it as they check the code
+/// (``ResponseEnvelope``, `JSONParser.checkKeyPath`), so it costs no second parse. Read it from
+/// `Reply.businessStatus` or ``AnyRequest/businessStatus``; the value stays what `send` returns.
+public struct BusinessStatus: Sendable, Equatable {
+    /// The code at the envelope's code key path.
+    public var code: JSON
+    /// The message at its message key path (`message`, then `msg`, when it names none), if any.
+    public var message: String?
+
+    /// A status from its parts.
+    public init(code: JSON, message: String?) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// Where the parsers of one response note what they found besides the value: the business
+/// status of an envelope they checked. One per parse, shared by the copies of its `Response`.
+final class ParseNotes: Sendable {
+    private let status = Protected<BusinessStatus?>(nil)
+
+    /// Keeps `found`; the last one recorded wins (the outermost parser records last).
+    func record(_ found: BusinessStatus) {
+        status.withLock { $0 = found }
+    }
+
+    /// What was recorded, if anything.
+    var businessStatus: BusinessStatus? {
+        status.snapshot
+    }
+}
