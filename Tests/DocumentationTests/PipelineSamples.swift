@@ -63,6 +63,70 @@ func pipelineBasicAuthentication(password: String,
     return report
 }
 
+struct EnvironmentKeySigner: RequestSigning {
+    func sign(_ request: URLRequest) throws -> URLRequest {
+        throw NetworkError.invalidRequest("this signer needs the request's environment")
+    }
+
+    func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest {
+        guard let key = environment["signingKey"] else { throw NetworkError.invalidRequest("no key for \(environment.name)") }
+        var signed = request
+        signed.setValue(signature(of: request.signingContent, key: key), forHTTPHeaderField: "X-Signature")
+        signed.setValue(environment["clientID"], forHTTPHeaderField: "X-Client-ID")
+        return signed
+    }
+}
+
+/// A stand-in for an HMAC: the samples only show where the key comes from.
+func signature(of content: Data, key: String) -> String {
+    "\(content.count)-\(key.count)"
+}
+
+func pipelineEnvironmentKeys(productionKey: String, stagingKey: String) -> Service {
+    var keyed = ServiceConfiguration(environments: [
+        ServiceEnvironment(name: "production", baseURL: URL(string: "https://api.example.com"),
+                           values: ["signingKey": productionKey, "clientID": "ios"]),
+        ServiceEnvironment(name: "staging", baseURL: URL(string: "https://staging.example.com"),
+                           values: ["signingKey": stagingKey, "clientID": "ios-staging"]),
+    ])
+    keyed.signer = EnvironmentKeySigner()
+    return Service(configuration: keyed)
+}
+
+struct MaintenanceError: Error {}
+
+func pipelineResponseValidation() -> Service {
+    var checked = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
+    checked.responseValidation = ResponseValidation(
+        acceptableContentTypes: ["application/json", "+json"],
+        requiredKeyPaths: ["code"],
+        businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0, 200], messageKeyPaths: ["msg", "error/message"]),
+        rules: [{ response in
+            if response.header("X-Maintenance") != nil { throw MaintenanceError() }
+        }]
+    )
+    return Service(configuration: checked)
+}
+
+func pipelinePriority() -> [Request<Data>] {
+    var polite = ServiceConfiguration(baseURL: URL(string: "https://images.example.com"))
+    polite.maxRequestsInFlight = 6
+    polite.maxRequestsInFlightPerHost = 2
+    let thumbnail = Request(path: "/thumbs/42.jpg")
+    thumbnail.priority = .low
+    let avatar = Request(path: "/avatars/7.jpg")
+    avatar.priority = .veryHigh
+    _ = Service(configuration: polite)
+    return [thumbnail, avatar]
+}
+
+func parsingBusinessStatus(api: Service) async throws {
+    let reply = try await api.reply(to: Request(path: "/profile", parser: JSONParser()))
+    if let status = reply.businessStatus {
+        print("code \(status.code): \(status.message ?? "no message")")
+    }
+}
+
 struct HeaderSigner: RequestSigning {
     let sign: @Sendable (Data) -> String
     func sign(_ request: URLRequest) throws -> URLRequest {

@@ -1,3 +1,4 @@
+import FixtureServer
 import Foundation
 import NetworkKit
 import Testing
@@ -124,7 +125,38 @@ struct ProgressiveJPEGStreamTests {
         #expect(error?.kind == .limit)
     }
 
-    @Test func theDecoderKeepsOnlyWhatLibjpegHasNotConsumed() throws {
+    /// Damaged entropy-coded data that libjpeg decodes with warnings: the streamed final image
+    /// is the whole-body decode's, warnings and filled-in pixels included, however the bytes come.
+    @Test(arguments: ["progressive.jpg", "baseline.jpg"])
+    func aDamagedFileEndsAsTheWholeBodyDecodeEnds(name: String) throws {
+        let clean = try StreamImageFixtures.data(name)
+        let firstScan = try #require(clean.range(of: Data([0xFF, 0xDA]))?.upperBound)
+        var warned = 0
+        for seed in 1...30 as ClosedRange<UInt64> {
+            var random = SeededGenerator(seed: seed)
+            var data = clean
+            for _ in 0..<3 {
+                let at = Int.random(in: firstScan + 64..<(data.count - 64), using: &random)
+                for offset in 0..<4 { data[at + offset] = UInt8.random(in: 0...255, using: &random) }
+            }
+            let whole = Result { try Feed.wholeBody(data) }
+            if case .success(let image) = whole, !image.warnings.isEmpty { warned += 1 }
+            for chunks in [Feed.pieces(data.count, size: 1), Feed.randomPieces(data.count, seed: seed)] {
+                let streamed = Result { try Feed.items(IncrementalImageParser(previews: .init(sources: .all)), data, chunks: chunks).last }
+                switch (whole, streamed) {
+                case (.success(let expected), .success(let final?)):
+                    #expect(Feed.difference(final.image, expected) == nil, "\(name), seed \(seed), \(chunks.count) chunks")
+                case (.failure(let expected as ParseError), .failure(let error as ParseError)):
+                    #expect(error.reason == expected.reason, "\(name), seed \(seed)")
+                default:
+                    Issue.record("\(name), seed \(seed): the whole body gave \(whole), the stream \(streamed)")
+                }
+            }
+        }
+        #expect(warned > 0, "no damaged variant of \(name) made libjpeg warn")
+    }
+
+    @Test func libjpegHoldsOnlyWhatItHasNotConsumed() throws {
         let data = try StreamImageFixtures.data("progressive.jpg")
         let decoder = try JPEGCodec().makeIncrementalDecoder(options: ImageDecodingOptions(), previews: ImagePreviewPolicy())
         let jpeg = try #require(decoder as? JPEGIncrementalDecoder)

@@ -3,14 +3,18 @@ import Foundation
 import NetworkKit
 
 extension JPEGCodec: IncrementalImageCodec {
-    /// A decoder that consumes the file as it arrives (libjpeg with a suspending source), keeping
-    /// only the bytes libjpeg has not consumed. Its final image is `decode`'s for the whole file:
-    /// the same libjpeg calls, the same DCT scale, CMYK conversion, EXIF orientation, warnings
-    /// and box filter. It offers a preview after each scan of a progressive file but the last
-    /// (``ImageStreamStage/scan(_:)``), and the top rows of a sequential one
-    /// (``ImageStreamStage/rows(_:)``), when `previews` asks for them. An arithmetic-coded file,
-    /// which libjpeg cannot decode from bytes that are still arriving, is kept whole and decoded
-    /// by `decode` at the end, without previews.
+    /// A decoder that consumes the file as it arrives (libjpeg with a suspending source). Its
+    /// final image is `decode`'s for the whole file: the same libjpeg calls, the same DCT scale,
+    /// CMYK conversion, EXIF orientation, warnings and box filter. It offers a preview after each
+    /// scan of a progressive file but the last (``ImageStreamStage/scan(_:)``), and the top rows
+    /// of a sequential one (``ImageStreamStage/rows(_:)``), when `previews` asks for them.
+    ///
+    /// It also keeps the body: libjpeg reads damaged data slightly differently when the bytes
+    /// arrive in pieces (its fast Huffman path needs many bytes at hand), so a file libjpeg warned
+    /// about or failed on while it arrived is decoded again by `decode` from the whole body at
+    /// the end, and the result is `decode`'s, error or image. An arithmetic-coded file, which
+    /// libjpeg cannot decode from bytes that are still arriving, is decoded by `decode` at the
+    /// end, without previews.
     public func makeIncrementalDecoder(options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws
         -> any IncrementalImageDecoder {
         JPEGIncrementalDecoder(state: try JPEGIncrementalState(codec: self, options: options, previews: previews))
@@ -37,9 +41,11 @@ struct JPEGIncrementalState: IncrementalDecodeState {
     private let codec: JPEGCodec
     private let options: ImageDecodingOptions
     private let stream: JPEGStream
-    /// The bytes so far while the header is read, then the whole body of an arithmetic-coded
-    /// file; nil once the file is known to decode as it arrives.
-    private var kept: Data? = Data()
+    /// The body so far, for `decode` at the end when the streamed decode cannot be trusted to
+    /// match it (see `makeIncrementalDecoder`).
+    private var kept = Data()
+    /// Why the streamed decode stopped, if it did: the end decodes `kept` instead.
+    private var streamFailure: (any Error)?
     private var phase = Phase.header
     private var header: JPEGHeader?
     private var width = 0
@@ -51,9 +57,6 @@ struct JPEGIncrementalState: IncrementalDecodeState {
     private var scans: JPEGScanPreviews?
     private var rows: TopDownPreviews?
     private var lastStage: ImageStreamStage?
-
-    /// The most bytes kept while the header is read.
-    static let maxHeaderBytes = 4 << 20
 
     init(codec: JPEGCodec, options: ImageDecodingOptions, previews: ImagePreviewPolicy) throws {
         self.codec = codec
@@ -69,19 +72,20 @@ struct JPEGIncrementalState: IncrementalDecodeState {
 
     mutating func append(_ bytes: Data) throws -> ImageStreamStage? {
         if let failure { throw failure }
-        guard phase != .done else { return nil }
-        if header?.isArithmetic == true {
-            kept?.append(bytes)
-            return nil
-        }
-        kept?.append(bytes)
-        if let count = kept?.count, count > Self.maxHeaderBytes { kept = nil }
+        kept.append(bytes)
+        guard phase != .done, streamFailure == nil, header?.isArithmetic != true else { return nil }
         do {
             try stream.append(bytes)
             try advance()
-        } catch {
+        } catch where header == nil {
+            // What is wrong with the header (not a JPEG, over the pixel limit) fails the stream at
+            // once, as it fails `decode`.
             failure = error
             throw error
+        } catch {
+            streamFailure = error
+            stopPreviews()
+            return nil
         }
         var stage: ImageStreamStage?
         if let scan = scans?.append(bytes) { stage = .scan(scan) }
@@ -131,24 +135,28 @@ struct JPEGIncrementalState: IncrementalDecodeState {
     mutating func finish() throws -> DecodedImage {
         if let failure { throw failure }
         stopPreviews()
-        if header?.isArithmetic == true {
-            guard let kept else {
-                throw ParseError.image("invalid JPEG: an arithmetic-coded file whose header is over \(Self.maxHeaderBytes) bytes")
+        if streamFailure == nil, header?.isArithmetic != true {
+            stream.end()
+            do {
+                try advance()
+            } catch {
+                streamFailure = error
             }
-            self.kept = nil
+        }
+        guard streamFailure == nil, phase == .done, let header, !header.isArithmetic,
+              !stream.isIncomplete, stream.warnings.isEmpty else {
+            pixels = []
+            defer { kept = Data() }
             return try codec.decode(kept, options: options)
         }
-        stream.end()
-        try advance()
-        guard phase == .done, let header else { throw ParseError.image("invalid JPEG: the decoder stopped before the end") }
+        kept = Data()
         if header.isCMYK {
             CMYKConversion.convertToRGBA(&pixels, inverted: header.isAdobeInverted)
         }
         let image = try DecodedImage(
             width: width, height: height, bytesPerRow: bytesPerRow, pixels: pixels,
             scale: options.scale ?? 1, format: .jpeg, orientation: header.orientation,
-            sourceWidth: header.sourceWidth, sourceHeight: header.sourceHeight,
-            isIncomplete: stream.isIncomplete, warnings: stream.warnings
+            sourceWidth: header.sourceWidth, sourceHeight: header.sourceHeight
         )
         pixels = []
         return try image.downsampled(for: options)
@@ -168,7 +176,6 @@ struct JPEGIncrementalState: IncrementalDecodeState {
                     stopPreviews()
                     return
                 }
-                kept = nil
                 let target = options.targetSize(width: header.sourceWidth, height: header.sourceHeight)
                 try stream.setScale(header.numerator(for: target), &info)
                 (width, height) = (Int(info.width), Int(info.height))

@@ -1,0 +1,77 @@
+import Foundation
+import NetworkKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// MARK: - Coming from YTKNetwork, RTNetworking, SCNetworkKit or DYNetwork
+
+// YTKNetwork's GetUserInfoApi: requestUrl, requestArgument, jsonValidator, cacheTimeInSeconds,
+// requestPriority and requestAuthorizationHeaderFieldArray, as properties of one request.
+func getUserInfo(userID: String, clientPassword: String) -> Request<JSON> {
+    let request = Request(path: "/iphone/users", parameters: ["id": .string(userID)],
+                          parser: JSONParser(shape: ["nick": .string, "level": .number]))
+    request.cache = .seconds(180)
+    request.priority = .high
+    request.interceptors = [BasicAuthentication(user: "ios", password: clientPassword)]
+    return request
+}
+
+func showUserInfo(api: Service, clientPassword: String) {
+    let request = getUserInfo(userID: "42", clientPassword: clientPassword)
+    request.addCompletionHandler { _, result in     // on the callback queue: main by default
+        switch result {
+        case .success(let user): print(user["nick"]?.stringValue ?? "")
+        case .failure(let error): print(error)          // a NetworkError
+        }
+    }
+    api.start(request)                                  // or: let user = try await api.send(request)
+}
+
+/// A stand-in for an HMAC: the sample only shows where the key comes from.
+func shopSignature(of content: Data, key: String) -> String {
+    "\(content.count)-\(key.count)"
+}
+
+// RTNetworking's AIFService with AIFSignatureProtocol, DYNetwork's service protocol.
+struct ShopSigner: RequestSigning {
+    func sign(_ request: URLRequest) throws -> URLRequest {
+        throw NetworkError.invalidRequest("ShopSigner signs with the key of the request's environment")
+    }
+
+    func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest {
+        guard let key = environment["privateKey"] else { throw NetworkError.invalidRequest("no key for \(environment.name)") }
+        var signed = request
+        signed.setValue(shopSignature(of: request.signingContent, key: key), forHTTPHeaderField: "X-Signature")
+        return signed
+    }
+}
+
+func makeShopService(onlineKey: String, offlineKey: String, token: @escaping @Sendable () -> String) -> Service {
+    var shop = ServiceConfiguration(environments: [
+        ServiceEnvironment(name: "online", baseURL: URL(string: "https://shop.example.com/api/v1"),
+                           values: ["privateKey": onlineKey]),
+        ServiceEnvironment(name: "offline", baseURL: URL(string: "https://test.shop.example.com/api/v1"),
+                           values: ["privateKey": offlineKey]),
+    ])
+    shop.commonHeaders = { ["Accept": "application/json", "token": token()] }
+    shop.commonParameters = { ["platform": "ios"] }
+    shop.signer = ShopSigner()
+    shop.responseValidation = ResponseValidation(acceptableContentTypes: ["application/json"],
+                                                 requiredKeyPaths: ["sign"])
+    shop.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: "100", messageKeyPath: "msg",
+                                     contentKeyPath: "data")
+    return Service(configuration: shop)
+}
+
+func loadGoods(shop: Service, id: Int) async throws -> JSON {
+    // {"code": "100", "msg": "ok", "sign": "…", "data": {…}}
+    let reply = try await shop.reply(to: Request(path: "/goods/\(id)", parser: JSONParser()))
+    if let status = reply.businessStatus {
+        print(status.code, status.message ?? "")        // "100" ok
+    }
+    let ping = Request(path: "/ping", parser: StringParser())
+    ping.skippedServiceSteps = [.commonHeaders, .commonParameters, .responseValidation]
+    print(try await shop.send(ping))
+    return reply.value                                  // what was at "data"
+}
