@@ -7,6 +7,7 @@ import NetworkKitImage
 /// whole and cut into chunks of sizes the input chooses, must end as ``ImageParser`` ends for
 /// the whole body: the same image, pixel for pixel and with the same warnings, or an error in both.
 func fuzzImageStreams(_ data: Data, mimeType: String?) {
+    fuzzScanFilter(data)
     for maxPixelSize in [nil, 64] as [Int?] {
         var response = Response(url: nil, statusCode: 200, headers: mimeType.map { ["Content-Type": $0] } ?? [:], data: data)
         let whole = Result { try ImageParser(maxPixelSize: maxPixelSize, pixelLimit: 16_000_000).parse(response) }
@@ -59,4 +60,16 @@ private func chunkRanges(_ data: Data) -> [Range<Int>] {
         start += length
     }
     return ranges
+}
+
+/// The preview decoder's scan filter: never a trap, and the same bytes out however the file is cut.
+private func fuzzScanFilter(_ data: Data) {
+    var whole = JPEGScanFilter { _, _ in true }
+    let once = whole.filter(data)
+    var pieces = JPEGScanFilter { _, _ in true }
+    var split = Data()
+    for chunk in chunkRanges(data) { split += pieces.filter(data.subdata(in: chunk)) }
+    invariant(split == once && pieces.completedScans == whole.completedScans && pieces.isBroken == whole.isBroken,
+              "the scan filter gave other bytes for the file in chunks")
+    invariant(once.count <= data.count + 4 * whole.completedScans, "the scan filter made the file longer than its placeholders allow")
 }

@@ -148,6 +148,10 @@ int nk_jpeg_stream_is_arithmetic(nk_jpeg_stream *stream) {
     return stream->decoder->cinfo.arith_code ? 1 : 0;
 }
 
+void nk_jpeg_stream_set_block_smoothing(nk_jpeg_stream *stream, int on) {
+    stream->decoder->cinfo.do_block_smoothing = on ? TRUE : FALSE;
+}
+
 int nk_jpeg_stream_start(nk_jpeg_stream *stream, int buffered) {
     struct jpeg_decompress_struct *cinfo = &stream->decoder->cinfo;
     if (setjmp(stream->decoder->jump)) return -1;

@@ -55,6 +55,14 @@ int nk_jpeg_stream_read_header(nk_jpeg_stream *stream, nk_jpeg_info *info);
  */
 int nk_jpeg_stream_is_arithmetic(nk_jpeg_stream *stream);
 
+/*
+ * Before nk_jpeg_stream_start: whether libjpeg estimates the AC coefficients a progressive file
+ * has not sent yet from the neighbouring blocks (block smoothing, on by default). In buffered-image
+ * mode, smoothing makes an output pass wait for input two block rows past it, so a pass over a
+ * scan that no further scan follows yet cannot end.
+ */
+void nk_jpeg_stream_set_block_smoothing(nk_jpeg_stream *stream, int on);
+
 /* Starts decompressing, in buffered-image mode when `buffered` is not 0; call once the header is read. */
 int nk_jpeg_stream_start(nk_jpeg_stream *stream, int buffered);
 

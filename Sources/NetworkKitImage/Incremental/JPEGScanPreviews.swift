@@ -3,19 +3,24 @@ import Foundation
 import NetworkKit
 
 /// The previews of a progressive JPEG: a second libjpeg decoder, in buffered-image mode at the
-/// DCT scale the previews need, fed the same bytes as the decoder of the final image. It can
-/// show the image as of any completed scan.
+/// DCT scale the previews need, fed the bytes of the file that can change a preview at that scale
+/// (``JPEGScanFilter``: at 1/8, the AC scans are left out). It offers a preview after every scan
+/// of the file; after a scan it was not given, the preview is the one before, unchanged.
 ///
 /// It never fails the stream: once it meets an error it stops (``isStopped``), and the decoder of
 /// the final image reports what is wrong with the file.
 struct JPEGScanPreviews {
     private var stream: JPEGStream?
+    private var filter: JPEGScanFilter
     private let maxPixelSize: Int?
+    /// The last preview made, and how many of the decoder's scans it shows.
+    private var lastPreview: (decodedScans: Int, image: DecodedImage)?
     private var header: JPEGHeader?
     private var outputWidth = 0
     private var outputHeight = 0
-    /// Scans whose data has all arrived, and the most of them a preview was offered for.
-    private var completedScans = 0
+    /// The decoder's scans whose data has all arrived; the file's scans (which the filter may have
+    /// left some of out), and the most of them a preview was offered for.
+    private var decodedScans = 0
     private var offeredScans = 0
     /// The end marker was read: the final image shows the last scan.
     private var reachedEnd = false
@@ -27,6 +32,10 @@ struct JPEGScanPreviews {
     init(maxPixelSize: Int?) throws {
         stream = try JPEGStream(strict: false)
         self.maxPixelSize = maxPixelSize
+        filter = JPEGScanFilter { width, height in
+            let target = ImageDecodingOptions(maxPixelSize: maxPixelSize).targetSize(width: width, height: height)
+            return JPEGCodec.scaleNumerator(longestSide: max(width, height), wanted: max(target.width, target.height)) == 1
+        }
     }
 
     /// True once previews stopped, for good.
@@ -43,16 +52,30 @@ struct JPEGScanPreviews {
     /// complete only before the end marker count (the final image shows the last).
     mutating func append(_ bytes: Data) -> Int? {
         guard let stream else { return nil }
+        let needed = filter.filter(bytes)
+        guard !filter.isBroken else {
+            stop()
+            return nil
+        }
         do {
-            try stream.append(bytes)
+            if !needed.isEmpty { try stream.append(needed) }
             try advance(stream)
         } catch {
             stop()
             return nil
         }
-        guard !outputPending, !reachedEnd, completedScans > offeredScans else { return nil }
-        offeredScans = completedScans
-        return completedScans
+        var completed = decodedScans
+        if filter.isFiltering {
+            // The file's scans that ended, as far as the decoder has caught up with them.
+            completed = filter.completedScans
+            while completed > 0, filter.decodedScans(through: completed) > decodedScans { completed -= 1 }
+        }
+        // While an output pass waits for the next scan's start, only the last preview can be offered
+        // again (after scans the decoder was not given).
+        let reusesLastPreview = filter.isFiltering && lastPreview?.decodedScans == filter.decodedScans(through: completed)
+        guard !outputPending || reusesLastPreview, !reachedEnd, !filter.reachedEnd, completed > offeredScans else { return nil }
+        offeredScans = completed
+        return completed
     }
 
     private mutating func advance(_ stream: JPEGStream) throws {
@@ -68,6 +91,8 @@ struct JPEGScanPreviews {
             self.header = header
         }
         if !started {
+            // Without the AC scans, an output pass must not wait for a scan that will not come.
+            if filter.isFiltering { stream.setBlockSmoothing(false) }
             guard try stream.start(buffered: true) else { return }
             started = true
         }
@@ -75,30 +100,34 @@ struct JPEGScanPreviews {
             guard try stream.finishOutput() else { return }
             outputPending = false
         }
-        reachedEnd = try stream.consume(completedScans: &completedScans)
+        reachedEnd = try stream.consume(completedScans: &decodedScans)
     }
 
     /// The image as of the last scan offered, fitted within `maxPixelSize`.
     mutating func preview() throws -> DecodedImage {
-        guard let stream, let header, offeredScans > 0 else {
+        let scan = filter.isFiltering ? filter.decodedScans(through: offeredScans) : offeredScans
+        if let lastPreview, lastPreview.decodedScans == scan { return lastPreview.image }
+        guard let stream, let header, scan > 0 else {
             throw ParseError.image("no JPEG scan to preview")
         }
         let target = ImageDecodingOptions(maxPixelSize: maxPixelSize).targetSize(width: outputWidth, height: outputHeight)
-        var filter = try BoxFilter(sourceWidth: outputWidth, sourceHeight: outputHeight,
-                                   targetWidth: target.width, targetHeight: target.height)
+        var boxFilter = try BoxFilter(sourceWidth: outputWidth, sourceHeight: outputHeight,
+                                      targetWidth: target.width, targetHeight: target.height)
         do {
-            let ended = try stream.output(scan: offeredScans, width: outputWidth) { strip, rows, stride in
-                header.addRows(strip, count: rows, stride: stride, width: outputWidth, to: &filter)
+            let ended = try stream.output(scan: scan, width: outputWidth) { strip, rows, stride in
+                header.addRows(strip, count: rows, stride: stride, width: outputWidth, to: &boxFilter)
             }
             outputPending = !ended
         } catch {
             stop()
             throw error
         }
-        return try DecodedImage(
-            width: target.width, height: target.height, pixels: filter.pixels, format: .jpeg,
+        let image = try DecodedImage(
+            width: target.width, height: target.height, pixels: boxFilter.pixels, format: .jpeg,
             orientation: header.orientation, sourceWidth: header.sourceWidth, sourceHeight: header.sourceHeight
         )
+        lastPreview = (scan, image)
+        return image
     }
 }
 
