@@ -28,35 +28,17 @@ func showUserInfo(api: Service, clientPassword: String) {
     api.start(request)                                  // or: let user = try await api.send(request)
 }
 
-/// A stand-in for an HMAC: the sample only shows where the key comes from.
-func shopSignature(of content: Data, key: String) -> String {
-    "\(content.count)-\(key.count)"
-}
-
 // RTNetworking's AIFService with AIFSignatureProtocol, DYNetwork's service protocol.
-struct ShopSigner: RequestSigning {
-    func sign(_ request: URLRequest) throws -> URLRequest {
-        throw NetworkError.invalidRequest("ShopSigner signs with the key of the request's environment")
-    }
-
-    func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest {
-        guard let key = environment["privateKey"] else { throw NetworkError.invalidRequest("no key for \(environment.name)") }
-        var signed = request
-        signed.setValue(shopSignature(of: request.signingContent, key: key), forHTTPHeaderField: "X-Signature")
-        return signed
-    }
-}
-
 func makeShopService(onlineKey: String, offlineKey: String, token: @escaping @Sendable () -> String) -> Service {
     var shop = ServiceConfiguration(environments: [
         ServiceEnvironment(name: "online", baseURL: URL(string: "https://shop.example.com/api/v1"),
-                           values: ["privateKey": onlineKey]),
+                           values: ["signingKey": onlineKey, "clientID": "ios"]),
         ServiceEnvironment(name: "offline", baseURL: URL(string: "https://test.shop.example.com/api/v1"),
-                           values: ["privateKey": offlineKey]),
+                           values: ["signingKey": offlineKey, "clientID": "ios-test"]),
     ])
     shop.commonHeaders = { ["Accept": "application/json", "token": token()] }
     shop.commonParameters = { ["platform": "ios"] }
-    shop.signer = ShopSigner()
+    shop.signer = EnvironmentKeySigner()   // from "Keys per environment" in The Request Pipeline
     shop.responseValidation = ResponseValidation(acceptableContentTypes: ["application/json"],
                                                  requiredKeyPaths: ["sign"])
     shop.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: "100", messageKeyPath: "msg",

@@ -18,6 +18,19 @@ struct PriorityTests {
         try #require(service.inFlight.waitingCount == count, "\(service.inFlight.waitingCount) of \(count) requests wait")
     }
 
+    /// A fixture whose service has `limits`, with a request the server holds in flight until
+    /// `open(_:on:)` opens its gate.
+    private static func holding(_ transport: TransportKind, limits: (inout ServiceConfiguration) -> Void) async throws
+        -> (fixture: Fixture, gate: String, held: Request<JSON>) {
+        let fixture = try await Fixture.start(transport: transport)
+        fixture.service.configure(limits)
+        let gate = "held-\(UUID().uuidString)"
+        let held = Request(path: "/held/\(gate)", parser: JSONParser())
+        fixture.service.start(held)
+        try await waitUntilSent(held)
+        return (fixture, gate, held)
+    }
+
     /// Waits until `request` holds its place in flight (at most 10 s).
     private static func waitUntilSent(_ request: AnyRequest) async throws {
         for _ in 0..<1000 where request.attemptCount == 0 {
@@ -34,13 +47,8 @@ struct PriorityTests {
 
     @Test("with a limit of 1 and ten queued requests, the high ones go first", arguments: TransportKind.allCases)
     func highFirst(transport: TransportKind) async throws {
-        let fixture = try await Fixture.start(transport: transport)
+        let (fixture, gate, held) = try await Self.holding(transport) { $0.maxRequestsInFlight = 1 }
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.maxRequestsInFlight = 1 }
-        let gate = "priority-\(UUID().uuidString)"
-        let held = Request(path: "/held/\(gate)", parser: JSONParser())
-        fixture.service.start(held)
-        try await Self.waitUntilSent(held)
         let priorities: [RequestPriority] = [.low, .normal, .high, .veryLow, .veryHigh, .normal, .high, .low, .veryHigh, .normal]
         let finished = Recorder<Int>()
         var queued: [Request<JSON>] = []
@@ -63,13 +71,8 @@ struct PriorityTests {
 
     @Test("per host: a held host does not hold up another", arguments: TransportKind.allCases)
     func perHost(transport: TransportKind) async throws {
-        let fixture = try await Fixture.start(transport: transport)
+        let (fixture, gate, _) = try await Self.holding(transport) { $0.maxRequestsInFlightPerHost = 1 }
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.maxRequestsInFlightPerHost = 1 }
-        let gate = "host-\(UUID().uuidString)"
-        let held = Request(path: "/held/\(gate)", parser: JSONParser())
-        fixture.service.start(held)
-        try await Self.waitUntilSent(held)
         let sameHost = Request(path: "/json/small", parser: JSONParser())
         fixture.service.start(sameHost)
         try await Self.waitUntil(fixture.service, hasWaiting: 1)
@@ -83,13 +86,8 @@ struct PriorityTests {
 
     @Test("a request cancelled while it waits finishes cancelled and takes no place", arguments: TransportKind.allCases)
     func cancelWhileWaiting(transport: TransportKind) async throws {
-        let fixture = try await Fixture.start(transport: transport)
+        let (fixture, gate, _) = try await Self.holding(transport) { $0.maxRequestsInFlight = 1 }
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.maxRequestsInFlight = 1 }
-        let gate = "cancel-\(UUID().uuidString)"
-        let held = Request(path: "/held/\(gate)", parser: JSONParser())
-        fixture.service.start(held)
-        try await Self.waitUntilSent(held)
         let cancelled = Request(path: "/json/small", parser: JSONParser())
         let next = Request(path: "/json/small", parser: JSONParser())
         fixture.service.start(cancelled)
