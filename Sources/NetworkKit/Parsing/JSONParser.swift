@@ -81,24 +81,13 @@ public struct JSONParser: ResponseParser {
     @discardableResult
     func checkCode(in json: JSON) throws -> BusinessStatus? {
         guard let checkKeyPath else { return nil }
-        let code = try json.value(at: checkKeyPath)
-        guard code.matchesCode(okValue) else {
-            throw NetworkError.businessCode(code: code, message: message(in: json))
-        }
-        return BusinessStatus(code: code, message: message(in: json))
+        return try BusinessCodeCheck(codeKeyPath: checkKeyPath, okValues: [okValue], messageKeyPaths: messageKeyPaths)
+            .check(json, parser: "json")
     }
 
     /// Where the message may be, in the order tried.
     var messageKeyPaths: [JSONKeyPath] {
         messageKeyPath.map { [$0] } ?? ["message", "msg"]
-    }
-
-    private func message(in json: JSON) -> String? {
-        for path in messageKeyPaths {
-            guard let value = try? json.value(at: path) else { continue }
-            return value.stringValue ?? value.description
-        }
-        return nil
     }
 
     /// Throws when the body is empty or its `Content-Type` is not acceptable.
@@ -107,11 +96,6 @@ public struct JSONParser: ResponseParser {
             throw ParseError(parser: "json", reason: "empty body (status \(response.statusCode))", kind: .emptyBody)
         }
         guard let acceptable = acceptableContentTypes else { return }
-        let type = response.mimeType ?? ""
-        guard MediaTypeList.accepts(acceptable, type: type) else {
-            throw ParseError(parser: "json",
-                             reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptable.sorted())",
-                             kind: .contentType)
-        }
+        try MediaTypeList.require(acceptable, of: response, parser: "json")
     }
 }

@@ -83,7 +83,9 @@ struct JPEGIncrementalState: IncrementalDecodeState {
             failure = error
             throw error
         } catch {
+            // The end decodes the whole body: the streamed pixels are of no more use.
             streamFailure = error
+            pixels = []
             stopPreviews()
             return nil
         }

@@ -18,9 +18,10 @@ struct JPEGScanPreviews {
     private var header: JPEGHeader?
     private var outputWidth = 0
     private var outputHeight = 0
-    /// The decoder's scans whose data has all arrived; the file's scans (which the filter may have
-    /// left some of out), and the most of them a preview was offered for.
+    /// The decoder's scans whose data has all arrived (the filter may have left some of the file's
+    /// scans out of them).
     private var decodedScans = 0
+    /// The most of the file's scans a preview was offered for.
     private var offeredScans = 0
     /// The end marker was read: the final image shows the last scan.
     private var reachedEnd = false

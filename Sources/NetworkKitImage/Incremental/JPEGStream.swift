@@ -52,12 +52,12 @@ final class JPEGStream {
         guard nk_jpeg_set_scale(decoder, UInt32(numerator), &info) == 0 else { throw failure() }
     }
 
-    /// Starts decompressing, in buffered-image mode when `buffered`.
     /// Whether libjpeg estimates the AC coefficients not sent yet (on by default); before `start`.
     func setBlockSmoothing(_ on: Bool) {
         nk_jpeg_stream_set_block_smoothing(stream, on ? 1 : 0)
     }
 
+    /// Starts decompressing, in buffered-image mode when `buffered`.
     func start(buffered: Bool) throws -> Bool {
         try finished(nk_jpeg_stream_start(stream, buffered ? 1 : 0))
     }

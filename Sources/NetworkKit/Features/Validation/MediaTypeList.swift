@@ -14,4 +14,13 @@ enum MediaTypeList {
             return false
         }
     }
+
+    /// Throws a `ParseError` of kind `contentType`, naming `parser`, unless `response`'s media type
+    /// is one of `acceptable`.
+    static func require(_ acceptable: Set<String>, of response: Response, parser: String) throws(ParseError) {
+        let type = response.mimeType ?? ""
+        guard !accepts(acceptable, type: type) else { return }
+        throw ParseError(parser: parser, reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptable.sorted())",
+                         kind: .contentType)
+    }
 }

@@ -68,11 +68,10 @@ public struct ResponseValidation: Sendable {
         }
         let hasBody = checksBody && ![204, 205].contains(response.statusCode)
         if !acceptableContentTypes.isEmpty, !response.data.isEmpty || !checksBody {
-            let type = response.mimeType ?? ""
-            guard MediaTypeList.accepts(acceptableContentTypes, type: type) else {
-                throw .parse(ParseError(parser: Self.name,
-                                        reason: "Content-Type \"\(type.isEmpty ? "none" : type)\" is not one of \(acceptableContentTypes.sorted())",
-                                        kind: .contentType))
+            do {
+                try MediaTypeList.require(acceptableContentTypes, of: response, parser: Self.name)
+            } catch {
+                throw .parse(error)
             }
         }
         if hasBody, businessCode != nil || !requiredKeyPaths.isEmpty || shape != nil {
@@ -128,7 +127,12 @@ public struct BusinessCodeCheck: Sendable, Equatable {
     ///   `ParseError` when there is no code.
     @discardableResult
     public func check(_ json: JSON) throws -> BusinessStatus {
-        let code = try json.value(at: codeKeyPath, parser: ResponseValidation.name)
+        try check(json, parser: ResponseValidation.name)
+    }
+
+    /// The same, with `parser` named in a `ParseError` (`JSONParser` checks its code with it too).
+    func check(_ json: JSON, parser: String) throws -> BusinessStatus {
+        let code = try json.value(at: codeKeyPath, parser: parser)
         let found = messageKeyPaths.lazy.compactMap { try? json.value(at: $0) }.first
         let message = found.map { $0.stringValue ?? $0.description }
         guard okValues.contains(where: { code.matchesCode($0) }) else {
