@@ -22,8 +22,15 @@ struct NetworkKitOpenAPIPlugin: BuildToolPlugin {
             Diagnostics.error("target \(target.name) has more than one OpenAPI document or configuration: \((documents + configs).map(\.lastPathComponent))")
             return []
         }
-        let output = context.pluginWorkDirectoryURL.appending(path: "\(target.name).openapi.swift")
-        var arguments = ["--input", document.path, "--output", output.path]
+        // Large documents are split across several files, about one per 100 KB of document, so
+        // the compiler builds them in parallel and rebuilds less.
+        let size = (try? FileManager.default.attributesOfItem(atPath: document.path)[.size] as? Int) ?? 0
+        let count = min(32, max(1, size / 100_000))
+        let outputs = (1...count).map { index in
+            context.pluginWorkDirectoryURL.appending(path: "\(target.name).openapi\(index == 1 ? "" : ".\(index)").swift")
+        }
+        var arguments = ["--input", document.path]
+        for output in outputs { arguments += ["--output", output.path] }
         if let config = configs.first { arguments += ["--config", config.path] }
         return [
             .buildCommand(
@@ -31,7 +38,7 @@ struct NetworkKitOpenAPIPlugin: BuildToolPlugin {
                 executable: try context.tool(named: "nk-openapi-gen").url,
                 arguments: arguments,
                 inputFiles: [document] + configs,
-                outputFiles: [output]
+                outputFiles: outputs
             ),
         ]
     }

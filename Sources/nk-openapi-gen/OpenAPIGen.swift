@@ -19,18 +19,32 @@ struct OpenAPIGen: ParsableCommand {
     @Option(help: "The configuration (networkkit-openapi.yaml, .yml or .json).")
     var config: String?
 
-    @Option(help: "The Swift file to write.")
-    var output: String
+    @Option(help: "A Swift file to write; give several to split the code across them.")
+    var output: [String]
+
+    @Flag(help: "Print the number of operations, the warnings by kind and the time taken.")
+    var summary = false
 
     func run() throws {
         do {
+            let clock = ContinuousClock()
+            let start = clock.now
             let result = try OpenAPIGenerator.generate(input: URL(fileURLWithPath: input),
-                                                       config: config.map { URL(fileURLWithPath: $0) })
-            for warning in result.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
-            let url = URL(fileURLWithPath: output)
-            // Leave an unchanged file alone, so what depends on it is not rebuilt.
-            if (try? String(contentsOf: url, encoding: .utf8)) != result.source {
-                try result.source.write(to: url, atomically: true, encoding: .utf8)
+                                                       config: config.map { URL(fileURLWithPath: $0) }, files: output.count)
+            for warning in result.warnings { FileHandle.standardError.write(Data((warning.description + "\n").utf8)) }
+            for (path, source) in zip(output, result.files) {
+                let url = URL(fileURLWithPath: path)
+                // Leave an unchanged file alone, so what depends on it is not rebuilt.
+                if (try? String(contentsOf: url, encoding: .utf8)) != source {
+                    try source.write(to: url, atomically: true, encoding: .utf8)
+                }
+            }
+            if summary {
+                let kinds = Dictionary(grouping: result.warnings, by: \.kind).map { "\($0.key.rawValue) \($0.value.count)" }.sorted()
+                let lines = result.files.reduce(0) { $0 + $1.count(where: { $0 == "\n" }) }
+                print("\(input): \(result.operationCount) operations, \(lines) lines in \(result.files.count) files, "
+                      + "\(result.warnings.count) warnings (\(kinds.joined(separator: ", "))), \(clock.now - start) ("
+                      + result.phases.map { "\($0.name) \($0.duration)" }.joined(separator: ", ") + ")")
             }
         } catch let error as GeneratorError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))

@@ -1,4 +1,5 @@
 #if CodeGeneration
+import Foundation
 /// One operation as the emitter writes it: a function returning a configured `Request`.
 struct OperationDeclaration {
     var name: String
@@ -58,6 +59,30 @@ struct OperationDeclaration {
         case data
         /// A file on disk.
         case download
+        /// A stream of items as the body arrives; `item` is the Swift type of one, when the
+        /// document gives its schema (events without one are `ServerSentEvent`s, lines `JSON`).
+        case stream(StreamFormat, item: String?)
+    }
+
+    /// The streaming formats an operation's response can have.
+    enum StreamFormat: Equatable {
+        /// `text/event-stream`.
+        case events
+        /// `application/jsonl`, `application/x-ndjson` (and `x-jsonlines`).
+        case jsonLines
+        /// `application/json-seq`.
+        case jsonSequence
+
+        /// The format of `mediaType`, or nil for a body that is not a stream.
+        init?(mediaType: String) {
+            let bare = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            switch bare {
+            case "text/event-stream": self = .events
+            case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines": self = .jsonLines
+            case "application/json-seq": self = .jsonSequence
+            default: return nil
+            }
+        }
     }
 
     /// The type of the request's value.
@@ -67,7 +92,14 @@ struct OperationDeclaration {
         case .string: return "String"
         case .data: return "Data"
         case .download: return "DownloadedFile"
+        case .stream(let format, let item): return item ?? (format == .events ? "ServerSentEvent" : "JSON")
         }
+    }
+
+    /// True for a streaming request.
+    var isStream: Bool {
+        if case .stream = response { return true }
+        return false
     }
 
     /// True when building the request can fail (a JSON body that cannot be encoded).

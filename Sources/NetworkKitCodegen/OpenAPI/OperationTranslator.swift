@@ -10,9 +10,9 @@ struct OperationTranslator {
     let source: SourceFile
     /// Types declared for inline schemas of parameters, bodies and responses.
     var inlineTypes: [ModelDeclaration] = []
-    /// Problems that do not stop generation (skipped cookie parameters, methods without a
-    /// NetworkKit counterpart), as compiler warnings.
-    var warnings: [String] = []
+    /// Problems that do not stop generation: skipped operations and cookie parameters, methods
+    /// without a NetworkKit counterpart, deprecated parameters.
+    var warnings: [GeneratorWarning] = []
     /// True when some operation interpolates a path parameter.
     var usesPathSegments = false
     private var typeNames: UniqueNames
@@ -25,7 +25,7 @@ struct OperationTranslator {
         self.schemas = schemas
         self.config = config
         self.source = source
-        typeNames = UniqueNames(reserved: Set(schemas.componentNames.values).union([namespace]))
+        typeNames = UniqueNames(reserved: schemas.componentTypeNames, also: [namespace])
     }
 
     /// Every operation of every path, in the document's order.
@@ -38,11 +38,21 @@ struct OperationTranslator {
                 let methodKey = endpoint.method.rawValue.lowercased()
                 let pointer = itemPointer.appending(methodKey)
                 guard let method = Self.methods[methodKey] else {
-                    warnings.append(source.warning(at: pointer, "skipped: NetworkKit has no \(endpoint.method.rawValue) requests"))
+                    warnings.append(source.warning(.skippedOperation, at: pointer, "skipped: NetworkKit has no \(endpoint.method.rawValue) requests"))
                     continue
                 }
-                result.append(try operation(endpoint.operation, method: method, path: path.rawValue,
-                                            pathParameters: pathItem.parameters, at: pointer))
+                // An operation with a construct NetworkKit cannot express is left out, not the document.
+                let saved = (schemas, inlineTypes, typeNames, functionNames, usesPathSegments)
+                do {
+                    result.append(try operation(endpoint.operation, method: method, path: path.rawValue,
+                                                pathParameters: pathItem.parameters, at: pointer))
+                } catch let error as GeneratorError where error.isUnsupportedConstruct {
+                    (schemas, inlineTypes, typeNames, functionNames, usesPathSegments) = saved
+                    let id = endpoint.operation.operationId ?? "\(endpoint.method.rawValue) \(path.rawValue)"
+                    warnings.append(GeneratorWarning(kind: .skippedOperation, file: error.file, line: error.line,
+                                                     pointer: error.pointer ?? pointer.description,
+                                                     message: "skipped operation \(id): \(error.message)"))
+                }
             }
         }
         for id in config.downloads where operationIDs[id] == nil {
@@ -84,7 +94,7 @@ struct OperationTranslator {
         var pathNames: [String: String] = [:]
         for (parameter, at) in declared {
             if parameter.deprecated {
-                warnings.append(source.warning(at: at, "parameter \"\(parameter.name)\" of \(id) is deprecated"))
+                warnings.append(source.warning(.note, at: at, "parameter \"\(parameter.name)\" of \(id) is deprecated"))
             }
             let schema: JSONSchema
             switch parameter.schemaOrContent {
@@ -99,7 +109,7 @@ struct OperationTranslator {
             case .query: kind = "query"
             case .header: kind = "header"
             case .cookie:
-                warnings.append(source.warning(at: at, "skipped cookie parameter \"\(parameter.name)\" of \(id): set cookies on the service"))
+                warnings.append(source.warning(.skippedParameter, at: at, "skipped cookie parameter \"\(parameter.name)\" of \(id): set cookies on the service"))
                 continue
             default:
                 throw source.error(at: at.appending("in"), "unsupported construct: parameter location \(parameter.location.rawValue)")
@@ -168,7 +178,7 @@ struct OperationTranslator {
 
         let cache = config.cache[id]
         if cache != nil, method != "get" {
-            warnings.append(source.warning(at: pointer, "cache lifetime for \(id), a \(method.uppercased()) request"))
+            warnings.append(source.warning(.note, at: pointer, "cache lifetime for \(id), a \(method.uppercased()) request"))
         }
         var doc: [String] = []
         for part in [operation.summary, operation.description] {
@@ -201,8 +211,8 @@ struct OperationTranslator {
 
         if json != nil {
             var nested: [ModelDeclaration] = []
-            let translation = try schemas.translate(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Body"),
-                                                    nested: &nested, scope: &typeNames)
+            let translation = try schemas.translateOrJSON(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Body"),
+                                                          nested: &nested, scope: &typeNames)
             inlineTypes += nested
             parameters.append(.init(name: locals.claim("body"), type: translation.type,
                                     isRequired: request.required && !translation.isNullable, doc: description, placement: .jsonBody))
@@ -252,6 +262,23 @@ struct OperationTranslator {
         let response = try resolve(either, at: responsePointer)
         let contents = response.content.map { (type: $0.key.rawValue, content: $0.value) }
         guard !contents.isEmpty else { return .data }
+        if let stream = contents.lazy.compactMap({ entry in OperationDeclaration.StreamFormat(mediaType: entry.type).map { (entry, $0) } }).first {
+            let contentPointer = responsePointer.appending("content").appending(stream.0.type)
+            let content = try resolve(stream.0.content, at: contentPointer)
+            guard var schema = content.schema, stream.1 != .events || !schema.isEmptyFragment else { return .stream(stream.1, item: nil) }
+            var schemaPointer = contentPointer.appending("schema")
+            // A stream described as an array of its items.
+            if case .array(_, let array) = schema.value, let items = array.items {
+                schema = items
+                schemaPointer = schemaPointer.appending("items")
+            }
+            if schema.isEmptyFragment { return .stream(stream.1, item: nil) }
+            var nested: [ModelDeclaration] = []
+            let translation = try schemas.translateOrJSON(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Item"),
+                                                          nested: &nested, scope: &typeNames)
+            inlineTypes += nested
+            return .stream(stream.1, item: translation.type + (translation.isNullable ? "?" : ""))
+        }
         if let json = contents.first(where: { $0.type.lowercased().hasPrefix("application/json") || $0.type.lowercased().hasSuffix("+json") }) {
             let contentPointer = responsePointer.appending("content").appending(json.type)
             let content = try resolve(json.content, at: contentPointer)
@@ -270,8 +297,8 @@ struct OperationTranslator {
                 }
             }
             var nested: [ModelDeclaration] = []
-            let translation = try schemas.translate(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Response"),
-                                                    nested: &nested, scope: &typeNames)
+            let translation = try schemas.translateOrJSON(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Response"),
+                                                          nested: &nested, scope: &typeNames)
             inlineTypes += nested
             return .model(type: translation.type + (translation.isNullable ? "?" : ""), envelope: envelope)
         }
@@ -298,6 +325,8 @@ struct OperationTranslator {
     /// enum, or an array of those.
     private mutating func scalar(_ schema: JSONSchema, at pointer: JSONPointer, suggestedName: String,
                                  what: String) throws -> (type: String, conversion: ValueConversion, isNullable: Bool) {
+        // A parameter without a type is text, as everything in a URL or a header is.
+        if schema.isEmptyFragment { return ("String", .string, false) }
         var nested: [ModelDeclaration] = []
         let translation = try schemas.translate(schema, at: .init(pointer: pointer, suggestedName: suggestedName),
                                                 nested: &nested, scope: &typeNames)

@@ -9,8 +9,12 @@ struct SchemaTranslator {
     let source: SourceFile
     /// Swift type names of the component schemas, by component name.
     private(set) var componentNames: [String: String] = [:]
+    /// The same names as a set, which every scope of nested types reserves.
+    private(set) var componentTypeNames: Set<String> = []
     /// Set when a `date-time` string appears anywhere, so the decoder gets an ISO 8601 strategy.
     private(set) var usesDates = false
+    /// Schemas read as `JSON` because they have no Swift type, and discriminators left unused.
+    private(set) var warnings: [GeneratorWarning] = []
 
     /// A translator for `document`, with names for its component schemas.
     init(document: OpenAPI.Document, source: SourceFile) {
@@ -20,6 +24,7 @@ struct SchemaTranslator {
         for key in document.components.schemas.keys {
             componentNames[key.rawValue] = unique.claim(SwiftNames.type(key.rawValue))
         }
+        componentTypeNames = Set(componentNames.values)
     }
 
     /// Where a schema is, and the scope its inline types go into.
@@ -38,18 +43,25 @@ struct SchemaTranslator {
     /// The declarations of every component schema, in the document's order.
     mutating func componentDeclarations() throws -> [ModelDeclaration] {
         var declarations: [ModelDeclaration] = []
-        var topNames = UniqueNames(reserved: Set(componentNames.values))
+        var topNames = UniqueNames(reserved: componentTypeNames)
         for (key, schema) in document.components.schemas {
             let name = componentNames[key.rawValue] ?? SwiftNames.type(key.rawValue)
             let pointer = JSONPointer(["components", "schemas", key.rawValue])
-            if let declaration = try declaration(for: schema, named: name, at: pointer) {
-                declarations.append(declaration)
-            } else {
-                let translation = try translate(schema, at: Site(pointer: pointer, suggestedName: name + "Value"),
-                                                nested: &declarations, scope: &topNames)
-                let type = translation.type + (translation.isNullable ? "?" : "")
-                declarations.append(.alias(name: name, doc: documentation(of: schema) ?? "The schema at `\(pointer)`.", type: type))
+            let doc = documentation(of: schema) ?? "The schema at `\(pointer)`."
+            do {
+                if let declaration = try declaration(for: schema, named: name, at: pointer) {
+                    declarations.append(declaration)
+                    continue
+                }
+            } catch let error as GeneratorError where error.isUnsupportedConstruct {
+                degrade(error)
+                declarations.append(.alias(name: name, doc: doc, type: "JSON?"))
+                continue
             }
+            let translation = try translateOrJSON(schema, at: Site(pointer: pointer, suggestedName: name + "Value"),
+                                                  nested: &declarations, scope: &topNames)
+            let type = translation.type + (translation.isNullable ? "?" : "")
+            declarations.append(.alias(name: name, doc: doc, type: type))
         }
         return declarations
     }
@@ -90,6 +102,25 @@ struct SchemaTranslator {
         default:
             return nil
         }
+    }
+
+    /// The Swift type of `schema`, or `JSON` (with a warning) when it has none: a construct
+    /// without a Swift type degrades the value that holds it, not the document.
+    mutating func translateOrJSON(_ schema: JSONSchema, at site: Site, nested: inout [ModelDeclaration],
+                                  scope: inout UniqueNames) throws -> Translation {
+        let count = nested.count
+        do {
+            return try translate(schema, at: site, nested: &nested, scope: &scope)
+        } catch let error as GeneratorError where error.isUnsupportedConstruct {
+            nested.removeSubrange(count...)
+            degrade(error)
+            return Translation(type: "JSON", isNullable: true)
+        }
+    }
+
+    private mutating func degrade(_ error: GeneratorError) {
+        warnings.append(GeneratorWarning(kind: .degradedToJSON, file: error.file, line: error.line, pointer: error.pointer ?? "#",
+                                         message: error.message + ": read as JSON"))
     }
 
     /// The Swift type of `schema`; inline types it needs are appended to `nested`, named
@@ -219,10 +250,10 @@ struct SchemaTranslator {
                                     at pointer: JSONPointer) throws -> ModelDeclaration.Structure {
         var structure = ModelDeclaration.Structure(name: name, doc: doc, properties: [])
         var propertyNames = UniqueNames()
-        var typeNames = UniqueNames(reserved: Set(componentNames.values).union([name]))
+        var typeNames = UniqueNames(reserved: componentTypeNames, also: [name])
         for (key, schema) in properties {
             let site = Site(pointer: pointer.appending(key), suggestedName: SwiftNames.type(key))
-            let translation = try translate(schema, at: site, nested: &structure.nested, scope: &typeNames)
+            let translation = try translateOrJSON(schema, at: site, nested: &structure.nested, scope: &typeNames)
             structure.properties.append(ModelDeclaration.Property(
                 name: propertyNames.claim(SwiftNames.property(key)), key: key, type: translation.type,
                 isOptional: translation.isNullable || !schema.required, doc: documentation(of: schema)))
@@ -253,12 +284,20 @@ struct SchemaTranslator {
 
     private mutating func oneOf(named name: String, doc: String?, members: [(Int, JSONSchema)],
                                 discriminator: OpenAPI.Discriminator?, at pointer: JSONPointer) throws -> ModelDeclaration.OneOf {
+        var discriminator = discriminator
+        if discriminator != nil, let (index, _) = members.first(where: { member in
+            if case .reference = member.1.value { return false } else { return true }
+        }) {
+            warnings.append(source.warning(.note, at: pointer.appending(index),
+                                           "a oneOf with a discriminator lists a schema that is not a $ref: the discriminator is not used, each type is tried in order"))
+            discriminator = nil
+        }
         var result = ModelDeclaration.OneOf(name: name, doc: doc, cases: [], discriminator: discriminator?.propertyName)
         var caseNames = UniqueNames()
-        var typeNames = UniqueNames(reserved: Set(componentNames.values).union([name]))
+        var typeNames = UniqueNames(reserved: componentTypeNames, also: [name])
         for (index, member) in members {
             let site = Site(pointer: pointer.appending(index), suggestedName: "Option\(index + 1)")
-            let translation = try translate(member, at: site, nested: &result.nested, scope: &typeNames)
+            let translation = try translateOrJSON(member, at: site, nested: &result.nested, scope: &typeNames)
             let type = translation.type + (translation.isNullable ? "?" : "")
             var tags: [String] = []
             if let discriminator {
@@ -286,6 +325,12 @@ struct SchemaTranslator {
 }
 
 extension JSONSchema {
+    /// True for `{}` (or a schema of only a description): any JSON value.
+    var isEmptyFragment: Bool {
+        if case .fragment = value { return true }
+        return false
+    }
+
     /// True for `{type: null}`, which in a `oneOf`/`anyOf` only makes the others nullable.
     var isNullOnly: Bool {
         if case .null = value { return true }

@@ -10,10 +10,9 @@ struct SourceFile {
         GeneratorError(file: path, line: locator.line(of: pointer), pointer: pointer.description, message: message)
     }
 
-    /// A warning at `pointer`, as compilers print one.
-    func warning(at pointer: JSONPointer, _ message: String) -> String {
-        let line = locator.line(of: pointer).map { ":\($0)" } ?? ""
-        return "\(path)\(line): warning: \(message) (at \(pointer))"
+    /// A warning of `kind` at `pointer`, with its line.
+    func warning(_ kind: GeneratorWarning.Kind, at pointer: JSONPointer, _ message: String) -> GeneratorWarning {
+        GeneratorWarning(kind: kind, file: path, line: locator.line(of: pointer), pointer: pointer.description, message: message)
     }
 }
 #endif

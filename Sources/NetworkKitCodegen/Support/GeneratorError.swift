@@ -22,6 +22,10 @@ public struct GeneratorError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// True for a construct the generator has no Swift for, which degrades to `JSON` or skips an
+    /// operation, as opposed to a broken document.
+    var isUnsupportedConstruct: Bool { message.hasPrefix("unsupported construct") }
+
     /// `file:line: error: message (at #/pointer)`.
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file

@@ -46,6 +46,8 @@ indirect enum ModelDeclaration: Equatable {
         var cases: [Case]
         var discriminator: String?
         var nested: [ModelDeclaration] = []
+        /// True when the enum contains itself through its cases (its cases are then boxed).
+        var isIndirect = false
 
         /// A case: its name, the type it holds, and the discriminator values that select it.
         struct Case: Equatable {
@@ -61,6 +63,45 @@ indirect enum ModelDeclaration: Equatable {
         case .rawEnum(let value): return value.name
         case .oneOf(let value): return value.name
         case .alias(let name, _, _): return name
+        }
+    }
+
+    /// This declaration with the properties of type `type` (optional or not) of the struct
+    /// named `owner` (here or nested) read as `JSON`; an alias named `owner` becomes `JSON`.
+    func readingAsJSON(propertiesOfType type: String, in owner: String) -> ModelDeclaration {
+        switch self {
+        case .structure(var structure):
+            if structure.name == owner {
+                for index in structure.properties.indices
+                where [type, type + "?"].contains(structure.properties[index].type) {
+                    structure.properties[index].type = "JSON"
+                    structure.properties[index].isOptional = true
+                }
+            }
+            structure.nested = structure.nested.map { $0.readingAsJSON(propertiesOfType: type, in: owner) }
+            return .structure(structure)
+        case .oneOf(var oneOf):
+            oneOf.nested = oneOf.nested.map { $0.readingAsJSON(propertiesOfType: type, in: owner) }
+            return .oneOf(oneOf)
+        case .alias(let name, let doc, _) where name == owner:
+            return .alias(name: name, doc: doc, type: "JSON?")
+        case .alias, .rawEnum:
+            return self
+        }
+    }
+
+    /// This declaration with the `oneOf` enums named in `names` (here or nested) made `indirect`.
+    func makingIndirect(_ names: Set<String>) -> ModelDeclaration {
+        switch self {
+        case .structure(var structure):
+            structure.nested = structure.nested.map { $0.makingIndirect(names) }
+            return .structure(structure)
+        case .oneOf(var oneOf):
+            if names.contains(oneOf.name) { oneOf.isIndirect = true }
+            oneOf.nested = oneOf.nested.map { $0.makingIndirect(names) }
+            return .oneOf(oneOf)
+        case .alias, .rawEnum:
+            return self
         }
     }
 }
@@ -130,7 +171,7 @@ struct ModelEmitter {
 
     private func emit(_ oneOf: ModelDeclaration.OneOf, into writer: inout SwiftWriter) {
         writer.doc(oneOf.doc)
-        writer.block("\(access)enum \(oneOf.name): \(conformances)") { writer in
+        writer.block("\(access)\(oneOf.isIndirect ? "indirect " : "")enum \(oneOf.name): \(conformances)") { writer in
             for item in oneOf.cases {
                 writer.line("/// The value as `\(item.type)`.")
                 writer.line("case \(item.name)(\(item.type))")

@@ -12,6 +12,11 @@ public struct SourceLocator {
         root = try? Yams.compose(yaml: text)
     }
 
+    /// A locator for a document already read into `root`.
+    init(root: Node?) {
+        self.root = root
+    }
+
     /// The 1-based line of the value at `pointer`, or of the deepest enclosing value found (the
     /// object a missing key should have been in).
     public func line(of pointer: JSONPointer) -> Int? {

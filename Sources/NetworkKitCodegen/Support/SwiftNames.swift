@@ -146,10 +146,19 @@ public enum SwiftNames {
 
 /// Hands out names that are unique within one scope, appending 2, 3, … to repeats.
 struct UniqueNames {
-    private var taken: Set<String>
+    /// Names this scope may not use; shared, never copied (scopes of large documents reserve
+    /// thousands of component names).
+    private let reserved: Set<String>
+    private var taken: Set<String> = []
 
     init(reserved: Set<String> = []) {
-        taken = reserved
+        self.reserved = reserved
+    }
+
+    /// These names, and `names` reserved as well.
+    init(reserved: Set<String>, also names: [String]) {
+        self.reserved = reserved
+        taken = Set(names)
     }
 
     /// `name`, or `name2`, `name3`… when taken (backticks are kept outside the number).
@@ -157,7 +166,7 @@ struct UniqueNames {
         let bare = SwiftNames.bare(name)
         var candidate = bare
         var number = 2
-        while taken.contains(candidate) {
+        while taken.contains(candidate) || reserved.contains(candidate) {
             candidate = bare + String(number)
             number += 1
         }
