@@ -32,11 +32,14 @@ let package = Package(
         openAPIExample("PetStoreExample", path: "PetStore"),
         openAPIExample("PagedListExample", path: "PagedList"),
         openAPIExample("PaymentsExample", path: "Payments"),
+        // A real public document at a fixed version: Apache Airflow's (OpenAPI 3.1, as FastAPI
+        // writes it). Datadog's, 8.9 MB, is the package in LargeDocument/, built in a later stage.
+        openAPIExample("AirflowExample", path: "Airflow"),
         // Requests and models of the generated code, for the constructs each example shows.
         .testTarget(
             name: "ExampleTests",
             dependencies: [
-                "FixtureAPIExample", "PetStoreExample", "PagedListExample", "PaymentsExample",
+                "FixtureAPIExample", "PetStoreExample", "PagedListExample", "PaymentsExample", "AirflowExample",
                 .product(name: "NetworkKit", package: "NetworkKit"),
             ],
             swiftSettings: strict

@@ -21,6 +21,7 @@ enum FixtureRoutes {
         addGates(to: router, gates: gates)
         addImages(to: router, blobs: blobs, gates: gates)
         addCookies(to: router)
+        addRealAPIs(to: router)
     }
 
     static func respond(

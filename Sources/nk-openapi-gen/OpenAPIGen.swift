@@ -42,7 +42,7 @@ struct OpenAPIGen: ParsableCommand {
             if summary {
                 let kinds = Dictionary(grouping: result.warnings, by: \.kind).map { "\($0.key.rawValue) \($0.value.count)" }.sorted()
                 let lines = result.files.reduce(0) { $0 + $1.count(where: { $0 == "\n" }) }
-                print("\(input): \(result.operationCount) operations, \(lines) lines in \(result.files.count) files, "
+                print("\(input): \(result.operationCount) operations (\(result.streamVariantCount) also as streams), \(lines) lines in \(result.files.count) files, "
                       + "\(result.warnings.count) warnings (\(kinds.joined(separator: ", "))), \(clock.now - start) ("
                       + result.phases.map { "\($0.name) \($0.duration)" }.joined(separator: ", ") + ")")
             }

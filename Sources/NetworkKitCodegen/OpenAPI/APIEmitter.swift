@@ -176,7 +176,9 @@ struct APIEmitter {
             case .string: arguments.append("parser: StringParser()")
             case .data, .download: break
             case .stream(let format, let item):
-                writer.line("headers[\"Accept\"] = \(SwiftNames.literal(format.mediaType))")
+                let accept = "headers[\"Accept\"] = \(SwiftNames.literal(format.mediaType))"
+                // An `Accept` header parameter the caller set wins.
+                writer.line(headers.isEmpty ? accept : "if !headers.keys.contains(where: { $0.lowercased() == \"accept\" }) { \(accept) }")
                 arguments.append("parser: \(format.parser(item: item))")
                 if format == .events, operation.method == "get" { arguments.append("reconnection: .eventSource") }
             }

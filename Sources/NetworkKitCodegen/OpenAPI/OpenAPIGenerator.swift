@@ -19,8 +19,10 @@ public enum OpenAPIGenerator {
         public var source: String { files.joined(separator: "\n") }
         /// What was mended, degraded to `JSON` or skipped, in the document's order of reading.
         public var warnings: [GeneratorWarning]
-        /// The number of operations generated.
+        /// The number of the document's operations that have a request function.
         public var operationCount: Int
+        /// The number of those that also have a `…Stream` function (JSON and a stream offered).
+        public var streamVariantCount: Int
         /// How long each step took: read, mend, decode, translate, emit.
         public var phases: [(name: String, duration: Duration)]
     }
@@ -54,7 +56,8 @@ public enum OpenAPIGenerator {
                                  usesDates: schemas.usesDates, usesPathSegments: operations.usesPathSegments)
         let sources = emitter.emit(files: max(files, 1))
         return Output(files: sources, warnings: loaded.warnings + operations.schemas.warnings + operations.warnings + recursion.warnings,
-                      operationCount: declarations.count,
+                      operationCount: declarations.count { !$0.isStreamVariant },
+                      streamVariantCount: declarations.count(where: \.isStreamVariant),
                       phases: loaded.phases + [("translate", translated), ("emit", clock.now - start)])
     }
 

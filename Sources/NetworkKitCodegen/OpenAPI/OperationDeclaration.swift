@@ -12,6 +12,8 @@ struct OperationDeclaration {
     var body: Body?
     var response: Response
     var cacheSeconds: Int?
+    /// True for the `…Stream` function of an operation whose answer is also offered as JSON.
+    var isStreamVariant = false
 
     /// A function parameter and where its value goes.
     struct Parameter {
@@ -62,6 +64,13 @@ struct OperationDeclaration {
         /// A stream of items as the body arrives; `item` is the Swift type of one, when the
         /// document gives its schema (events without one are `ServerSentEvent`s, lines `JSON`).
         case stream(StreamFormat, item: String?)
+    }
+
+    /// True for `application/json` (with parameters or not) and `…+json`, not for the streaming
+    /// formats whose names start alike (`application/jsonl`, `application/json-seq`).
+    static func isJSON(_ mediaType: String) -> Bool {
+        let bare = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return bare == "application/json" || bare.hasSuffix("+json")
     }
 
     /// The streaming formats an operation's response can have.

@@ -44,8 +44,8 @@ struct OperationTranslator {
                 // An operation with a construct NetworkKit cannot express is left out, not the document.
                 let saved = (schemas, inlineTypes, typeNames, functionNames, usesPathSegments)
                 do {
-                    result.append(try operation(endpoint.operation, method: method, path: path.rawValue,
-                                                pathParameters: pathItem.parameters, at: pointer))
+                    result += try operation(endpoint.operation, method: method, path: path.rawValue,
+                                            pathParameters: pathItem.parameters, at: pointer)
                 } catch let error as GeneratorError where error.isUnsupportedConstruct {
                     (schemas, inlineTypes, typeNames, functionNames, usesPathSegments) = saved
                     let id = endpoint.operation.operationId ?? "\(endpoint.method.rawValue) \(path.rawValue)"
@@ -66,8 +66,10 @@ struct OperationTranslator {
 
     private static let methods = ["get": "get", "post": "post", "put": "put", "patch": "patch", "delete": "delete", "head": "head"]
 
+    /// The operation's request function; and a second one, named `…Stream`, when its answer is
+    /// offered both as JSON and as a stream.
     private mutating func operation(_ operation: OpenAPI.Operation, method: String, path: String,
-                                    pathParameters: OpenAPI.Parameter.Array, at pointer: JSONPointer) throws -> OperationDeclaration {
+                                    pathParameters: OpenAPI.Parameter.Array, at pointer: JSONPointer) throws -> [OperationDeclaration] {
         let id = operation.operationId ?? (method + " " + path)
         if let first = operationIDs[id] {
             throw source.error(at: pointer.appending("operationId"), "duplicate operationId \"\(id)\" (first used at \(first))")
@@ -125,7 +127,8 @@ struct OperationTranslator {
             case .header: placement = .header(key: parameter.name, convert: typed.conversion)
             default: placement = .parameter(key: parameter.name, convert: typed.conversion)
             }
-            let required = parameter.required && !typed.isNullable
+            // A path parameter is always there: a `null` its schema allows cannot be put in a path.
+            let required = parameter.location == .path || (parameter.required && !typed.isNullable)
             parameters.append(.init(name: swiftName, type: typed.type, isRequired: required,
                                     doc: parameter.description?.trimmed ?? "The `\(parameter.name)` \(kind) parameter.",
                                     placement: placement))
@@ -168,12 +171,13 @@ struct OperationTranslator {
         // The response.
         let isDownload = config.downloads.contains(id)
         let response: OperationDeclaration.Response
+        var stream: OperationDeclaration.Response?
         if isDownload {
             response = .download
             parameters.append(.init(name: locals.claim("destination"), type: "Download.Destination", isRequired: true,
                                     doc: "Where the file goes.", placement: .destination, label: "to"))
         } else {
-            response = try self.response(of: operation, id: id, at: pointer.appending("responses"), typePrefix: typePrefix)
+            (response, stream) = try self.response(of: operation, id: id, at: pointer.appending("responses"), typePrefix: typePrefix)
         }
 
         let cache = config.cache[id]
@@ -186,8 +190,16 @@ struct OperationTranslator {
         }
         if operation.deprecated { doc.append("- Warning: Deprecated by the API description.") }
         let ordered = parameters.filter { $0.isRequired } + parameters.filter { !$0.isRequired }
-        return OperationDeclaration(name: name, doc: doc, method: method, pathExpression: pathExpression, rawPath: path,
-                                    parameters: ordered, body: body, response: response, cacheSeconds: cache)
+        let declaration = OperationDeclaration(name: name, doc: doc, method: method, pathExpression: pathExpression, rawPath: path,
+                                               parameters: ordered, body: body, response: response, cacheSeconds: cache)
+        guard let stream else { return [declaration] }
+        var streaming = declaration
+        streaming.name = functionNames.claim(SwiftNames.property(id + "Stream"))
+        streaming.response = stream
+        streaming.cacheSeconds = nil
+        streaming.isStreamVariant = true
+        streaming.doc.append("The answer as a stream, read as it arrives.")
+        return [declaration, streaming]
     }
 
     private mutating func body(_ request: OpenAPI.Request, at pointer: JSONPointer, typePrefix: String,
@@ -197,7 +209,7 @@ struct OperationTranslator {
         func find(_ match: (String) -> Bool) -> (type: String, content: Either<OpenAPI.Reference<OpenAPI.Content>, OpenAPI.Content>)? {
             contents.first { match($0.type.lowercased()) }
         }
-        let json = find { $0.hasPrefix("application/json") || $0.hasSuffix("+json") }
+        let json = find(OperationDeclaration.isJSON)
         let form = find { $0.hasPrefix("application/x-www-form-urlencoded") }
         let multipart = find { $0.hasPrefix("multipart/form-data") }
         guard let chosen = json ?? form ?? multipart ?? contents.first else {
@@ -250,36 +262,54 @@ struct OperationTranslator {
         return .some(content.encodingMap?[key]?.contentTypes.first?.rawValue ?? string.contentMediaType?.rawValue)
     }
 
+    /// What the request's value is; and, when the answer is offered both as JSON and as a stream,
+    /// the stream too.
     private mutating func response(of operation: OpenAPI.Operation, id: String, at pointer: JSONPointer,
-                                   typePrefix: String) throws -> OperationDeclaration.Response {
+                                   typePrefix: String) throws -> (OperationDeclaration.Response, stream: OperationDeclaration.Response?) {
         let entries = Array(operation.responses)
         let success = entries.filter { if case .status(let code) = $0.key.value { return (200..<300).contains(code) } else { return false } }
             .sorted { $0.key.rawValue < $1.key.rawValue }.first
             ?? entries.first { $0.key.value == .range(.success) }
             ?? entries.first { $0.key.value == .default }
-        guard let (status, either) = success else { return .data }
+        guard let (status, either) = success else { return (.data, nil) }
         let responsePointer = pointer.appending(status.rawValue)
         let response = try resolve(either, at: responsePointer)
         let contents = response.content.map { (type: $0.key.rawValue, content: $0.value) }
-        guard !contents.isEmpty else { return .data }
-        if let stream = contents.lazy.compactMap({ entry in OperationDeclaration.StreamFormat(mediaType: entry.type).map { (entry, $0) } }).first {
-            let contentPointer = responsePointer.appending("content").appending(stream.0.type)
-            let content = try resolve(stream.0.content, at: contentPointer)
-            guard var schema = content.schema, stream.1 != .events || !schema.isEmptyFragment else { return .stream(stream.1, item: nil) }
-            var schemaPointer = contentPointer.appending("schema")
-            // A stream described as an array of its items.
-            if case .array(_, let array) = schema.value, let items = array.items {
-                schema = items
-                schemaPointer = schemaPointer.appending("items")
-            }
-            if schema.isEmptyFragment { return .stream(stream.1, item: nil) }
-            var nested: [ModelDeclaration] = []
-            let translation = try schemas.translateOrJSON(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Item"),
-                                                          nested: &nested, scope: &typeNames)
-            inlineTypes += nested
-            return .stream(stream.1, item: translation.type + (translation.isNullable ? "?" : ""))
+        guard !contents.isEmpty else { return (.data, nil) }
+        var stream: OperationDeclaration.Response?
+        if let found = contents.lazy.compactMap({ entry in OperationDeclaration.StreamFormat(mediaType: entry.type).map { (entry, $0) } }).first {
+            let contentPointer = responsePointer.appending("content").appending(found.0.type)
+            stream = try self.stream(found.1, of: try resolve(found.0.content, at: contentPointer), at: contentPointer.appending("schema"),
+                                     typePrefix: typePrefix)
         }
-        if let json = contents.first(where: { $0.type.lowercased().hasPrefix("application/json") || $0.type.lowercased().hasSuffix("+json") }) {
+        let hasJSON = contents.contains { OperationDeclaration.isJSON($0.type) }
+        if let stream, !hasJSON { return (stream, nil) }
+        return (try plainResponse(contents, id: id, at: responsePointer, typePrefix: typePrefix), stream)
+    }
+
+    /// A stream of `format`, its items typed by the schema of one item when the document gives
+    /// one (an array schema gives its items; a string schema describes the text, not an item).
+    private mutating func stream(_ format: OperationDeclaration.StreamFormat, of content: OpenAPI.Content, at pointer: JSONPointer,
+                                 typePrefix: String) throws -> OperationDeclaration.Response {
+        guard var schema = content.schema else { return .stream(format, item: nil) }
+        var schemaPointer = pointer
+        if case .array(_, let array) = schema.value, let items = array.items {
+            schema = items
+            schemaPointer = schemaPointer.appending("items")
+        }
+        if schema.isEmptyFragment { return .stream(format, item: nil) }
+        if case .string = schema.value { return .stream(format, item: nil) }
+        var nested: [ModelDeclaration] = []
+        let translation = try schemas.translateOrJSON(schema, at: .init(pointer: schemaPointer, suggestedName: typePrefix + "Item"),
+                                                      nested: &nested, scope: &typeNames)
+        inlineTypes += nested
+        return .stream(format, item: translation.type + (translation.isNullable ? "?" : ""))
+    }
+
+    /// A model, text or bytes.
+    private mutating func plainResponse(_ contents: [(type: String, content: Either<OpenAPI.Reference<OpenAPI.Content>, OpenAPI.Content>)],
+                                        id: String, at responsePointer: JSONPointer, typePrefix: String) throws -> OperationDeclaration.Response {
+        if let json = contents.first(where: { OperationDeclaration.isJSON($0.type) }) {
             let contentPointer = responsePointer.appending("content").appending(json.type)
             let content = try resolve(json.content, at: contentPointer)
             var schema = content.schema ?? .fragment(.init())

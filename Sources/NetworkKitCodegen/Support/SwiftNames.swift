@@ -119,7 +119,9 @@ public enum SwiftNames {
     }
 
     private static func escaped(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
+        // `self` cannot name a member, not even in backticks: `self.self` is the value itself.
+        if name == "self" || name == "Self" { return name + "Value" }
+        return keywords.contains(name) ? "`\(name)`" : name
     }
 
     /// A Swift string literal of `text`, escaped.

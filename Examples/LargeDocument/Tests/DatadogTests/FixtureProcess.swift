@@ -1,0 +1,1 @@
+../../../Tests/ExampleTests/FixtureProcess.swift
