@@ -8,8 +8,11 @@ enum FixtureProcess {
     /// Runs `body` with the base URL of a running fixture server; records an issue naming what
     /// is missing, and does not run `body`, when `nk` is not built or the server does not start.
     static func withServer(_ body: (URL) async throws -> Void) async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        // NetworkKit's root: the first folder above this file with Sources/nk in it.
+        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/nk").path), root.pathComponents.count > 1 {
+            root.deleteLastPathComponent()
+        }
         let tool = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/nk") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
         guard let tool else {

@@ -4,8 +4,8 @@ import OpenAPIKit30
 import OpenAPIKitCompat
 import Yams
 
-/// Decodes a document with OpenAPIKit through Yams, the large maps (`paths` and the component
-/// maps) one entry at a time.
+/// Decodes a document with OpenAPIKit through Yams, its two large maps (`paths` and
+/// `components/schemas`) one entry at a time.
 ///
 /// Yams finds a key of a mapping by comparing it with every key, and OpenAPIKit reads a map by
 /// listing its keys and then asking for each: a map of n entries costs n² comparisons. Decoding
@@ -34,76 +34,42 @@ enum SplitDecoding {
 
     /// A 3.1 document.
     static func decode31(_ root: Node) throws -> OpenAPIKit.OpenAPI.Document {
-        let (stripped, maps) = split(root)
+        let (stripped, paths, schemas) = split(root)
         var document = try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: stripped, userInfo: userInfo)
-        for (path, node) in maps {
-            switch path {
-            case ["paths"]:
-                for (key, value) in try entries(node, at: path, as: OpenAPIKit.OpenAPI.PathItem.Map.Value.self, inline: { .b($0) }) {
-                    document.paths[OpenAPIKit.OpenAPI.Path(rawValue: key)] = value
-                }
-            case ["components", "schemas"]:
-                try fill(&document.components.schemas, node, at: path)
-            case ["components", "responses"]:
-                try fill(&document.components.responses, node, at: path)
-            case ["components", "parameters"]:
-                try fill(&document.components.parameters, node, at: path)
-            case ["components", "requestBodies"]:
-                try fill(&document.components.requestBodies, node, at: path)
-            case ["components", "headers"]:
-                try fill(&document.components.headers, node, at: path)
-            case ["components", "examples"]:
-                try fill(&document.components.examples, node, at: path)
-            default:
-                break
-            }
+        for (key, value) in try entries(paths, at: ["paths"], as: OpenAPIKit.OpenAPI.PathItem.Map.Value.self, inline: { .b($0) }) {
+            document.paths[OpenAPIKit.OpenAPI.Path(rawValue: key)] = value
         }
+        try fill(&document.components.schemas, schemas, at: ["components", "schemas"])
         return document
     }
 
     /// A 3.0 document, converted to 3.1.
     static func decode30(_ root: Node) throws -> OpenAPIKit.OpenAPI.Document {
-        let (stripped, maps) = split(root)
+        let (stripped, paths, schemas) = split(root)
         var document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: stripped, userInfo: userInfo)
-        for (path, node) in maps {
-            switch path {
-            case ["paths"]:
-                for (key, value) in try entries(node, at: path, as: OpenAPIKit30.OpenAPI.PathItem.Map.Value.self, inline: { .b($0) }) {
-                    document.paths[OpenAPIKit30.OpenAPI.Path(rawValue: key)] = value
-                }
-            case ["components", "schemas"]:
-                try fill(&document.components.schemas, node, at: path)
-            case ["components", "responses"]:
-                try fill(&document.components.responses, node, at: path)
-            case ["components", "parameters"]:
-                try fill(&document.components.parameters, node, at: path)
-            case ["components", "requestBodies"]:
-                try fill(&document.components.requestBodies, node, at: path)
-            case ["components", "headers"]:
-                try fill(&document.components.headers, node, at: path)
-            case ["components", "examples"]:
-                try fill(&document.components.examples, node, at: path)
-            default:
-                break
-            }
+        for (key, value) in try entries(paths, at: ["paths"], as: OpenAPIKit30.OpenAPI.PathItem.Map.Value.self, inline: { .b($0) }) {
+            document.paths[OpenAPIKit30.OpenAPI.Path(rawValue: key)] = value
         }
+        try fill(&document.components.schemas, schemas, at: ["components", "schemas"])
         return document.convert(to: .v3_1_0)
     }
 
-    /// The maps decoded one entry at a time.
-    private static let splitMaps: [[String]] = [["paths"]] + ["schemas", "responses", "parameters", "requestBodies", "headers", "examples"].map { ["components", $0] }
-
-    /// `root` with its large maps emptied, and those maps by their keys from the root.
-    static func split(_ root: Node) -> (stripped: Node, maps: [(path: [String], node: Node)]) {
+    /// `root` with `paths` and `components/schemas` emptied when they are large, and those two
+    /// maps (empty ones when they were left in place). The other component maps of real
+    /// documents are small enough to decode whole.
+    static func split(_ root: Node) -> (stripped: Node, paths: Node, schemas: Node) {
         var stripped = root
-        var maps: [(path: [String], node: Node)] = []
-        for path in splitMaps {
+        var taken: [Node] = []
+        for path in [["paths"], ["components", "schemas"]] {
             guard let node = root.value(at: path), case .mapping(let mapping) = node, mapping.count >= threshold,
-                  let emptied = stripped.replacing(at: path[...], with: .mapping(Node.Mapping([], mapping.tag, mapping.style, mapping.mark))) else { continue }
+                  let emptied = stripped.replacing(at: path[...], with: .mapping(Node.Mapping([], mapping.tag, mapping.style, mapping.mark))) else {
+                taken.append(.mapping(Node.Mapping([])))
+                continue
+            }
             stripped = emptied
-            maps.append((path, node))
+            taken.append(node)
         }
-        return (stripped, maps)
+        return (stripped, taken[0], taken[1])
     }
 
     private static func fill<Value: Decodable>(_ dictionary: inout OrderedDictionary<OpenAPIKit.OpenAPI.ComponentKey, Value>, _ node: Node, at path: [String]) throws {
