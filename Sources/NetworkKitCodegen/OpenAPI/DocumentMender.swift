@@ -11,6 +11,8 @@ import Yams
 ///   a `type` array of several non-null types is read as any JSON value;
 /// - a boolean `required` on a schema is dropped;
 /// - a path parameter is marked required, and a response without a description gets an empty one;
+/// - schema keywords written straight into a media type object or a parameter (Swagger 2's form)
+///   move into its `schema`, and Swagger 2's top-level keys (`host`, `basePath`…) are dropped;
 /// - a schema with `$recursiveRef` or `$dynamicRef` is read as any JSON value.
 ///
 /// Only schema positions are mended: examples, defaults, enums and extensions are data and stay
