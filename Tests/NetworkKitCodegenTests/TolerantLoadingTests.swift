@@ -112,6 +112,35 @@ import Testing
         #expect(output.operationCount == 2)
     }
 
+    @Test func swagger2FormsAreReadAsOpenAPI3() throws {
+        let output = try generate("""
+            openapi: 3.0.0
+            host: example.com
+            basePath: /v1
+            info: {title: T, version: "1"}
+            paths:
+              /things/{id}:
+                get:
+                  operationId: getThing
+                  parameters:
+                    - {name: id, in: path, required: true, type: integer, minimum: 1}
+                    - {name: tags, in: query, type: array, items: {type: string, nullable: true}, default: []}
+                  responses:
+                    "200":
+                      description: A thing.
+                      content:
+                        application/json: {type: object, properties: {count: {type: integer, exclusiveMinimum: 0}}}
+            """)
+        #expect(warning(output, .unknownKeys)?.message == "Swagger 2 keys in an OpenAPI 3 document: host, basePath: ignored")
+        #expect(output.warnings.filter { $0.kind == .parameterSchema }.count == 2)
+        #expect(warning(output, .mediaTypeSchema)?.pointer == "#/paths/~1things~1{id}/get/responses/200/content/application~1json")
+        // The moved keywords are mended as the schema they now are.
+        #expect(warning(output, .exclusiveBound)?.pointer
+                == "#/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/count/exclusiveMinimum")
+        #expect(output.source.contains("public static func getThing(id: Int, tags: [String?]? = nil) -> Request<GetThingResponse>"))
+        #expect(output.source.contains("public var count: Int?"))
+    }
+
     @Test func unsupportedSchemasDegradeToJSON() throws {
         let output = try generate(Self.document(properties: """
                     tree: {$recursiveRef: "#"}

@@ -68,12 +68,11 @@ enum DocumentLoader {
                 let (prefix, underlying) = (error as? SplitDecoding.EntryError).map { ($0.prefix, $0.underlying) } ?? ([], error)
                 let described = OpenAPIKit.OpenAPI.Error(from: underlying)
                 let pointer = JSONPointer(prefix + described.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
-                let message = "invalid OpenAPI document: \(described.localizedDescription)"
+                let failure = GeneratorError(file: file, line: source.locator.line(of: pointer),
+                                             pointer: pointer.keys.isEmpty ? nil : pointer.description,
+                                             message: "invalid OpenAPI document: \(described.localizedDescription)")
                 let retries = warnings.count { $0.kind == .unreadableSchema || $0.kind == .unknownKeys }
-                guard retries < maxRetries else {
-                    throw GeneratorError(file: file, line: source.locator.line(of: pointer),
-                                         pointer: pointer.keys.isEmpty ? nil : pointer.description, message: message)
-                }
+                guard retries < maxRetries else { throw failure }
                 if let keys = Self.unknownKeys(in: described.localizedDescription),
                    let node = mended.value(at: pointer.keys), case .mapping(let mapping) = node,
                    let replaced = mended.replacing(at: pointer.keys[...], with: .mapping(Node.Mapping(
@@ -87,8 +86,7 @@ enum DocumentLoader {
                     warnings.append(source.warning(.unreadableSchema, at: pointer,
                                                    "a schema OpenAPIKit cannot read (\(described.localizedDescription)): read as any JSON value"))
                 } else {
-                    throw GeneratorError(file: file, line: source.locator.line(of: pointer),
-                                         pointer: pointer.keys.isEmpty ? nil : pointer.description, message: message)
+                    throw failure
                 }
             }
         }

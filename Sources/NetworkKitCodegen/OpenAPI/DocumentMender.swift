@@ -64,19 +64,24 @@ struct DocumentMender {
     private mutating func mend(_ node: Node, as position: Position, at pointer: JSONPointer) -> Node {
         switch node {
         case .mapping(let mapping):
-            var pairs: [(Node, Node)] = []
-            pairs.reserveCapacity(mapping.count)
-            for (key, value) in mapping {
-                let name = key.string ?? ""
+            var pairs = mapping.map { ($0.key, $0.value) }
+            // Schema keywords in the wrong object move into its `schema` first, so that they are
+            // then mended once, as the schema they are.
+            switch position {
+            case .contentMap: moveMediaTypeSchemas(&pairs, at: pointer)
+            case .other: moveParameterSchema(&pairs, at: pointer)
+            default: break
+            }
+            for index in pairs.indices {
+                let name = pairs[index].0.string ?? ""
                 let child = Self.position(of: name, in: position)
-                pairs.append((key, child == .data ? value : mend(value, as: child, at: pointer.appending(name))))
+                if child != .data { pairs[index].1 = mend(pairs[index].1, as: child, at: pointer.appending(name)) }
             }
             switch position {
             case .schema: mendSchema(&pairs, at: pointer)
-            case .other: mendParameter(&pairs, at: pointer)
+            case .other: requirePathParameter(&pairs, at: pointer)
             case .responseMap: mendResponses(&pairs, at: pointer)
-            case .contentMap: mendMediaTypes(&pairs, at: pointer)
-            case .schemaMap, .data: break
+            case .contentMap, .schemaMap, .data: break
             }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
@@ -238,26 +243,28 @@ struct DocumentMender {
 
     // MARK: Parameters and responses
 
-    private mutating func mendParameter(_ pairs: inout [(Node, Node)], at pointer: JSONPointer) {
+    /// Swagger 2's schema keywords on a parameter itself move into its `schema`.
+    private mutating func moveParameterSchema(_ pairs: inout [(Node, Node)], at pointer: JSONPointer) {
         guard pairs.has("in"), pairs.has("name") else { return }
-        // Swagger 2's schema keywords on the parameter itself belong in its schema.
         let keywords: Set<String> = ["type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
                                      "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
                                      "uniqueItems", "multipleOf", "collectionFormat"]
         let moved = pairs.filter { keywords.contains($0.0.string ?? "") }
-        if !moved.isEmpty {
-            pairs.removeAll { keywords.contains($0.0.string ?? "") }
-            var schema: [(Node, Node)] = []
-            if case .mapping(let existing)? = pairs.value("schema") { schema = existing.map { ($0.key, $0.value) } }
-            for (key, value) in moved where key.string != "collectionFormat" && !schema.has(key.string ?? "") {
-                schema.append((key, value))
-            }
-            let schemaPointer = pointer.appending("schema")
-            pairs.set("schema", mend(.mapping(Node.Mapping(schema)), as: .schema, at: schemaPointer))
-            warn(.parameterSchema, at: pointer, "schema keywords directly in parameter \"\(pairs.value("name")?.string ?? "")\" "
-                 + "(\(moved.compactMap(\.0.string).joined(separator: ", "))): read as its schema")
+        guard !moved.isEmpty else { return }
+        pairs.removeAll { keywords.contains($0.0.string ?? "") }
+        var schema: [(Node, Node)] = []
+        if case .mapping(let existing)? = pairs.value("schema") { schema = existing.map { ($0.key, $0.value) } }
+        for (key, value) in moved where key.string != "collectionFormat" && !schema.has(key.string ?? "") {
+            schema.append((key, value))
         }
-        guard pairs.value("in")?.string == "path", pairs.value("required")?.bool != true else { return }
+        pairs.set("schema", .mapping(Node.Mapping(schema)))
+        warn(.parameterSchema, at: pointer, "schema keywords directly in parameter \"\(pairs.value("name")?.string ?? "")\" "
+             + "(\(moved.compactMap(\.0.string).joined(separator: ", "))): read as its schema")
+    }
+
+    /// A path parameter not marked required is marked so.
+    private mutating func requirePathParameter(_ pairs: inout [(Node, Node)], at pointer: JSONPointer) {
+        guard pairs.has("name"), pairs.value("in")?.string == "path", pairs.value("required")?.bool != true else { return }
         pairs.set("required", Node("true"))
         warn(.pathParameterRequired, at: pointer, "path parameter \"\(pairs.value("name")?.string ?? "")\" is not marked required; path parameters always are")
     }
@@ -274,18 +281,17 @@ struct DocumentMender {
         }
     }
 
-    /// Schema keywords written straight into a media type object, without `schema:`, are read as
+    /// Schema keywords written straight into a media type object, without `schema:`, move into
     /// its schema.
-    private mutating func mendMediaTypes(_ pairs: inout [(Node, Node)], at pointer: JSONPointer) {
+    private mutating func moveMediaTypeSchemas(_ pairs: inout [(Node, Node)], at pointer: JSONPointer) {
         let keywords: Set<String> = ["type", "properties", "items", "$ref", "allOf", "anyOf", "oneOf", "additionalProperties"]
         for index in pairs.indices {
             guard case .mapping(let media) = pairs[index].1, media["schema"] == nil,
                   media.keys.contains(where: { keywords.contains($0.string ?? "") }) else { continue }
-            let fields = ["example", "examples", "encoding"]
-            var kept = media.filter { fields.contains($0.key.string ?? "") || ($0.key.string ?? "").hasPrefix("x-") }.map { ($0.key, $0.value) }
-            let schemaPointer = pointer.appending(pairs[index].0.string ?? "").appending("schema")
-            let schema = media.filter { !fields.contains($0.key.string ?? "") && !($0.key.string ?? "").hasPrefix("x-") }.map { ($0.key, $0.value) }
-            kept.append((Node("schema"), mend(.mapping(Node.Mapping(schema, media.tag, media.style, media.mark)), as: .schema, at: schemaPointer)))
+            let isMediaTypeField = { (key: Node) in ["example", "examples", "encoding"].contains(key.string ?? "") || (key.string ?? "").hasPrefix("x-") }
+            var kept = media.filter { isMediaTypeField($0.key) }.map { ($0.key, $0.value) }
+            let schema = media.filter { !isMediaTypeField($0.key) }.map { ($0.key, $0.value) }
+            kept.append((Node("schema"), .mapping(Node.Mapping(schema, media.tag, media.style, media.mark))))
             pairs[index].1 = .mapping(Node.Mapping(kept, media.tag, media.style, media.mark))
             warn(.mediaTypeSchema, at: pointer.appending(pairs[index].0.string ?? ""),
                  "schema keywords directly in a media type object (without `schema:`): read as its schema")

@@ -69,8 +69,13 @@ struct OperationDeclaration {
     /// True for `application/json` (with parameters or not) and `…+json`, not for the streaming
     /// formats whose names start alike (`application/jsonl`, `application/json-seq`).
     static func isJSON(_ mediaType: String) -> Bool {
-        let bare = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let bare = bareMediaType(mediaType)
         return bare == "application/json" || bare.hasSuffix("+json")
+    }
+
+    /// `mediaType` without its parameters, lowercased: `Application/JSON; charset=utf-8` → `application/json`.
+    static func bareMediaType(_ mediaType: String) -> String {
+        mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// The streaming formats an operation's response can have.
@@ -84,8 +89,7 @@ struct OperationDeclaration {
 
         /// The format of `mediaType`, or nil for a body that is not a stream.
         init?(mediaType: String) {
-            let bare = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            switch bare {
+            switch OperationDeclaration.bareMediaType(mediaType) {
             case "text/event-stream": self = .events
             case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines": self = .jsonLines
             case "application/json-seq": self = .jsonSequence
