@@ -66,6 +66,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        // HTTP/2 frames: NetworkKitNIO reads GOAWAY and stream resets to tell requests a server
+        // never processed (AsyncHTTPClient already depends on it); the fixture's HTTP/2 server.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         // Test, demo and benchmark only (and the tools' argument parser, under `CodeGeneration`):
         // no product reaches these without a trait, so an app does not fetch them.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -123,6 +126,7 @@ let package = Package(
                 nio("NIOConcurrencyHelpers", package: "swift-nio"),
                 nio("NIOSSL", package: "swift-nio-ssl"),
                 nio("NIOTLS", package: "swift-nio"),
+                nio("NIOHTTP2", package: "swift-nio-http2"),
                 // SHA-256 of a server's public key, for pinning.
                 nio("Crypto", package: "swift-crypto"),
             ],
@@ -148,6 +152,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The HTTP/2 fixture that rotates its connections (GOAWAY, stream resets).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),
                 // The TLS fixtures' test CA and certificates (TestCertificates.make()).
                 .product(name: "X509", package: "swift-certificates"),
@@ -234,6 +241,8 @@ let package = Package(
             dependencies: [
                 "NetworkKit", "NetworkKitNIO", "NetworkKitTesting", "FixtureServer", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
+                // HTTP/2 error codes and stream IDs, for the NIO transport's reading of stream closures.
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
