@@ -4,6 +4,7 @@ import Foundation
 import NetworkKit
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 #if canImport(FoundationNetworking)
@@ -31,6 +32,15 @@ enum NIOErrors {
             return urlError(forErrno: error.errnoCode, detail: "\(error)")
         case is SocketAddressError:
             return URLError(.cannotFindHost, detail: "\(error)")
+        case let error as HTTP2StreamFailure:
+            return URLError(.networkConnectionLost, detail: "\(error)", serverProcessing: error.processing)
+        case let error as NIOHTTP2Errors.StreamClosed:
+            // A stream without the transport's handler: its connection's GOAWAY is not known.
+            let failure = HTTP2StreamFailure(streamID: error.streamID, errorCode: error.errorCode, goAwayLastStreamID: nil)
+            return URLError(.networkConnectionLost, detail: "\(failure)", serverProcessing: failure.processing)
+        case is NIOHTTP2Errors.CreatedStreamAfterGoaway:
+            return URLError(.networkConnectionLost, detail: "the server closed its HTTP/2 connection (GOAWAY) before the request's stream opened",
+                            serverProcessing: .notProcessed)
         case let error as HTTPParserError:
             return urlError(for: error)
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:

@@ -24,20 +24,50 @@ struct NIOTransfer: Sendable {
     /// error to complete with (nil on success), so the caller can finish its own bookkeeping
     /// before the waiting pipeline resumes.
     func run(_ request: URLRequest, bodyFile: URL?) async -> (any Error)? {
+        var answered = false
+        let body = UploadBody(request: request, file: bodyFile)
         do {
-            let response = try await client.execute(try clientRequest(request, body: UploadBody(request: request, file: bodyFile)),
-                                                     deadline: .distantFuture)
+            let response = try await client.execute(try clientRequest(request, body: body), deadline: .distantFuture)
             if let proxy, proxy.absoluteForm, response.status == .proxyAuthenticationRequired {
                 // Sent to the proxy itself: its own 407, not the server's.
                 return NetworkError.connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
             }
-            events.transportDidReceive(head: ResponseHead(url: request.url, status: response.status, headers: response.headers))
+            events.transportDidReceive(head: ResponseHead(url: request.url, status: response.status, headers: response.headers,
+                                                          version: response.version))
+            answered = true
             try await receive(response.body)
             return nil
         } catch {
             if let proxy, let proxyError = NIOProxyClients.proxyError(for: error, server: proxy.server) { return proxyError }
-            return await routing.failure(for: error, url: request.url, direct: proxy == nil)
+            if !answered, Self.neverWentOut(error, body: body) {
+                return URLError(.networkConnectionLost, detail: "the connection closed before the request went out on it",
+                                serverProcessing: .notProcessed)
+            }
+            return Self.processing(await routing.failure(for: error, url: request.url, direct: proxy == nil),
+                                   answered: answered)
         }
+    }
+
+    /// Whether AsyncHTTPClient (1.37) failed the request before it wrote any of it:
+    /// - it cancelled a request the transport did not cancel: one it had given to a connection
+    ///   that began to close (a `GOAWAY`) before the request's stream opened;
+    /// - the connection was closed when the request's stream was to be made or its head written
+    ///   (I/O on a closed channel), before the client asked for any of the body. A body's pieces
+    ///   are asked for only after the head is written, and the head of a request without a body
+    ///   is written without a promise, so that error cannot be its own.
+    private static func neverWentOut(_ error: any Error, body: UploadBody?) -> Bool {
+        if error as? HTTPClientError == .cancelled { return !Task.isCancelled }
+        if error as? ChannelError == .ioOnClosedChannel { return body.map { !$0.hasBegun } ?? true }
+        return false
+    }
+
+    /// A lost connection says whether the server may have processed the request, when the error
+    /// does not say already: before any answer, the connection closed before one (on HTTP/1.1,
+    /// often a keep-alive connection the server closed as the request went out); after the head,
+    /// the server may have.
+    private static func processing(_ failure: any Error, answered: Bool) -> any Error {
+        guard let error = failure as? URLError, error.code == .networkConnectionLost else { return failure }
+        return error.marked(answered ? .mayHaveProcessed : .closedBeforeAnswer)
     }
 
     /// The AsyncHTTPClient request for `request`: the same method, URL, header fields and body.
@@ -105,14 +135,15 @@ struct NIOTransfer: Sendable {
 
 extension ResponseHead {
     /// The head of an AsyncHTTPClient response; repeated fields are joined with ", ".
-    init(url: URL?, status: HTTPResponseStatus, headers: HTTPHeaders) {
+    init(url: URL?, status: HTTPResponseStatus, headers: HTTPHeaders, version: NIOHTTP1.HTTPVersion) {
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
             // One hash operation per field; a second only for a repeated one.
             if let earlier = fields.updateValue(value, forKey: name) { fields[name] = earlier + ", " + value }
         }
-        self.init(url: url, statusCode: Int(status.code), headers: fields, setCookieFields: headers["Set-Cookie"])
+        self.init(url: url, statusCode: Int(status.code), headers: fields, setCookieFields: headers["Set-Cookie"],
+                  httpVersion: NetworkKit.HTTPVersion(major: version.major, minor: version.minor))
     }
 }
 

@@ -50,6 +50,7 @@ public final class NIOTransport: Transport {
     /// with `NetworkError.connection(.tls(host:check:))`, the check named, as on every transport.
     public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
         var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
+        if connection.httpVersions == .http1Only { configuration.httpVersion = .http1Only }
         try NIOProxyClients.check(connection.proxy)
         var routing = NIORouting()
         try Self.applyTrust(connection.trust, to: &configuration, routing: &routing)
@@ -65,7 +66,7 @@ public final class NIOTransport: Transport {
 
     private init(configuration: HTTPClient.Configuration, routing: NIORouting, proxy: ProxySettings,
                  eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
-        var configuration = configuration
+        var configuration = NIOConnectionRotation.installed(in: configuration)
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)

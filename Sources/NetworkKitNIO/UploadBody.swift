@@ -1,6 +1,7 @@
 #if NIO
 import Foundation
 import NetworkKit
+import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,6 +16,12 @@ struct UploadBody: Sendable {
     private let reader: UploadChunks.Reader
     /// The body's length in bytes.
     let length: Int64
+    /// Set once the client asks for the first piece, which it does only after it wrote the
+    /// request's head.
+    private let began = NIOLockedValueBox(false)
+
+    /// Whether the client asked for any of the body: false means it never wrote the request's head.
+    var hasBegun: Bool { began.withLockedValue { $0 } }
 
     /// The body of `request` (`file` when given); nil when it has none.
     init?(request: URLRequest, file: URL?) {
@@ -32,7 +39,7 @@ struct UploadBody: Sendable {
 
     /// The body as a sequence of pieces that reports to `events` how much the client has taken.
     func chunks(reportingTo events: any TransportEvents) -> UploadChunks {
-        UploadChunks(reader: reader, total: length, events: events)
+        UploadChunks(reader: reader, total: length, events: events, began: began)
     }
 }
 
@@ -49,9 +56,12 @@ struct UploadChunks: AsyncSequence, Sendable {
     let reader: Reader
     let total: Int64
     let events: any TransportEvents
+    /// Set when the first piece is asked for.
+    let began: NIOLockedValueBox<Bool>
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(pieces: PieceReader(reader), total: total, events: events)
+        began.withLockedValue { $0 = true }
+        return Iterator(pieces: PieceReader(reader), total: total, events: events)
     }
 
     /// Hands out the pieces; asking for the next one means the previous ones were taken.

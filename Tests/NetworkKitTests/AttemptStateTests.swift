@@ -11,15 +11,17 @@ struct AttemptStateTests {
     /// The phases a table starts from, each reached through the machine's own events, for a
     /// plain request unless the name says a download or a request with a cache entry.
     enum Start: String, CaseIterable, CustomTestStringConvertible {
-        case ready, adapting, transferring, transferringDownload, transferringCached, restartingDownload,
-             restartingDownloadAgain, revalidating, responding, askingInterceptors, backingOff, finished
+        case ready, adapting, transferring, transferringDownload, transferringCached, transferringPost,
+             transferringAfterResends, resending, restartingDownload, restartingDownloadAgain, revalidating,
+             responding, askingInterceptors, backingOff, finished
 
         var testDescription: String { rawValue }
 
         /// A new machine of this start's kind, led here by its `path`.
         func machine() -> AttemptState {
             var machine = AttemptState(partialFile: isDownload ? AttemptStateTests.partialFile : nil,
-                                       canRevalidate: self == .transferringCached || self == .revalidating)
+                                       canRevalidate: self == .transferringCached || self == .revalidating,
+                                       isIdempotent: self != .transferringPost, resendLimit: AttemptStateTests.resendLimit)
             for event in path { _ = event.send(to: &machine) }
             return machine
         }
@@ -35,7 +37,11 @@ struct AttemptStateTests {
             switch self {
             case .ready: return []
             case .adapting: return [.start]
-            case .transferring, .transferringDownload, .transferringCached: return toTransfer
+            case .transferring, .transferringDownload, .transferringCached, .transferringPost: return toTransfer
+            case .resending: return toTransfer + [.transferredUnprocessed]
+            case .transferringAfterResends:
+                return toTransfer + [.transferredUnprocessed, .resendAnnounced, .adapted, .transferredClosed,
+                                     .resendAnnounced, .adapted]
             case .restartingDownload: return toTransfer + [.transferredRestart]
             case .restartingDownloadAgain:
                 return toTransfer + [.transferredRestart, .partialFileDiscarded, .adapted, .transferredRestart]
@@ -55,6 +61,8 @@ struct AttemptStateTests {
         case adapted, adaptedAfterStop, adaptFailed, adaptCancelled
         case transferred, transferredAfterStop, transferredRestart, transferredRestartAfterStop
         case transferred304, transferred304AfterStop
+        case transferredUnprocessed, transferredUnprocessedAfterStop, transferredClosed, transferredMayHaveProcessed
+        case resendAnnounced
         case partialFileDiscarded
         case revalidated, revalidatedFailure, revalidatedNothing
         case responded, respondedFailure, respondedCancelled, respondedFailureAfterStop
@@ -70,7 +78,9 @@ struct AttemptStateTests {
             case .adapted, .adaptedAfterStop: "adapted"
             case .adaptFailed, .adaptCancelled: "adaptFailed"
             case .transferred, .transferredAfterStop, .transferredRestart, .transferredRestartAfterStop,
-                 .transferred304, .transferred304AfterStop: "transferred"
+                 .transferred304, .transferred304AfterStop, .transferredUnprocessed, .transferredUnprocessedAfterStop,
+                 .transferredClosed, .transferredMayHaveProcessed: "transferred"
+            case .resendAnnounced: "resendAnnounced"
             case .partialFileDiscarded: "partialFileDiscarded"
             case .revalidated, .revalidatedFailure, .revalidatedNothing: "revalidated"
             case .responded, .respondedFailure, .respondedCancelled, .respondedFailureAfterStop: "responded"
@@ -93,6 +103,13 @@ struct AttemptStateTests {
             case .transferredRestartAfterStop: machine.transferred(AttemptStateTests.mismatch, stopRequested: true)
             case .transferred304: machine.transferred(AttemptStateTests.answer(304), stopRequested: false)
             case .transferred304AfterStop: machine.transferred(AttemptStateTests.answer(304), stopRequested: true)
+            case .transferredUnprocessed: machine.transferred(AttemptStateTests.lost(.notProcessed), stopRequested: false)
+            case .transferredUnprocessedAfterStop:
+                machine.transferred(AttemptStateTests.lost(.notProcessed), stopRequested: true)
+            case .transferredClosed: machine.transferred(AttemptStateTests.lost(.closedBeforeAnswer), stopRequested: false)
+            case .transferredMayHaveProcessed:
+                machine.transferred(AttemptStateTests.lost(.mayHaveProcessed), stopRequested: false)
+            case .resendAnnounced: machine.resendAnnounced()
             case .partialFileDiscarded: machine.partialFileDiscarded()
             case .revalidated: machine.revalidated(.success("from the cache"))
             case .revalidatedFailure: machine.revalidated(.failure(AttemptStateTests.unavailable))
@@ -116,6 +133,14 @@ struct AttemptStateTests {
     static let mismatch = TransferOutcome(head: ResponseHead(url: nil, statusCode: 206, headers: [:]),
                                           restartReason: "bytes 5-9/10")
 
+    /// How many attempts the server did not process the machines send again.
+    static let resendLimit = 2
+
+    /// A transfer that failed before any answer, saying whether the server processed it.
+    static func lost(_ processing: ServerProcessing) -> TransferOutcome {
+        TransferOutcome(error: URLError(.networkConnectionLost, detail: "lost", serverProcessing: processing))
+    }
+
     /// A transfer that ended with a head of `status`.
     static func answer(_ status: Int) -> TransferOutcome {
         TransferOutcome(head: ResponseHead(url: nil, statusCode: status, headers: [:]))
@@ -126,6 +151,7 @@ struct AttemptStateTests {
         "ready": ["start"],
         "adapting": ["adapted", "adaptFailed"],
         "transferring": ["transferred"],
+        "resending": ["resendAnnounced"],
         "restartingDownload": ["partialFileDiscarded"],
         "revalidating": ["revalidated"],
         "responding": ["responded"],
@@ -157,6 +183,10 @@ struct AttemptStateTests {
         Row(.transferring, .transferredRestartAfterStop, "responding(1)", "respond"),
         Row(.transferring, .transferred304, "responding(1)", "respond"),                   // no cache entry: a plain 304
         Row(.transferring, .transferred304AfterStop, "responding(1)", "respond"),
+        Row(.transferring, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
+        Row(.transferring, .transferredUnprocessedAfterStop, "responding(1)", "respond"),   // stopped: not sent again
+        Row(.transferring, .transferredClosed, "resending(1)", "resend(1, closedBeforeAnswer)"),
+        Row(.transferring, .transferredMayHaveProcessed, "responding(1)", "respond"),      // the retry policy's call
 
         Row(.transferringDownload, .transferred, "responding(1)", "respond"),
         Row(.transferringDownload, .transferredAfterStop, "responding(1)", "respond"),
@@ -164,6 +194,10 @@ struct AttemptStateTests {
         Row(.transferringDownload, .transferredRestartAfterStop, "responding(1)", "respond"),   // stopped: no restart
         Row(.transferringDownload, .transferred304, "responding(1)", "respond"),
         Row(.transferringDownload, .transferred304AfterStop, "responding(1)", "respond"),
+        Row(.transferringDownload, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
+        Row(.transferringDownload, .transferredUnprocessedAfterStop, "responding(1)", "respond"),
+        Row(.transferringDownload, .transferredClosed, "resending(1)", "resend(1, closedBeforeAnswer)"),
+        Row(.transferringDownload, .transferredMayHaveProcessed, "responding(1)", "respond"),
 
         Row(.transferringCached, .transferred, "responding(1)", "respond"),
         Row(.transferringCached, .transferredAfterStop, "responding(1)", "respond"),
@@ -171,6 +205,36 @@ struct AttemptStateTests {
         Row(.transferringCached, .transferredRestartAfterStop, "responding(1)", "respond"),
         Row(.transferringCached, .transferred304, "revalidating(1)", "revalidate(304)"),
         Row(.transferringCached, .transferred304AfterStop, "revalidating(1)", "revalidate(304)"),
+        Row(.transferringCached, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
+        Row(.transferringCached, .transferredUnprocessedAfterStop, "responding(1)", "respond"),
+        Row(.transferringCached, .transferredClosed, "resending(1)", "resend(1, closedBeforeAnswer)"),
+        Row(.transferringCached, .transferredMayHaveProcessed, "responding(1)", "respond"),
+
+        // A POST: sent again only when the server said it did not process it.
+        Row(.transferringPost, .transferred, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredAfterStop, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredRestart, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredRestartAfterStop, "responding(1)", "respond"),
+        Row(.transferringPost, .transferred304, "responding(1)", "respond"),
+        Row(.transferringPost, .transferred304AfterStop, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
+        Row(.transferringPost, .transferredUnprocessedAfterStop, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredClosed, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredMayHaveProcessed, "responding(1)", "respond"),
+
+        // Two attempts already sent again (the limit): the next failure goes to the interceptors.
+        Row(.transferringAfterResends, .transferred, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredAfterStop, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredRestart, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredRestartAfterStop, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferred304, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferred304AfterStop, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredUnprocessed, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredUnprocessedAfterStop, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredClosed, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredMayHaveProcessed, "responding(3)", "respond"),
+
+        Row(.resending, .resendAnnounced, "adapting(2)", "adapt(2)"),
 
         Row(.restartingDownload, .partialFileDiscarded, "adapting(2)", "adapt(2)"),
         Row(.restartingDownloadAgain, .partialFileDiscarded, "finished(rangeMismatch)", "finish(rangeMismatch)"),
@@ -263,6 +327,19 @@ struct AttemptStateTests {
         ])
     }
 
+    /// Attempts the server did not process are sent again, and counted apart, up to the limit
+    /// over the request's attempts (retries included); then the interceptors decide.
+    @Test func unprocessedAttemptsAreSentAgainWithinTheLimit() {
+        let machine = Self.expect(.plain, steps: [
+            (.start, "adapt(1)"), (.adapted, "send(1)"), (.transferredClosed, "resend(1, closedBeforeAnswer)"),
+            (.resendAnnounced, "adapt(2)"), (.adapted, "send(2)"), (.transferred, "respond"),
+            (.respondedFailure, "askInterceptors(2, 503)"), (.retry, "backOff(2s, 2, 503)"), (.backedOff, "adapt(3)"),
+            (.adapted, "send(3)"), (.transferredUnprocessed, "resend(3, notProcessed)"),
+            (.resendAnnounced, "adapt(4)"), (.adapted, "send(4)"), (.transferredUnprocessed, "respond"),
+        ])
+        #expect(machine.unprocessedAttempts == 2)
+    }
+
     // MARK: - Driving and describing
 
     /// The request a sequence drives: in memory, a download, or one with a cache entry.
@@ -272,7 +349,8 @@ struct AttemptStateTests {
     @discardableResult
     static func expect(_ kind: Kind, steps: [(Event, String)],
                        sourceLocation: SourceLocation = #_sourceLocation) -> AttemptState {
-        var machine = AttemptState(partialFile: kind == .download ? partialFile : nil, canRevalidate: kind == .cached)
+        var machine = AttemptState(partialFile: kind == .download ? partialFile : nil, canRevalidate: kind == .cached,
+                                   resendLimit: resendLimit)
         for (index, (event, action)) in steps.enumerated() {
             #expect(describe(event.send(to: &machine)) == action, "step \(index + 1), \(event)",
                     sourceLocation: sourceLocation)
@@ -286,6 +364,7 @@ struct AttemptStateTests {
         case .ready: "ready"
         case .adapting(let attempt): "adapting(\(attempt))"
         case .transferring(let attempt): "transferring(\(attempt))"
+        case .resending(let attempt): "resending(\(attempt))"
         case .restartingDownload(let attempt, let reason): "restartingDownload(\(attempt), \(reason))"
         case .revalidating(let attempt): "revalidating(\(attempt))"
         case .responding(let attempt): "responding(\(attempt))"
@@ -300,6 +379,7 @@ struct AttemptStateTests {
         switch action {
         case .adapt(let attempt): "adapt(\(attempt))"
         case .send(let attempt): "send(\(attempt))"
+        case .resend(let attempt, let error): "resend(\(attempt), \(describe(error)))"
         case .discardPartialFile: "discardPartialFile"
         case .revalidate(let head): "revalidate(\(head.statusCode))"
         case .respond: "respond"
@@ -325,6 +405,7 @@ struct AttemptStateTests {
         case .httpStatus(let code, _, _): "\(code)"
         case .invalidURL: "invalidURL"
         case .invalidRequest: "outOfOrder"
+        case .transport(let error) where error.serverProcessing != nil: error.serverProcessing?.rawValue ?? ""
         case .download(let error) where error.reason == .rangeMismatch("bytes 5-9/10"): "rangeMismatch"
         default: "\(error)"
         }

@@ -21,6 +21,8 @@ public struct RequestMetrics: Sendable {
     public var bytesReceived: Int64
     /// The failure, or nil when the request succeeded.
     public var error: NetworkError?
+    /// The version of HTTP the last response came over, when the transport reports it.
+    public var httpVersion: HTTPVersion?
     /// What the response cache did: not used, miss, hit, revalidated (`304`) or refreshed.
     public var cache: CacheOutcome = .notUsed
     /// Whether the answer came from the response cache (a hit, or an entry revalidated by `304`).

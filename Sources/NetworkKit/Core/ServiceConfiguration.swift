@@ -81,6 +81,11 @@ public struct ServiceConfiguration: Sendable {
     /// At most this many of the service's requests transfer at once to one host (nil, the
     /// default, for no limit); see ``maxRequestsInFlight``.
     public var maxRequestsInFlightPerHost: Int?
+    /// How many times one request is sent again, at once and uncounted by its retry policy,
+    /// after attempts the server did not process (see ``ServerProcessing``: a connection the
+    /// server was rotating); past that, the attempt's failure goes to the retry policy. 0 sends
+    /// none again.
+    public var unprocessedResendLimit = 4
 
     /// Creates a configuration; every argument has the default a new app wants.
     public init(

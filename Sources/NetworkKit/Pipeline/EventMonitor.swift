@@ -18,6 +18,10 @@ public protocol EventMonitor: Sendable {
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int)
     /// Attempt `attempt` failed with `error` and will be tried again after `delay`.
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError)
+    /// Attempt `attempt` failed with `error` before the server processed it (``ServerProcessing``:
+    /// a `GOAWAY`, a `REFUSED_STREAM`, a keep-alive connection closed under it): it is sent again
+    /// at once as attempt `attempt + 1`, and its retry policy does not count it.
+    func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError)
     /// The parser chain ran on the body, in `duration`.
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool)
     /// The request finished: everything measured about it.
@@ -35,6 +39,8 @@ extension EventMonitor {
     public func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {}
     /// Does nothing.
     public func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {}
     /// Does nothing.
     public func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) {}
     /// Does nothing.

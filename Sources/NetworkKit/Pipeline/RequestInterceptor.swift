@@ -46,9 +46,15 @@ extension RequestInterceptor {
 public struct InterceptorContext: Sendable {
     /// The request's identity.
     public let requestID: RequestID
-    /// Which attempt this is: 1 for the first, then one more for each retry and for a download's
-    /// restart from zero.
+    /// Which attempt this is: 1 for the first, then one more for each retry, for a download's
+    /// restart from zero, and for each attempt sent again because the server did not process it.
     public let attempt: Int
+    /// How many of the attempts before this one the server did not process and the kit sent
+    /// again (``ServerProcessing``); a retry policy does not count them.
+    public let unprocessedAttempts: Int
+    /// The attempt's number as a retry policy counts it: ``attempt`` less the attempts the server
+    /// did not process (1 for the first attempt the server processed).
+    public var countedAttempt: Int { attempt - unprocessedAttempts }
     /// Whether the request may be sent twice without harm: its method is idempotent
     /// (GET, HEAD, PUT, DELETE, OPTIONS) or it says so (`Request/isIdempotent`).
     public let isIdempotent: Bool
@@ -63,10 +69,12 @@ public struct InterceptorContext: Sendable {
     public let environment: ServiceEnvironment
 
     /// A context; the kit makes them, tests of interceptors may too.
-    public init(requestID: RequestID, attempt: Int, isIdempotent: Bool, response: ResponseHead? = nil,
-                bodyFile: URL? = nil, environment: ServiceEnvironment = ServiceEnvironment(name: "default", baseURL: nil)) {
+    public init(requestID: RequestID, attempt: Int, unprocessedAttempts: Int = 0, isIdempotent: Bool,
+                response: ResponseHead? = nil, bodyFile: URL? = nil,
+                environment: ServiceEnvironment = ServiceEnvironment(name: "default", baseURL: nil)) {
         self.requestID = requestID
         self.attempt = attempt
+        self.unprocessedAttempts = unprocessedAttempts
         self.isIdempotent = isIdempotent
         self.response = response
         self.bodyFile = bodyFile

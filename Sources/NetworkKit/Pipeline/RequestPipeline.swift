@@ -108,8 +108,10 @@ struct RequestPipeline: Sendable {
     }
 
     /// What the interceptors are told about `attempt`.
-    private func context(attempt: Int, response: ResponseHead? = nil, bodyFile: URL? = nil) -> InterceptorContext {
-        InterceptorContext(requestID: request.id, attempt: attempt, isIdempotent: isIdempotent, response: response,
+    private func context(attempt: Int, unprocessed: Int = 0, response: ResponseHead? = nil,
+                         bodyFile: URL? = nil) -> InterceptorContext {
+        InterceptorContext(requestID: request.id, attempt: attempt, unprocessedAttempts: unprocessed,
+                           isIdempotent: isIdempotent, response: response,
                            bodyFile: bodyFile, environment: configuration.environment)
     }
 
@@ -173,7 +175,8 @@ struct RequestPipeline: Sendable {
         let file = options.download.map {
             PartialDownload(options: $0, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
         }
-        var machine = AttemptState(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil)
+        var machine = AttemptState(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil,
+                                   isIdempotent: isIdempotent, resendLimit: configuration.unprocessedResendLimit)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
         var next = machine.start()
@@ -182,7 +185,8 @@ struct RequestPipeline: Sendable {
             switch next {
             case .adapt(let attempt):                                                                 // 3. adapt
                 do {
-                    adapted = try await adaptAttempt(prepared, attempt: attempt, upload: upload, file: file,
+                    adapted = try await adaptAttempt(prepared, attempt: attempt, unprocessed: machine.unprocessedAttempts,
+                                                     upload: upload, file: file,
                                                      conditionalHeaders: cache?.conditionalHeaders ?? [:])
                 } catch {
                     next = machine.adaptFailed(error)
@@ -193,6 +197,10 @@ struct RequestPipeline: Sendable {
             case .send(let attempt):                                                                  // 4. transfer
                 outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, file: file, recording: &metrics)
                 next = machine.transferred(outcome, stopRequested: isCancelled)
+            case .resend(let attempt, let error):                                                     //    unprocessed
+                for monitor in monitors { monitor.request(request.id, willResendUnprocessed: attempt, error: error) }
+                outcome = TransferOutcome()
+                next = machine.resendAnnounced()
             case .discardPartialFile:                                                                 //    from zero
                 file?.discard()
                 next = machine.partialFileDiscarded()
@@ -203,7 +211,7 @@ struct RequestPipeline: Sendable {
                 if case .failure = result { file?.suspend() }
                 next = machine.responded(result, stopRequested: isCancelled)
             case .askInterceptors(let attempt, let error):                                            // 7. retry?
-                let failed = context(attempt: attempt, response: outcome.head)
+                let failed = context(attempt: attempt, unprocessed: machine.unprocessedAttempts, response: outcome.head)
                 next = machine.interceptorsDecided(await interceptors.retryDecision(adapted, error: error, context: failed))
             case .backOff(let delay, let attempt, let error):
                 for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
@@ -286,7 +294,8 @@ struct RequestPipeline: Sendable {
     /// on disk, `conditionalHeaders` (a stale cache entry's validators) where the request has none
     /// of its own, a reconnecting stream's `Last-Event-ID`), then `adapt`, so the interceptors and
     /// the signer see every header that is sent.
-    private func adaptAttempt(_ prepared: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
+    private func adaptAttempt(_ prepared: URLRequest, attempt: Int, unprocessed: Int, upload: UploadFile?,
+                              file: PartialDownload?,
                               conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
         var attemptRequest = prepared
         for (name, value) in try file?.prepare() ?? [:] { attemptRequest.setValue(value, forHTTPHeaderField: name) }
@@ -296,7 +305,8 @@ struct RequestPipeline: Sendable {
         if let lastEventID = options.stream?.sink.resumption.lastEventID, !lastEventID.isEmpty {
             attemptRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
-        return try await adapt(attemptRequest, context: context(attempt: attempt, bodyFile: upload?.url))
+        return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed,
+                                                                bodyFile: upload?.url))
     }
 
     /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
@@ -317,6 +327,7 @@ struct RequestPipeline: Sendable {
         metrics.bytesSent += outcome.bytesSent
         metrics.bytesReceived += outcome.bytesReceived
         metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
+        metrics.httpVersion = outcome.head?.httpVersion ?? metrics.httpVersion
         return outcome
     }
 

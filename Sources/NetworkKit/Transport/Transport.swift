@@ -14,7 +14,10 @@ import FoundationNetworking
 ///   kit checks that before every send.
 /// - Reports upload progress, then the response head once, then the body's bytes in order as
 ///   they arrive, then exactly one completion: nil when the whole response arrived, else a
-///   `URLError` (`.cancelled` after `cancel()`). The request fails with
+///   `URLError` (`.cancelled` after `cancel()`). When the transport can tell whether the server
+///   processed a request that failed before its answer, it says so on that `URLError`
+///   (``ServerProcessing``); the kit sends the request again when the server did not. The
+///   request fails with
 ///   `NetworkError.transport` carrying it; another error type reaches the caller wrapped in a
 ///   `URLError(.unknown)`.
 /// - Delivers every answer as the response, redirects included: it follows none itself.
@@ -114,12 +117,16 @@ public struct ResponseHead: Sendable {
     /// Each `Set-Cookie` field on its own, in order: a transport that keeps repeated fields apart
     /// passes them; otherwise they are split back out of the joined `Set-Cookie` header.
     public var setCookieFields: [String]
+    /// The version of HTTP the response came over, when the transport reports it.
+    public var httpVersion: HTTPVersion?
 
     /// Creates a head from its parts. `setCookieFields` are the `Set-Cookie` fields one by one;
     /// when nil they are read from `headers`, where repeated fields were joined with ", ".
-    public init(url: URL?, statusCode: Int, headers: [String: String], setCookieFields: [String]? = nil) {
+    public init(url: URL?, statusCode: Int, headers: [String: String], setCookieFields: [String]? = nil,
+                httpVersion: HTTPVersion? = nil) {
         self.url = url
         self.statusCode = statusCode
+        self.httpVersion = httpVersion
         self.headers = headers
         contentEncoding = Response.field("Content-Encoding", in: headers)
         self.setCookieFields = setCookieFields ?? Response.field("Set-Cookie", in: headers).map(SetCookieFields.split) ?? []

@@ -12,6 +12,10 @@ extension URLSessionTransport {
     static func sessionConfiguration(_ configuration: URLSessionConfiguration,
                                      connection: ConnectionSettings) throws(NetworkError) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        if connection.httpVersions == .http1Only {
+            throw .connection(.unsupported(feature: "HTTP/1.1 only (URLSession negotiates HTTP/2 over TLS and has no setting to turn it off)",
+                                           transport: transportName))
+        }
         try applyProxy(connection.proxy, to: copy)
         try applyTrust(connection.trust, to: copy)
         return copy

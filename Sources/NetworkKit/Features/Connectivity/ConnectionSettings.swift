@@ -9,10 +9,15 @@ public struct ConnectionSettings: Sendable {
     /// Which servers are trusted, and how this client proves who it is; the system's roots by
     /// default.
     public var trust: TrustSettings
+    /// Which versions of HTTP the transport may speak: HTTP/2 where the server offers it, by
+    /// default, or HTTP/1.1 only.
+    public var httpVersions: HTTPVersionPreference
 
-    /// Settings with no proxy and the system's trust, unless given.
-    public init(proxy: ProxySettings = .none, trust: TrustSettings = TrustSettings()) {
+    /// Settings with no proxy, the system's trust and HTTP/2 where offered, unless given.
+    public init(proxy: ProxySettings = .none, trust: TrustSettings = TrustSettings(),
+                httpVersions: HTTPVersionPreference = .http2WhenOffered) {
         self.proxy = proxy
         self.trust = trust
+        self.httpVersions = httpVersions
     }
 }

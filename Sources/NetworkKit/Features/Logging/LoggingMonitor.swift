@@ -26,8 +26,13 @@ struct LoggingMonitor: EventMonitor {
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
         guard logger.logLevel <= .debug else { return }
         let lines = redaction.headerLines(head.headers).map { "< " + $0 }
-        let line = "\(id) < \(head.statusCode)\n" + lines.joined(separator: "\n")
+        let version = head.httpVersion.map { " (\($0))" } ?? ""
+        let line = "\(id) < \(head.statusCode)\(version)\n" + lines.joined(separator: "\n")
         logger.debug("\(line)")
+    }
+
+    func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {
+        logger.debug("\(id) attempt \(attempt) was not processed by the server (\(error)); sending it again")
     }
 
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) {

@@ -54,14 +54,17 @@ public struct RetryPolicy: RequestInterceptor {
     }
 
     /// Retries while attempts remain, the request is idempotent and the failure is retryable.
+    /// Attempts the server did not process (``ServerProcessing``), which the kit sent again
+    /// itself, are not counted.
     public func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
-        guard context.attempt <= maxRetries, context.isIdempotent else { return .doNotRetry }
+        let attempt = context.countedAttempt
+        guard attempt <= maxRetries, context.isIdempotent else { return .doNotRetry }
         switch error {
         case .transport(let failure) where retryableErrorCodes.contains(failure.code):
-            return .retry(after: backoff.delay(beforeRetry: context.attempt))
+            return .retry(after: backoff.delay(beforeRetry: attempt))
         case .httpStatus(let code, _, _) where retryableStatusCodes.contains(code):
             guard let asked = context.response?.header("Retry-After") else {
-                return .retry(after: backoff.delay(beforeRetry: context.attempt))
+                return .retry(after: backoff.delay(beforeRetry: attempt))
             }
             guard let delay = Self.retryAfter(asked, now: now()), delay <= maxRetryAfter else { return .doNotRetry }
             return .retry(after: delay)

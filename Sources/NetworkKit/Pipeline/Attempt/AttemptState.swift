@@ -11,6 +11,7 @@ import Foundation
 ///     transferring(n) ──a download's answer cannot continue its file──▶ restartingDownload(n)
 ///     restartingDownload(n) ──partialFileDiscarded──▶ adapting(n + 1) the first time, finished after
 ///     transferring(n) ──a 304, with a cache entry──▶ revalidating(n) ──revalidated──▶ finished
+///     transferring(n) ──a failure the server did not process──▶ resending(n) ──resendAnnounced──▶ adapting(n + 1)
 ///     responding(n) ──a failure, not stopped──▶ askingInterceptors(n) ──retry──▶ backingOff(n)
 ///     backingOff(n) ──backedOff──▶ adapting(n + 1)
 ///     a stop, a failed adapt, no retry, a cancelled wait ──▶ finished
@@ -27,6 +28,9 @@ struct AttemptState {
         case adapting(attempt: Int)
         /// Attempt `attempt` is with the transport.
         case transferring(attempt: Int)
+        /// Attempt `attempt` failed before the server processed it (``ServerProcessing``): it is
+        /// sent again at once, uncounted by the retry policy.
+        case resending(attempt: Int)
         /// A download's answer could not continue its partial file (`reason`): the file is being
         /// removed so the request starts again from zero.
         case restartingDownload(attempt: Int, reason: String)
@@ -51,6 +55,9 @@ struct AttemptState {
         case send(attempt: Int)
         /// Remove the download's partial file, then report `partialFileDiscarded`.
         case discardPartialFile
+        /// Tell the monitors attempt `attempt` failed with `error` before the server processed it
+        /// and is sent again, then report `resendAnnounced`.
+        case resend(attempt: Int, error: NetworkError)
         /// Answer from the cache entry `head` (a `304`) refreshes, then report `revalidated`.
         case revalidate(ResponseHead)
         /// Validate and parse the transfer's answer, then report `responded`.
@@ -71,14 +78,26 @@ struct AttemptState {
     let partialFile: URL?
     /// Whether a cache entry answers a `304`.
     let canRevalidate: Bool
+    /// Whether the request may be sent twice without harm (it decides whether an attempt whose
+    /// connection closed before any answer is sent again).
+    let isIdempotent: Bool
+    /// How many attempts the server did not process may be sent again.
+    let resendLimit: Int
     /// Whether the download's one restart from zero was used (by any attempt, retries included).
     private(set) var hasRestarted = false
+    /// The attempts sent again because the server did not process them; the retry policy does
+    /// not count them.
+    private(set) var unprocessedAttempts = 0
 
-    /// The attempts of a request that downloads to `partialFile` (nil when it does not), and
-    /// that a cache entry can answer after a `304` when `canRevalidate`.
-    init(partialFile: URL?, canRevalidate: Bool) {
+    /// The attempts of a request that downloads to `partialFile` (nil when it does not), that a
+    /// cache entry can answer after a `304` when `canRevalidate`, and that sends attempts the
+    /// server did not process again up to `resendLimit` times (an attempt whose connection closed
+    /// before any answer only when `isIdempotent`).
+    init(partialFile: URL?, canRevalidate: Bool, isIdempotent: Bool = true, resendLimit: Int = 0) {
         self.partialFile = partialFile
         self.canRevalidate = canRevalidate
+        self.isIdempotent = isIdempotent
+        self.resendLimit = resendLimit
     }
 }
 
@@ -108,14 +127,19 @@ extension AttemptState {
         return finish(.failure(error))
     }
 
-    /// The transfer ended with `outcome`. A download whose answer could not continue its partial
-    /// file restarts, unless the request was stopped; a `304` answers from the cache entry; any
-    /// other answer is validated and parsed.
+    /// The transfer ended with `outcome`. Unless the request was stopped: a download whose answer
+    /// could not continue its partial file restarts; a failure the server did not process is sent
+    /// again. A `304` answers from the cache entry; any other answer is validated and parsed.
     mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool) -> Action {
         guard case .transferring(let attempt) = phase else { return unexpected("transferred") }
         if let reason = outcome.restartReason, partialFile != nil, !stopRequested {
             phase = .restartingDownload(attempt: attempt, reason: reason)
             return .discardPartialFile
+        }
+        if !stopRequested, let error = unprocessedFailure(outcome) {
+            unprocessedAttempts += 1
+            phase = .resending(attempt: attempt)
+            return .resend(attempt: attempt, error: error)
         }
         if canRevalidate, outcome.error == nil, let head = outcome.head, head.statusCode == 304 {
             phase = .revalidating(attempt: attempt)
@@ -123,6 +147,12 @@ extension AttemptState {
         }
         phase = .responding(attempt: attempt)
         return .respond
+    }
+
+    /// The monitors heard of the attempt sent again: it begins.
+    mutating func resendAnnounced() -> Action {
+        guard case .resending(let attempt) = phase else { return unexpected("resendAnnounced") }
+        return adapt(attempt: attempt + 1)
     }
 
     /// The partial file is gone: the first time, the next attempt starts from zero; the second
@@ -174,6 +204,19 @@ extension AttemptState {
         return adapt(attempt: attempt + 1)
     }
 
+    /// The failure of an answerless transfer that is sent again, within the limit: one the server
+    /// did not process, or (for an idempotent request) one whose connection closed before any
+    /// answer.
+    private func unprocessedFailure(_ outcome: TransferOutcome) -> NetworkError? {
+        guard outcome.head == nil, let error = outcome.error, unprocessedAttempts < resendLimit else { return nil }
+        let failure = NetworkError.fromTransport(error)
+        switch failure.serverProcessing {
+        case .notProcessed: return failure
+        case .closedBeforeAnswer where isIdempotent: return failure
+        default: return nil
+        }
+    }
+
     private mutating func adapt(attempt: Int) -> Action {
         phase = .adapting(attempt: attempt)
         return .adapt(attempt: attempt)
@@ -200,6 +243,7 @@ extension AttemptState.Phase {
         case .ready: "ready"
         case .adapting: "adapting"
         case .transferring: "transferring"
+        case .resending: "resending"
         case .restartingDownload: "restartingDownload"
         case .revalidating: "revalidating"
         case .responding: "responding"

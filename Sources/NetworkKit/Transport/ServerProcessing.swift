@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Whether a server may have acted on a request whose connection or stream failed before an
+/// answer arrived, as far as the transport can tell. A transport says it on the `URLError` it
+/// completes with (``Foundation/URLError/serverProcessing``); a request's failure reports it
+/// (``NetworkError/serverProcessing``), so a retry policy can tell a request it may send again
+/// from one it must not.
+///
+/// What the kit does with each (RFC 9113 §8.7, RFC 9110 §9.2.2):
+///
+/// | value | the kit | the retry policy |
+/// |---|---|---|
+/// | ``notProcessed`` | sends the request again at once, on a fresh connection, whatever its method | does not count that attempt |
+/// | ``closedBeforeAnswer`` | sends an idempotent request again at once | does not count that attempt |
+/// | ``mayHaveProcessed`` | nothing | decides: an idempotent request may be retried, a POST is not |
+///
+/// These sends again are bounded (``ServiceConfiguration/unprocessedResendLimit``) and each one is
+/// an attempt the event monitors see (`EventMonitor/request(_:willResendUnprocessed:error:)`).
+public enum ServerProcessing: String, Sendable, CaseIterable {
+    /// The server did not process the request, and said so: an HTTP/2 stream reset with
+    /// `REFUSED_STREAM`, or a stream above the last stream ID of the server's `GOAWAY` (a server
+    /// closing a connection after so many requests, or on a deploy).
+    case notProcessed
+    /// The connection closed before any byte of an answer came: on HTTP/1.1, most often a
+    /// keep-alive connection the server closed as the request went out on it. Nothing proves the
+    /// server did not act on it, so only an idempotent request is sent again.
+    case closedBeforeAnswer
+    /// The stream was reset or the connection lost after the request went out, when the server
+    /// may have acted on it (HTTP/2 `CANCEL` or `INTERNAL_ERROR` below a `GOAWAY`'s line, an
+    /// answer cut short).
+    case mayHaveProcessed
+
+    /// The `URLError` `userInfo` key under which a transport puts the value's raw value.
+    public static let userInfoKey = "NetworkKit.ServerProcessing"
+
+    /// What it means for the request, in words for an error message.
+    public var summary: String {
+        switch self {
+        case .notProcessed: "the server did not process the request"
+        case .closedBeforeAnswer: "the connection closed before any answer"
+        case .mayHaveProcessed: "the server may have processed the request"
+        }
+    }
+}
+
+extension URLError {
+    /// Whether the server may have processed the request, when the transport could tell.
+    public var serverProcessing: ServerProcessing? {
+        (userInfo[ServerProcessing.userInfoKey] as? String).flatMap(ServerProcessing.init(rawValue:))
+    }
+
+    /// A `URLError` whose description is `detail` followed by what `processing` means for the
+    /// request, carrying `processing` for the kit and the retry policy.
+    public init(_ code: Code, detail: String, serverProcessing processing: ServerProcessing) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: "\(detail): \(processing.summary)",
+                                   ServerProcessing.userInfoKey: processing.rawValue])
+    }
+}
+
+extension URLError {
+    /// This error with `processing` on it and its summary after the description; unchanged when
+    /// it already says whether the server processed the request.
+    package func marked(_ processing: ServerProcessing) -> URLError {
+        guard serverProcessing == nil else { return self }
+        var userInfo = self.userInfo
+        userInfo[NSLocalizedDescriptionKey] = "\(localizedDescription): \(processing.summary)"
+        userInfo[ServerProcessing.userInfoKey] = processing.rawValue
+        return URLError(code, userInfo: userInfo)
+    }
+}
+
+extension NetworkError {
+    /// Whether the server may have processed the request, for a transport failure whose transport
+    /// could tell; nil otherwise.
+    public var serverProcessing: ServerProcessing? {
+        guard case .transport(let error) = self else { return nil }
+        return error.serverProcessing
+    }
+}
