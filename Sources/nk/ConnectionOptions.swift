@@ -30,6 +30,13 @@ struct ConnectionOptions: ParsableArguments {
           help: "Do not check the certificate of the URL's host (chain, name, dates), as curl's -k; for development only. Pins still apply.")
     var insecure = false
 
+    @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only, as curl's --http1.1 (NIO transport).")
+    var http11 = false
+
+    @Flag(name: .customLong("http2"),
+          help: "Speak HTTP/2 where the server offers it over TLS, else HTTP/1.1, as curl's --http2: the default.")
+    var http2 = false
+
     @Flag(name: .customLong("tlsv1.3"), help: "Use TLS 1.3 or later, as curl's --tlsv1.3 (--tlsv1.2 is the default floor).")
     var tls13 = false
 
@@ -120,6 +127,8 @@ struct ConnectionOptions: ParsableArguments {
             proxySettings = try ProxySettings.environment(environment)
         }
         if let noProxy { proxySettings.bypass = ProxyBypass(noProxy) }
-        return ConnectionSettings(proxy: proxySettings, trust: try trust(for: url))
+        if http11, http2 { throw ValidationError("--http1.1 and --http2 ask for different versions: give one") }
+        return ConnectionSettings(proxy: proxySettings, trust: try trust(for: url),
+                                  httpVersions: http11 ? .http1Only : .http2WhenOffered)
     }
 }

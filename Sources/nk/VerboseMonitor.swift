@@ -13,7 +13,7 @@ struct VerboseMonitor: EventMonitor {
         var lines = ["* attempt \(attempt)"]
         let path = request.url.map { $0.path.isEmpty ? "/" : $0.path } ?? "/"
         let query = request.url?.query.map { "?" + redaction.form($0) } ?? ""
-        lines.append("> \(request.httpMethod ?? "GET") \(path)\(query) HTTP/1.1")
+        lines.append("> \(request.httpMethod ?? "GET") \(path)\(query)")
         if let host = request.url?.host { lines.append("> Host: \(host)\(request.url?.port.map { ":\($0)" } ?? "")") }
         lines += redaction.headerLines(request.allHTTPHeaderFields ?? [:]).map { "> " + $0 }
         if let body = request.httpBody { lines.append("* \(body.count) bytes of body") }
@@ -22,7 +22,13 @@ struct VerboseMonitor: EventMonitor {
 
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
         let reason = HTTPURLResponse.localizedString(forStatusCode: head.statusCode).capitalized
-        write(["< HTTP/1.1 \(head.statusCode) \(reason)"] + redaction.headerLines(head.headers).map { "< " + $0 } + ["<"])
+        // URLSession does not say which version of HTTP answered.
+        let version = head.httpVersion.map { "\($0) " } ?? ""
+        write(["< \(version)\(head.statusCode) \(reason)"] + redaction.headerLines(head.headers).map { "< " + $0 } + ["<"])
+    }
+
+    func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {
+        write(["* attempt \(attempt) was not processed by the server (\(error)); sending it again at once"])
     }
 
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) {

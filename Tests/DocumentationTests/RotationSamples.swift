@@ -1,0 +1,31 @@
+import Foundation
+import NetworkKit
+import NetworkKitNIO
+
+// MARK: - HTTP versions and connection rotation
+
+func http1Only() throws -> Service {
+    let settings = ConnectionSettings(httpVersions: .http1Only)
+    return Service(transport: try NIOTransport(connection: settings))
+}
+
+struct VersionMonitor: EventMonitor {
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
+        print("\(id): \(head.httpVersion.map(String.init(describing:)) ?? "HTTP") \(head.statusCode)")
+    }
+
+    func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {
+        print("\(id): attempt \(attempt) was not processed, sent again: \(error)")
+    }
+}
+
+func placeOrder(_ service: Service, order: Data) async -> Result<Data, NetworkError> {
+    let request = Request(path: "/orders", method: .post, parser: DataParser())
+    request.body = .data(order, contentType: "application/json")
+    request.interceptors = [RetryPolicy(maxRetries: 2)]
+    let result = await service.completion(of: request)
+    if case .failure(let error) = result, error.serverProcessing == .mayHaveProcessed {
+        // The connection was lost after the order went out: look it up before placing it again.
+    }
+    return result
+}
