@@ -136,7 +136,7 @@ enum RotatingRoute {
         let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         switch (method, path) {
         case (.GET, "/rotate/hello"):
-            let json = #"{"ok":true,"id":"# + jsonString(id(in: uri) ?? "") + "}"
+            let json = #"{"ok":true,"id":""# + EventPlan.escaped(id(in: uri) ?? "") + #""}"#
             return Answer(status: .ok, contentType: "application/json", body: ByteBuffer(string: json))
         case (.POST, "/rotate/echo"):
             return Answer(status: .ok, contentType: "application/octet-stream", body: body)
@@ -156,21 +156,5 @@ enum RotatingRoute {
             return raw.removingPercentEncoding ?? raw
         }
         return nil
-    }
-
-    /// `text` as a JSON string literal, quotes included.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

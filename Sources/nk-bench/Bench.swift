@@ -28,11 +28,12 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | progressive | previews
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
         if only == "tls" { return try await Task.detached { try await TLSBenchmarks.run() }.value }
+        if only == "rotation" { return try await Task.detached { try await RotationBenchmarks.run() }.value }
         if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }
         if only == "previews" { return try await Task.detached { try ImagePreviewBenchmarks.run() }.value }
         let server = try await FixtureServer.start()

@@ -3,7 +3,8 @@ import Foundation
 import NetworkKit
 import NetworkKitNIO
 
-/// `nk demo`: a cookie login kept by the service's jar, and a request through a proxy.
+/// `nk demo`: a pinned server, a server that rotates its HTTP/2 connections, a cookie login kept
+/// by the service's jar, and a request through a proxy.
 extension DemoTour {
     var connectivitySteps: [Step] {
         [
@@ -25,6 +26,35 @@ extension DemoTour {
                 }
                 return "pinned sha256//\(certificates.server.publicKeyPin.prefix(12))… → \"\(passed.trimmingCharacters(in: .whitespacesAndNewlines))\"; "
                     + "pinned another key → \(refused)"
+            }),
+            ("HTTP/2 connection rotation: a GOAWAY every 100 streams, 300 GETs at 16 in flight, none lost", {
+                let certificates = try TestCertificates.make()
+                defer { certificates.remove() }
+                let server = try await RotatingServer.start(presenting: certificates.server,
+                                                            behaviour: .init(goAwayAfterStreams: 100))
+                let resends = RotationCount()
+                var configuration = ServiceConfiguration(timeout: 15)
+                configuration.eventMonitors = [resends]
+                let trust = TrustSettings(roots: .custom([.file(certificates.ca.certificateFile)]))
+                let rotating = Service(configuration: configuration,
+                                       transport: try NIOTransport(connection: ConnectionSettings(trust: trust)))
+                let answered = await withTaskGroup(of: Bool.self) { group in
+                    var answered = 0
+                    for id in 0..<300 {
+                        if id >= 16, await group.next() == true { answered += 1 }
+                        group.addTask {
+                            let request = Request(url: server.url("/rotate/hello?id=\(id)"), parser: JSONParser())
+                            return (try? await rotating.send(request)) != nil
+                        }
+                    }
+                    return await group.reduce(answered) { $0 + ($1 ? 1 : 0) }
+                }
+                let counts = server.counts
+                await server.stop()
+                guard answered == 300 else { throw DemoError.unexpected("\(300 - answered) of 300 requests lost") }
+                return "300 of 300 answered over \(resends.versions) on \(counts.connections) connections "
+                    + "(\(counts.goAways) GOAWAYs); \(resends.count) sent again, unprocessed; each processed once: "
+                    + "\(counts.processedIDs.count == 300 && counts.processedIDs.values.allSatisfy { $0 == 1 })"
             }),
             ("Cookie login: the jar keeps the session cookie and sends it from then on", {
                 let refused = await service.result(of: Request(path: "/cookies/private", parser: JSONParser()))
@@ -50,5 +80,21 @@ extension DemoTour {
                 return "\(proxy.entries.first.map { "\($0.method) \($0.target)" } ?? "nothing") → path \(answer); then: \(error)"
             }),
         ]
+    }
+}
+
+/// Counts the attempts a service sent again because the server did not process them, and the
+/// versions of HTTP its answers came over.
+final class RotationCount: EventMonitor {
+    private let state = Protected((count: 0, versions: Set<String>()))
+    var count: Int { state.withLock { $0.count } }
+    var versions: String { state.withLock { $0.versions.sorted().joined(separator: ", ") } }
+
+    func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {
+        state.withLock { $0.count += 1 }
+    }
+
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
+        if let version = head.httpVersion { state.withLock { _ = $0.versions.insert(version.description) } }
     }
 }
