@@ -97,11 +97,14 @@ public final class RotatingServer: Sendable {
 
     /// The port the server listens on.
     public let port: Int
+    /// `https`, or `http` for a server started without an identity.
+    public let scheme: String
     private let listener: any Channel
     private let shared: RotatingShared
 
-    private init(port: Int, listener: any Channel, shared: RotatingShared) {
+    private init(port: Int, scheme: String, listener: any Channel, shared: RotatingShared) {
         self.port = port
+        self.scheme = scheme
         self.listener = listener
         self.shared = shared
     }
@@ -113,6 +116,17 @@ public final class RotatingServer: Sendable {
     /// that signed it) and returns once it accepts connections.
     public static func start(presenting identity: TestIdentity, behaviour: Behaviour = .init()) async throws
         -> RotatingServer {
+        try await start(tls: tlsContext(presenting: identity), behaviour: behaviour)
+    }
+
+    /// Starts a server that speaks plain HTTP/1.1, without TLS (for clients that cannot trust a
+    /// test authority, such as URLSession on Linux), and returns once it accepts connections.
+    public static func startPlain(behaviour: Behaviour = .init()) async throws -> RotatingServer {
+        try await start(tls: nil, behaviour: behaviour)
+    }
+
+    /// A TLS context presenting `identity` and offering HTTP/2 and HTTP/1.1 by ALPN.
+    private static func tlsContext(presenting identity: TestIdentity) throws -> NIOSSLContext {
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(identity.certificatePEM.utf8)).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.keyPEM.utf8), format: .pem))
@@ -120,12 +134,16 @@ public final class RotatingServer: Sendable {
         tls.applicationProtocols = ["h2", "http/1.1"]
         // A client that never answers our close_notify holds a closing connection this long at most.
         tls.shutdownTimeout = .seconds(1)
-        let context = try NIOSSLContext(configuration: tls)
+        return try NIOSSLContext(configuration: tls)
+    }
+
+    private static func start(tls context: NIOSSLContext?, behaviour: Behaviour) async throws -> RotatingServer {
         let shared = RotatingShared(behaviour: behaviour)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 shared.accepted(channel)
+                guard let context else { return RotatingHTTP1.configure(channel, shared: shared) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                 }.flatMap {
@@ -141,7 +159,7 @@ public final class RotatingServer: Sendable {
             try? await listener.close()
             throw FixtureServerError.couldNotBind
         }
-        return RotatingServer(port: port, listener: listener, shared: shared)
+        return RotatingServer(port: port, scheme: context == nil ? "http" : "https", listener: listener, shared: shared)
     }
 
     /// Closes the listening socket and every open connection (TLS close_notify, at most a second
@@ -153,9 +171,9 @@ public final class RotatingServer: Sendable {
         for channel in open { try? await channel.closeFuture.get() }
     }
 
-    /// `https://127.0.0.1:PORT` followed by `path` (which starts with `/`).
+    /// `SCHEME://127.0.0.1:PORT` followed by `path` (which starts with `/`).
     public func url(_ path: String) -> String {
-        "https://127.0.0.1:\(port)\(path)"
+        "\(scheme)://127.0.0.1:\(port)\(path)"
     }
 }
 

@@ -95,6 +95,48 @@ struct ConnectionRotationTests {
         }
     }
 
+    /// POSTs on HTTP/1.1 keep-alive connections the server closes: one the client had not begun to
+    /// write is sent again; one it had written fails saying the connection closed before any
+    /// answer, and is not sent twice.
+    @Test func keepAliveClosesAndPosts() async throws {
+        try await Self.run(RotatingServer.Behaviour(closeHTTP1After: 20), versions: .http1Only) { server, rig in
+            let outcome = try await rig.send(count: 400, inFlight: 16) { id in
+                let request = Request(url: server.url("/rotate/echo?id=\(id)"), method: .post, parser: DataParser())
+                request.body = .data(Data("post \(id)".utf8), contentType: "text/plain")
+                return request
+            }
+            let processed = server.counts.processedIDs
+            #expect(processed.values.allSatisfy { $0 == 1 }, "a POST was processed twice")
+            #expect(processed.count + outcome.failures.count == 400)
+            #expect(outcome.calls.count == 400 && outcome.calls.values.allSatisfy { $0 == 1 })
+            let unsaid = outcome.failures.filter { !$0.hasSuffix("the connection closed before any answer") }
+            #expect(unsaid.isEmpty, "\(unsaid.prefix(3))")
+        }
+    }
+
+    /// URLSession over plain HTTP/1.1 (FoundationNetworking cannot trust the test authority, so
+    /// not over TLS): libcurl sends again itself what a closed keep-alive connection lost.
+    @Test("URLSession, HTTP/1.1 keep-alive closes: no GET lost", arguments: [16, 64])
+    func urlSessionKeepAliveClosesLoseNoGet(inFlight: Int) async throws {
+        let server = try await RotatingServer.startPlain(behaviour: RotatingServer.Behaviour(closeHTTP1After: 20))
+        do {
+            let monitor = RotationMonitor()
+            let queue = DispatchQueue(label: "tests.rotation.urlsession")
+            var configuration = ServiceConfiguration(timeout: 15, callbackQueue: queue)
+            configuration.eventMonitors = [monitor]
+            let rig = Rig(service: Service(configuration: configuration), monitor: monitor, queue: queue)
+            let outcome = try await rig.send(count: 400, inFlight: inFlight) { id in
+                Request(url: server.url("/rotate/hello?id=\(id)"), parser: JSONParser())
+            }
+            outcome.expectNoneLost(of: 400, processed: server.counts)
+            #expect(server.counts.http1Closes >= 10)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// URLSession cannot be told to speak HTTP/1.1 only: the setting is refused, not ignored.
     @Test func urlSessionRefusesHTTP1Only() {
         #expect(throws: NetworkError.self) {
