@@ -22,7 +22,9 @@ import FoundationNetworking
 /// are the service's `CookieJar`'s, above the transport. With proxies in its connection
 /// settings, the transport has one more client per proxy (AsyncHTTPClient takes one per client):
 /// `https:` requests go through a `CONNECT` tunnel, `http:` requests to an HTTP proxy in absolute
-/// form, as curl sends them.
+/// form, as curl sends them. On HTTP/2 it reads each connection's `GOAWAY` and stream resets: a
+/// request the server did not process fails with `ServerProcessing.notProcessed`, which the kit
+/// sends again (see "HTTP Versions and Connection Rotation" in the docs).
 public final class NIOTransport: Transport {
     /// The one client behind this transport.
     public let client: HTTPClient

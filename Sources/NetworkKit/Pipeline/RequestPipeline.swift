@@ -232,7 +232,8 @@ struct RequestPipeline: Sendable {
                 } catch {
                     return .failure(.cancelled)
                 }
-                machine = AttemptState(partialFile: nil, canRevalidate: false)
+                machine = AttemptState(partialFile: nil, canRevalidate: false, isIdempotent: isIdempotent,
+                                       resendLimit: configuration.unprocessedResendLimit)
                 next = machine.start(after: metrics.attempts)   // the attempts sent so far
             }
         }
