@@ -20,9 +20,10 @@ import FoundationNetworking
 /// These sends again are bounded (``ServiceConfiguration/unprocessedResendLimit``) and each one is
 /// an attempt the event monitors see (`EventMonitor/request(_:willResendUnprocessed:error:)`).
 public enum ServerProcessing: String, Sendable, CaseIterable {
-    /// The server did not process the request, and said so: an HTTP/2 stream reset with
-    /// `REFUSED_STREAM`, or a stream above the last stream ID of the server's `GOAWAY` (a server
-    /// closing a connection after so many requests, or on a deploy).
+    /// The server did not process the request: it said so (an HTTP/2 stream reset with
+    /// `REFUSED_STREAM`, a stream above the last stream ID of its `GOAWAY`, as a server closing a
+    /// connection after so many requests or on a deploy sends), or the request never went out
+    /// (the connection it was given to closed first).
     case notProcessed
     /// The connection closed before any byte of an answer came: on HTTP/1.1, most often a
     /// keep-alive connection the server closed as the request went out on it. Nothing proves the
