@@ -56,8 +56,7 @@ extension URLError {
     /// A `URLError` whose description is `detail` followed by what `processing` means for the
     /// request, carrying `processing` for the kit and the retry policy.
     public init(_ code: Code, detail: String, serverProcessing processing: ServerProcessing) {
-        self.init(code, userInfo: [NSLocalizedDescriptionKey: "\(detail): \(processing.summary)",
-                                   ServerProcessing.userInfoKey: processing.rawValue])
+        self = URLError(code, detail: detail).marked(processing)
     }
 }
 
