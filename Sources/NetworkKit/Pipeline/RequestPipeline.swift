@@ -264,7 +264,7 @@ struct RequestPipeline: Sendable {
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieJar)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
-        var cookies = cookieJar.map { CookieStep(jar: $0, request: urlRequest) }
+        var cookies = cookieJar.map { CookieStep(jar: $0) }
         for _ in 0...RedirectProposal.maxRedirects {
             if var step = cookies {
                 next = step.prepare(next)

@@ -85,7 +85,9 @@ public final class URLSessionTransport: Transport {
     public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
         let request = Self.withLooseTimeout(request)
         let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
-        task.priority = priority.urlSessionPriority
+        // A new task has the default priority already. Setting it is not free: FoundationNetworking
+        // guards the property with the task's work queue, so each set is a dispatch to it.
+        if priority != .normal { task.priority = priority.urlSessionPriority }
         transfers.insert(events, for: task.taskIdentifier)
         task.resume()
         return URLSessionTransportTask(task: task)

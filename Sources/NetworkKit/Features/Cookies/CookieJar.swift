@@ -67,6 +67,11 @@ public final class CookieJar: Sendable {
         state.withLock { $0.count }
     }
 
+    /// True when the jar holds no cookie: a request then has none to send, and its URL is not read.
+    public var isEmpty: Bool {
+        state.withLock { $0.count == 0 }
+    }
+
     /// Removes every cookie.
     public func removeAll() {
         state.withLock { $0.removeAll { _ in true } }

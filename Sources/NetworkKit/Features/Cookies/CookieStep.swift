@@ -11,20 +11,28 @@ struct CookieStep: Sendable {
     let jar: CookieJar
     /// The request's own `Cookie` header, without the jar's.
     private var own: String?
+    /// True once a hop went out with the jar's cookies in its `Cookie` header.
+    private var addedJarCookies = false
 
-    /// The step for a request first sent as `request`.
-    init(jar: CookieJar, request: URLRequest) {
+    /// The step for a request whose hops go out through `prepare`.
+    init(jar: CookieJar) {
         self.jar = jar
-        own = request.value(forHTTPHeaderField: "Cookie")
     }
 
     /// `request` with the jar's cookies for its URL. `request` is the first hop, or a redirect
     /// made from the previous hop (which carries that hop's `Cookie` header unless the redirect
-    /// policy dropped it for another origin).
+    /// policy dropped it for another origin). While the jar is empty and no hop carried its
+    /// cookies, `request` goes out as it is, its headers not even read.
     mutating func prepare(_ request: URLRequest) -> URLRequest {
-        if request.value(forHTTPHeaderField: "Cookie") == nil { own = nil }
+        if !addedJarCookies {
+            if jar.isEmpty { return request }
+            own = request.value(forHTTPHeaderField: "Cookie")
+        } else if request.value(forHTTPHeaderField: "Cookie") == nil {
+            own = nil
+        }
         var prepared = request
         let jarCookies = request.url.flatMap { jar.cookieHeader(for: $0) }
+        addedJarCookies = jarCookies != nil
         let value = [own, jarCookies].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; ")
         prepared.setValue(value.isEmpty ? nil : value, forHTTPHeaderField: "Cookie")
         return prepared
