@@ -3,8 +3,9 @@ import Foundation
 
 /// `nk-bench`: every benchmark of the kit, each printed as a ratio against a baseline run
 /// in the same process (lower is better). Build in release: `swift run -c release --enable-all-traits nk-bench`;
-/// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=model` the
-/// model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
+/// `NK_BENCH_ONLY=network` or `NK_BENCH_ONLY=images` runs one half, `NK_BENCH_ONLY=service` the
+/// requests through `Service` against a bare URLSession alone (the network half without the model
+/// comparison), `NK_BENCH_ONLY=model` the model comparison alone, `NK_BENCH_ONLY=transfers` the downloads to disk and the upload,
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
 /// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=thumbnails` thumbnails under
 /// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
@@ -28,7 +29,7 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
@@ -59,6 +60,9 @@ enum Bench {
         if only == "cache" || only == nil {
             try await Task.detached { try await CacheBenchmarks(server: server).run() }.value
             if only == "cache" { return }
+        }
+        if only == "service" {
+            return try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value
         }
         if only != "images" {
             if only != "model" { try await Task.detached { try await NetworkBenchmarks(server: server).run() }.value }
