@@ -32,8 +32,9 @@ struct LimitTests {
             Issue.record("expected responseTooLarge, got \(measured.result)")
             return
         }
+        // An endless body ends only at a limit: this error says it was the size limit, not the
+        // time limit (120 s), so no clock is read.
         #expect(limit == 4 * 1024 * 1024)
-        #expect(measured.elapsed < .seconds(10))
         if let growth = measured.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
         #expect(request.state == .finished)
     }
@@ -81,15 +82,14 @@ struct LimitTests {
         defer { fixture.server.stop() }
         let request = Request(path: "/drip?bytes=100&ms=300")
         request.timeLimit = .milliseconds(800)
-        let started = ContinuousClock.now
+        // The drip lasts 30 s and never idles: the error says which limit ended the request (an
+        // idle timeout would be a transport timeout), so no clock is read here.
         let result = await fixture.service.completion(of: request)
-        let elapsed = started.duration(to: .now)
         guard case .timeLimitExceeded(let limit) = result.failure else {
             Issue.record("expected timeLimitExceeded, got \(result)")
             return
         }
         #expect(limit == .milliseconds(800))
-        #expect(elapsed < .seconds(10))  // under the idle timeout (15 s), generous on a loaded machine
         #expect(fixture.service.activeRequestCount == 0)
     }
 

@@ -107,11 +107,10 @@ struct UploadTests {
                 halfway.withLock { $0 = $0 ?? ResidentMemory.current }
             }
         }
-        // Exclusive also for the temporary files: the other transport's case runs meanwhile.
-        let (json, leftBehind, end) = try await MemoryHeavy.exclusive {
-            let before = temporaryBodyFiles()
-            let json = try await fixture.service.send(request)
-            return (json, temporaryBodyFiles().subtracting(before), ResidentMemory.current)
+        let bodyFiles = BodyFileRecorder()
+        request.interceptors = [bodyFiles]
+        let (json, end) = try await MemoryHeavy.exclusive {
+            (try await fixture.service.send(request), ResidentMemory.current)
         }
         let parts = Self.parts(json)
         #expect(parts.last == Part(name: "upload", filename: "big.bin", contentType: "application/octet-stream",
@@ -126,7 +125,8 @@ struct UploadTests {
         let last = try #require(progress.all.last)
         #expect(last.completedBytes == last.totalBytes)
         #expect(last.completedBytes > Int64(size))
-        #expect(leftBehind.isEmpty, "the assembled body file was not removed: \(leftBehind)")
+        let assembled = try #require(bodyFiles.files.first, "no body file reached the interceptors")
+        #expect(!FileManager.default.fileExists(atPath: assembled.path), "the assembled body file was not removed: \(assembled.path)")
     }
 
     @Test("a file body streams from disk with its content type", arguments: TransportKind.allCases)
@@ -154,16 +154,16 @@ struct UploadTests {
         let request = Request(path: "/echo", method: .put, parser: JSONParser())
         request.body = .file(file, contentType: "text/plain")
         request.bodyEncoding = .gzip
-        let (echo, leftBehind) = try await MemoryHeavy.exclusive {
-            let before = temporaryBodyFiles()
-            let echo = try await fixture.service.send(request)
-            return (echo, temporaryBodyFiles().subtracting(before))
-        }
+        let bodyFiles = BodyFileRecorder()
+        request.interceptors = [bodyFiles]
+        let echo = try await MemoryHeavy.exclusive { try await fixture.service.send(request) }
         #expect(echo["headers"]?["Content-Encoding"] == "gzip")
         #expect(echo["headers"]?["Content-Type"] == "text/plain")
         let sent = try #require(echo["bodyLength"]?.intValue)
         #expect(sent > 0 && sent < Int64(plain.count / 20), "sent \(sent) bytes for \(plain.count)")
-        #expect(leftBehind.isEmpty, "the compressed body file was not removed: \(leftBehind)")
+        let compressed = try #require(bodyFiles.files.first, "no body file reached the interceptors")
+        #expect(compressed != file)
+        #expect(!FileManager.default.fileExists(atPath: compressed.path), "the compressed body file was not removed: \(compressed.path)")
     }
 
     @Test("compressing a file streams it and inflates back to the same bytes", arguments: [ContentCoding.gzip, .deflate])
@@ -199,10 +199,17 @@ struct UploadTests {
         #expect(echo["headers"]?["X-Custom"] == "1")
         #expect(echo["headers"]?["X-Common"] == nil)
     }
+}
 
-    /// The kit's temporary request bodies (assembled forms and compressed copies).
-    private func temporaryBodyFiles() -> Set<String> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-        return Set(names.filter { $0.hasPrefix("nk-multipart-") || $0.hasPrefix("nk-gzip-") || $0.hasPrefix("nk-deflate-") })
+/// Records the body file each attempt's interceptors are told about (`InterceptorContext.bodyFile`):
+/// the request's own temporary file, whatever other tests write to the temporary directory meanwhile.
+final class BodyFileRecorder: RequestInterceptor {
+    private let recorded = Protected<[URL]>([])
+
+    var files: [URL] { recorded.snapshot }
+
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        if let file = context.bodyFile { recorded.withLock { $0.append(file) } }
+        return request
     }
 }
