@@ -4,7 +4,7 @@ import Hummingbird
 extension FixtureRoutes {
     /// Answers that wait for the test, so it knows a request is under way while it starts others:
     ///
-    /// - `GET /held/{gate}`: answers `{"gate": "<gate>"}` once the gate is open, or after 10 s.
+    /// - `GET /held/{gate}`: answers `{"gate": "<gate>"}` once the gate is open, or after 60 s.
     /// - `POST /gates/{gate}`: opens the gate (204); `POST /images/gate/{gate}` does the same.
     ///   A gate stays open.
     static func addGates(to router: Router<BasicRequestContext>, gates: NamedStore<Bool>) {
@@ -20,9 +20,12 @@ extension FixtureRoutes {
         }
     }
 
-    /// Returns once `gate` is open, or after 10 s.
+    /// Returns once `gate` is open, or after 60 s. A test opens its gates; the fallback only
+    /// keeps a test that failed before opening one from holding the server's graceful shutdown
+    /// for ever. It is longer than a test's sequence takes on a loaded machine (a held request
+    /// answered early frees its place in flight while the test still counts on it).
     static func waitForGate(_ gate: String, in gates: NamedStore<Bool>) async throws {
-        for _ in 0..<2000 where gates.get(gate) != true {
+        for _ in 0..<12_000 where gates.get(gate) != true {
             try await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -12,7 +12,7 @@ extension FixtureRoutes {
     ///   - `chunk` (default 512): the bytes of each write;
     ///   - `interval` (ms, default 20): the pause between two writes;
     ///   - `hold` and `gate`: after `hold` bytes the writing waits until `POST /images/gate/{gate}`
-    ///     opened that gate (at most 10 s), so a test knows what it got came before the rest;
+    ///     opened that gate (at most 60 s), so a test knows what it got came before the rest;
     ///   - `cut`: only the first `cut` bytes are written, then, with `end=drop` (the default),
     ///     the connection is closed short of the whole file's `Content-Length` (a lost
     ///     connection), or, with `end=short`, `cut` was the length announced (a clean end).
