@@ -116,9 +116,11 @@ struct ConnectionRotationTests {
 
     /// URLSession over plain HTTP/1.1 (FoundationNetworking cannot trust the test authority, so
     /// not over TLS): libcurl sends again itself what a closed keep-alive connection lost.
+    /// libcurl promises no bound on how many connections it opens, so the server closes each
+    /// after 5 requests and the test asks only that it closed some.
     @Test("URLSession, HTTP/1.1 keep-alive closes: no GET lost", arguments: [16, 64])
     func urlSessionKeepAliveClosesLoseNoGet(inFlight: Int) async throws {
-        let server = try await RotatingServer.startPlain(behaviour: RotatingServer.Behaviour(closeHTTP1After: 20))
+        let server = try await RotatingServer.startPlain(behaviour: RotatingServer.Behaviour(closeHTTP1After: 5))
         do {
             let monitor = RotationMonitor()
             let queue = DispatchQueue(label: "tests.rotation.urlsession")
@@ -129,7 +131,7 @@ struct ConnectionRotationTests {
                 Request(url: server.url("/rotate/hello?id=\(id)"), parser: JSONParser())
             }
             outcome.expectNoneLost(of: 400, processed: server.counts)
-            #expect(server.counts.http1Closes >= 10)
+            #expect(server.counts.http1Closes > 0, "the server closed no connection: the test did not test rotation")
         } catch {
             await server.stop()
             throw error
