@@ -11,104 +11,114 @@ import NIOSSL
 import FoundationNetworking
 #endif
 
-/// SwiftNIO's and AsyncHTTPClient's errors as the `URLError`s URLSession reports for the same
-/// failures, so a request fails with the same `NetworkError` case and words on either transport.
-/// The NIO error's own text goes along as the detail.
+/// SwiftNIO's and AsyncHTTPClient's errors as the failures URLSession reports for the same
+/// failures (the same code, and the same words where the server was at fault), so a request fails
+/// with the same `NetworkError` case and words on either transport. The NIO error's own text goes
+/// along as the detail, the error itself as the underlying error.
 enum NIOErrors {
-    static func urlError(for error: any Error) -> any Error {
+    /// The failure a transfer that failed with `error` completes with.
+    static func failure(for error: any Error) -> TransportFailure {
         switch error {
-        case is URLError, is NetworkError:
-            return error
+        case let error as TransportError:
+            return .failed(error)
+        case let error as URLError:
+            return error.code == .cancelled ? .cancelled : .failed(TransportError(error))
         case is CancellationError:
-            return URLError(.cancelled)
+            return .cancelled
+        case let error as HTTPClientError where error == .cancelled || error == .requestStreamCancelled:
+            return .cancelled
+        default:
+            return .failed(transportError(for: error))
+        }
+    }
+
+    /// What failed, for an error of SwiftNIO's or AsyncHTTPClient's.
+    private static func transportError(for error: any Error) -> TransportError {
+        switch error {
         case let error as HTTPClientError:
-            return urlError(for: error)
+            return transportError(for: error)
         case let error as NIOConnectionError:
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return URLError(.cannotFindHost, detail: "cannot resolve \(error.host)")
+                return TransportError(.cannotFindHost, detail: "cannot resolve \(error.host)", underlying: error)
             }
-            return URLError(.cannotConnectToHost, detail: "cannot connect to \(error.host):\(error.port)")
+            return TransportError(.cannotConnectToHost, detail: "cannot connect to \(error.host):\(error.port)", underlying: error)
         case let error as IOError:
-            return urlError(forErrno: error.errnoCode, detail: "\(error)")
+            return transportError(forErrno: error.errnoCode, error: error)
         case is SocketAddressError:
-            return URLError(.cannotFindHost, detail: "\(error)")
+            return TransportError(.cannotFindHost, detail: "\(error)", underlying: error)
         case let error as HTTP2StreamFailure:
-            return URLError(.networkConnectionLost, detail: "\(error)", serverProcessing: error.processing)
+            return TransportError(.networkConnectionLost, detail: "\(error)", serverProcessing: error.processing,
+                                  underlying: error)
         case let error as NIOHTTP2Errors.StreamClosed:
             // A stream without the transport's handler: its connection's GOAWAY is not known.
             let failure = HTTP2StreamFailure(streamID: error.streamID, errorCode: error.errorCode, goAwayLastStreamID: nil)
-            return URLError(.networkConnectionLost, detail: "\(failure)", serverProcessing: failure.processing)
+            return TransportError(.networkConnectionLost, detail: "\(failure)", serverProcessing: failure.processing,
+                                  underlying: error)
         case is NIOHTTP2Errors.CreatedStreamAfterGoaway:
-            return URLError(.networkConnectionLost, detail: "the server closed its HTTP/2 connection (GOAWAY) before the request's stream opened",
-                            serverProcessing: .notProcessed)
+            return TransportError(.networkConnectionLost,
+                                  detail: "the server closed its HTTP/2 connection (GOAWAY) before the request's stream opened",
+                                  serverProcessing: .notProcessed, underlying: error)
         case let error as HTTPParserError:
-            return urlError(for: error)
-        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            return ServerFault.certificateWrongHost.urlError("NIO: \(error)")
+            return transportError(for: error)
+        case NIOSSLError.uncleanShutdown:
+            // The TLS connection closed without its close_notify: a dropped connection.
+            return TransportError(.closedEarly, transportText: "NIO: \(error)", underlying: error)
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            return tlsFault(for: "\(error)").urlError("NIO: \(error)")
+            // Failed checks and handshakes are `NIOTLSFailures`' (read before this); what is left
+            // is TLS failing in another way.
+            return TransportError(.tlsFailed, transportText: "NIO: \(error)", underlying: error)
         case let error as ChannelError:
-            return urlError(for: error)
+            return transportError(for: error)
         default:
-            return URLError(.unknown, detail: "\(error)")
+            return TransportError(.unknown, detail: "\(error)", underlying: error)
         }
     }
 
-    /// The fault BoringSSL's error text names. BoringSSL reports every failed certificate check
-    /// as CERTIFICATE_VERIFY_FAILED, so an expired certificate is "not trusted" here where
-    /// libcurl's text lets URLSession say "expired".
-    private static func tlsFault(for text: String) -> ServerFault {
-        if text.contains("WRONG_VERSION_NUMBER") { return .notTLS }  // a plain HTTP answer read as TLS
-        if text.contains("CERTIFICATE_VERIFY_FAILED") { return .certificateUntrusted }
-        return .tlsFailed
-    }
-
-    private static func urlError(for error: HTTPClientError) -> URLError {
+    private static func transportError(for error: HTTPClientError) -> TransportError {
         switch error {
-        case .cancelled, .requestStreamCancelled:
-            return URLError(.cancelled)
         case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout,
              .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-            return URLError(.timedOut, detail: "\(error)")
+            return TransportError(.timedOut, detail: "\(error)", underlying: error)
         case .remoteConnectionClosed:
-            return ServerFault.closedEarly.urlError("NIO: \(error)")
+            return TransportError(.closedEarly, transportText: "NIO: \(error)", underlying: error)
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
-            return URLError(.badURL, detail: "\(error)")
+            return TransportError(.badURL, detail: "\(error)", underlying: error)
         case .redirectLimitReached, .redirectCycleDetected:
-            return URLError(.httpTooManyRedirects, detail: "\(error)")
+            return TransportError(.httpTooManyRedirects, detail: "\(error)", underlying: error)
         case .bodyLengthMismatch:
-            return ServerFault.closedEarly.urlError("NIO: the body ended before its Content-Length")
+            return TransportError(.closedEarly, transportText: "NIO: the body ended before its Content-Length", underlying: error)
         default:
-            return URLError(.unknown, detail: "\(error)")
+            return TransportError(.unknown, detail: "\(error)", underlying: error)
         }
     }
 
-    private static func urlError(for error: HTTPParserError) -> URLError {
+    private static func transportError(for error: HTTPParserError) -> TransportError {
         let text = "NIO: \(error.debugDescription)"
         switch error {
-        case .invalidEOFState: return ServerFault.closedEarly.urlError(text)
-        case .invalidConstant, .invalidVersion, .invalidStatus: return ServerFault.notHTTP.urlError(text)
-        case .headerOverflow: return ServerFault.headersTooLarge.urlError(text)
-        case .invalidChunkSize: return ServerFault.badChunk.urlError(text)
-        default: return URLError(.badServerResponse, detail: "the response is not valid HTTP (\(text))")
+        case .invalidEOFState: return TransportError(.closedEarly, transportText: text, underlying: error)
+        case .invalidConstant, .invalidVersion, .invalidStatus: return TransportError(.notHTTP, transportText: text, underlying: error)
+        case .headerOverflow: return TransportError(.headersTooLarge, transportText: text, underlying: error)
+        case .invalidChunkSize: return TransportError(.badChunk, transportText: text, underlying: error)
+        default: return TransportError(.badServerResponse, detail: "the response is not valid HTTP (\(text))", underlying: error)
         }
     }
 
-    private static func urlError(for error: ChannelError) -> URLError {
+    private static func transportError(for error: ChannelError) -> TransportError {
         switch error {
-        case .connectTimeout: URLError(.timedOut, detail: "\(error)")
+        case .connectTimeout: TransportError(.timedOut, detail: "\(error)", underlying: error)
         case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
-            ServerFault.closedEarly.urlError("NIO: \(error)")
-        default: URLError(.unknown, detail: "\(error)")
+            TransportError(.closedEarly, transportText: "NIO: \(error)", underlying: error)
+        default: TransportError(.unknown, detail: "\(error)", underlying: error)
         }
     }
 
-    private static func urlError(forErrno code: Int32, detail: String) -> URLError {
-        switch code {
-        case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: URLError(.cannotConnectToHost, detail: detail)
-        case ECONNRESET, EPIPE: ServerFault.closedEarly.urlError("NIO: \(detail)")
-        case ETIMEDOUT: URLError(.timedOut, detail: detail)
-        default: URLError(.unknown, detail: detail)
+    private static func transportError(forErrno code: Int32, error: IOError) -> TransportError {
+        let detail = "\(error)"
+        return switch code {
+        case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: TransportError(.cannotConnectToHost, detail: detail, underlying: error)
+        case ECONNRESET, EPIPE: TransportError(.closedEarly, transportText: "NIO: \(detail)", underlying: error)
+        case ETIMEDOUT: TransportError(.timedOut, detail: detail, underlying: error)
+        default: TransportError(.unknown, detail: detail, underlying: error)
         }
     }
 }

@@ -36,17 +36,17 @@ struct NIORouting: Sendable {
         "TLS certificate validation is OFF for \(host): any server can pose as it (TrustSettings.insecureHosts, for development only)"
     }
 
-    /// The error a request to `url` that failed with `error` completes with: the TLS check it
-    /// failed, else the `URLError` of `NIOErrors`. A failed
+    /// The failure a request to `url` that failed with `error` completes with: the TLS check it
+    /// failed, else the failure of `NIOErrors`. A failed
     /// chain check of a `direct` request (not through a proxy) is read again over a connection
     /// of its own to learn why.
-    func failure(for error: any Error, url: URL?, direct: Bool) async -> any Error {
-        guard var check = NIOTLSFailures.check(for: error) else { return NIOErrors.urlError(for: error) }
+    func failure(for error: any Error, url: URL?, direct: Bool) async -> TransportFailure {
+        guard var check = NIOTLSFailures.check(for: error) else { return NIOErrors.failure(for: error) }
         let host = url?.host ?? "the server"
         if direct, let url, let name = url.host {
             check = await NIOTLSFailures.refined(check, host: TrustSettings.normalized(name), port: url.port ?? 443)
         }
-        return NetworkError.connection(.tls(host: host, check: check))
+        return .connection(.tls(host: host, check: check))
     }
 }
 #endif

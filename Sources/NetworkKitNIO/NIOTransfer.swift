@@ -21,16 +21,16 @@ struct NIOTransfer: Sendable {
     let events: any TransportEvents
 
     /// Sends `request` and reports everything to the events but the completion: returns the
-    /// error to complete with (nil on success), so the caller can finish its own bookkeeping
+    /// failure to complete with (nil on success), so the caller can finish its own bookkeeping
     /// before the waiting pipeline resumes.
-    func run(_ request: URLRequest, bodyFile: URL?) async -> (any Error)? {
+    func run(_ request: URLRequest, bodyFile: URL?) async -> TransportFailure? {
         var answered = false
         let body = UploadBody(request: request, file: bodyFile)
         do {
             let response = try await client.execute(try clientRequest(request, body: body), deadline: .distantFuture)
             if let proxy, proxy.absoluteForm, response.status == .proxyAuthenticationRequired {
                 // Sent to the proxy itself: its own 407, not the server's.
-                return NetworkError.connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
+                return .connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
             }
             events.transportDidReceive(head: ResponseHead(url: request.url, status: response.status, headers: response.headers,
                                                           version: response.version))
@@ -38,10 +38,12 @@ struct NIOTransfer: Sendable {
             try await receive(response.body)
             return nil
         } catch {
-            if let proxy, let proxyError = NIOProxyClients.proxyError(for: error, server: proxy.server) { return proxyError }
+            if let proxy, let proxyFailure = NIOProxyClients.proxyFailure(for: error, server: proxy.server) {
+                return .connection(proxyFailure)
+            }
             if !answered, Self.neverWentOut(error, body: body) {
-                return URLError(.networkConnectionLost, detail: "the connection closed before the request went out on it",
-                                serverProcessing: .notProcessed)
+                return .failed(.networkConnectionLost, detail: "the connection closed before the request went out on it",
+                               serverProcessing: .notProcessed)
             }
             return Self.processing(await routing.failure(for: error, url: request.url, direct: proxy == nil),
                                    answered: answered)
@@ -65,16 +67,16 @@ struct NIOTransfer: Sendable {
     /// does not say already: before any answer, the connection closed before one (on HTTP/1.1,
     /// often a keep-alive connection the server closed as the request went out); after the head,
     /// the server may have.
-    private static func processing(_ failure: any Error, answered: Bool) -> any Error {
-        guard let error = failure as? URLError, error.code == .networkConnectionLost else { return failure }
-        return error.marked(answered ? .mayHaveProcessed : .closedBeforeAnswer)
+    private static func processing(_ failure: TransportFailure, answered: Bool) -> TransportFailure {
+        guard case .failed(let error) = failure, error.code == .networkConnectionLost else { return failure }
+        return .failed(error.saying(answered ? .mayHaveProcessed : .closedBeforeAnswer))
     }
 
     /// The AsyncHTTPClient request for `request`: the same method, URL, header fields and body.
     /// A request in absolute form is addressed to the proxy, with the server's `Host` and the
     /// proxy's credentials.
     private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
-        guard let url = request.url else { throw URLError(.badURL, detail: "the request has no URL") }
+        guard let url = request.url else { throw TransportError(.badURL, detail: "the request has no URL") }
         var clientRequest: HTTPClientRequest
         if let proxy, proxy.absoluteForm {
             clientRequest = try Self.absoluteFormRequest(url, through: proxy.server)
@@ -97,7 +99,7 @@ struct NIOTransfer: Sendable {
     private static func absoluteFormRequest(_ url: URL, through server: ProxyServer) throws -> HTTPClientRequest {
         guard let host = AbsoluteFormTargets.hostField(for: url),
               var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw URLError(.badURL, detail: "\(url.absoluteString) has no host")
+            throw TransportError(.badURL, detail: "\(url.absoluteString) has no host")
         }
         components.scheme = "http"
         components.host = server.host
@@ -106,7 +108,7 @@ struct NIOTransfer: Sendable {
         components.password = nil
         components.fragment = nil
         guard let proxied = components.url else {
-            throw URLError(.badURL, detail: "\(url.absoluteString) cannot be sent through \(server)")
+            throw TransportError(.badURL, detail: "\(url.absoluteString) cannot be sent through \(server)")
         }
         var request = HTTPClientRequest(url: proxied.absoluteString)
         request.headers.add(name: "Host", value: host)

@@ -88,20 +88,20 @@ struct NIOProxyClients: Sendable {
 }
 
 extension NIOProxyClients {
-    /// The error a proxied transfer ends with instead of `error` when the proxy caused it: a
+    /// The failure a proxied transfer ends with instead of `error` when the proxy caused it: a
     /// `407` to `CONNECT`, a refused tunnel, a proxy that cannot be reached.
-    static func proxyError(for error: any Error, server: ProxyServer) -> NetworkError? {
+    static func proxyFailure(for error: any Error, server: ProxyServer) -> ConnectionFailure? {
         if let error = error as? HTTPClientError {
             if error == .proxyAuthenticationRequired {
-                return .connection(.proxyAuthenticationRequired(proxy: server.description))
+                return .proxyAuthenticationRequired(proxy: server.description)
             }
             if error == .invalidProxyResponse {
-                return .connection(.proxyFailed(proxy: server.description, reason: "it refused to open a tunnel"))
+                return .proxyFailed(proxy: server.description, reason: "it refused to open a tunnel")
             }
         }
-        if let url = NIOErrors.urlError(for: error) as? URLError,
-           url.code == .cannotConnectToHost || url.code == .cannotFindHost {
-            return .connection(.proxyFailed(proxy: server.description, reason: NetworkError.transport(url).description))
+        if case .failed(let failure) = NIOErrors.failure(for: error),
+           failure.code == .cannotConnectToHost || failure.code == .cannotFindHost {
+            return .proxyFailed(proxy: server.description, reason: NetworkError.transport(failure).description)
         }
         return nil
     }

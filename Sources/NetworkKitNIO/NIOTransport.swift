@@ -97,17 +97,17 @@ public final class NIOTransport: Transport {
     /// Starts sending `request` in a task of its own; its events come from that task, in order.
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
         guard life.begin() else {
-            events.transportDidComplete(error: URLError(.cancelled))
+            events.transportDidComplete(failure: .cancelled)
             return NIOTransportTask(task: nil)
         }
         let route = proxyClients.route(for: request.url)
         let transfer = NIOTransfer(client: route?.client ?? client, proxy: route, routing: routing, events: events)
         let task = Task {
-            let error = await transfer.run(request, bodyFile: bodyFile)
+            let failure = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
             self.transferDidEnd()
-            events.transportDidComplete(error: error)
+            events.transportDidComplete(failure: failure)
         }
         return NIOTransportTask(task: task)
     }

@@ -117,14 +117,14 @@ final class PieceReader {
             if descriptor < 0 {
                 descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
                 guard descriptor >= 0 else {
-                    throw URLError(.fileDoesNotExist, userInfo: [NSLocalizedDescriptionKey: "cannot open \(url.path)"])
+                    throw TransportError(.fileDoesNotExist, detail: "cannot open \(url.path)")
                 }
             }
             var buffer = ByteBufferAllocator().buffer(capacity: UploadBody.pieceSize)
             let count = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: UploadBody.pieceSize) { bytes in
                 let count = read(descriptor, bytes.baseAddress, bytes.count)
                 guard count >= 0 else {
-                    throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "cannot read \(url.path)"])
+                    throw TransportError(.cannotOpenFile, detail: "cannot read \(url.path)")
                 }
                 return count
             }

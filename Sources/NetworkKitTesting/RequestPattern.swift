@@ -95,9 +95,9 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
 }
 
 /// A request that no answer of a ``StubTransport`` matched. The transfer fails with a
-/// `URLError(.resourceUnavailable)` whose description names the request and whose
-/// `NSUnderlyingErrorKey` holds this error, so the request finishes with `NetworkError.transport`;
-/// ``init(_:)`` finds it again in the error a request finished with.
+/// `.resourceUnavailable` `TransportError` whose detail names the request and whose underlying
+/// error is this one, so the request finishes with `NetworkError.transport`; ``init(_:)`` finds
+/// it again in the error a request finished with.
 public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
     /// The request nothing answered.
     public let request: RecordedRequest
@@ -110,14 +110,15 @@ public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
         self.answers = answers
     }
 
-    /// The unmatched request behind `error` (a `NetworkError` or `URLError` from a stub), if any.
+    /// The unmatched request behind `error` (a `NetworkError` or `TransportError` from a stub),
+    /// if any.
     public init?(_ error: any Error) {
-        let urlError: URLError? = switch error {
+        let failure: TransportError? = switch error {
         case NetworkError.transport(let wrapped): wrapped
-        case let plain as URLError: plain
+        case let plain as TransportError: plain
         default: nil
         }
-        guard let found = urlError?.errorUserInfo[NSUnderlyingErrorKey] as? UnmatchedRequest else { return nil }
+        guard let found = failure?.underlying as? UnmatchedRequest else { return nil }
         self = found
     }
 
@@ -128,7 +129,7 @@ public struct UnmatchedRequest: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error the transfer fails with.
-    var urlError: URLError {
-        URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: self])
+    var transportError: TransportError {
+        TransportError(.resourceUnavailable, detail: description, underlying: self)
     }
 }

@@ -43,10 +43,10 @@ public struct StubResponse: Sendable {
     /// A failure of the transfer, as a real network produces one.
     public enum Fault: Sendable {
         /// The head and the first `afterBytes` body bytes arrive, then the connection drops: the
-        /// transfer fails with `URLError(.networkConnectionLost)`.
+        /// transfer fails with `.networkConnectionLost`.
         case dropConnection(afterBytes: Int)
         /// The server falls silent: before the head when `afterBytes` is nil, else after the head
-        /// and that many body bytes. The transfer fails with `URLError(.timedOut)` once the
+        /// and that many body bytes. The transfer fails with `.timedOut` once the
         /// request's `timeoutInterval` has passed without anything arriving; a request with no
         /// timeout (zero, or infinite) waits until it is cancelled.
         case timeOut(afterBytes: Int?)

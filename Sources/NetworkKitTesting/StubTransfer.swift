@@ -15,16 +15,18 @@ struct StubTransfer: Sendable {
     let transport: StubTransport
     let events: any TransportEvents
 
-    /// Plays the transfer and returns the error to complete with (nil on success).
-    func run(_ request: URLRequest, bodyFile: URL?) async -> (any Error)? {
+    /// Plays the transfer and returns the failure to complete with (nil on success).
+    func run(_ request: URLRequest, bodyFile: URL?) async -> TransportFailure? {
         do {
             try await send(request, body: try Self.body(of: request, file: bodyFile))
             return nil
+        } catch let error as TransportError {
+            return .failed(error)
         } catch let error as URLError {
-            return error
+            return error.code == .cancelled ? .cancelled : .failed(TransportError(error))
         } catch {
             // CancellationError from a sleep or a check: reported as the real transports do.
-            return URLError(.cancelled)
+            return .cancelled
         }
     }
 
@@ -34,7 +36,7 @@ struct StubTransfer: Sendable {
         do {
             return try Data(contentsOf: file)
         } catch {
-            throw URLError(.cannotOpenFile, userInfo: [NSLocalizedDescriptionKey: "StubTransport cannot read the body file \(file.path): \(error)"])
+            throw TransportError(.cannotOpenFile, detail: "StubTransport cannot read the body file \(file.path): \(error)")
         }
     }
 
@@ -44,7 +46,7 @@ struct StubTransfer: Sendable {
         let response: StubResponse
         switch transport.receive(recorded) {
         case .success(let answer): response = answer
-        case .failure(let unmatched): throw unmatched.urlError
+        case .failure(let unmatched): throw unmatched.transportError
         }
         try reportUpload(of: body)
         let timeout = IdleTimeout(request)
@@ -78,7 +80,7 @@ struct StubTransfer: Sendable {
         }
         switch response.fault {
         case .dropConnection(let bytes):
-            throw ServerFault.closedEarly.urlError("StubTransport dropped the connection after \(bytes) of \(response.body.count) bytes")
+            throw TransportError(.closedEarly, transportText: "StubTransport dropped the connection after \(bytes) of \(response.body.count) bytes")
         case .timeOut:
             try await wait(nil, timeout: timeout)
         case .failure, .none:

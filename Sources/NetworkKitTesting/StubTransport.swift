@@ -17,9 +17,9 @@ import FoundationNetworking
 /// fails with an ``UnmatchedRequest``. It honours the `Transport` contract as the real
 /// transports do: upload progress for a body, the head once (a redirect's too: the kit follows
 /// it), the chunks in order as they would cross the wire (the kit inflates content-encoded
-/// ones), and exactly one completion, also after `cancel()` (with `URLError(.cancelled)`).
+/// ones), and exactly one completion, also after `cancel()` (`TransportFailure.cancelled`).
 /// Delays run on the clock it was given, and so does the request's idle timeout: the stub fails
-/// a wait as long as `timeoutInterval` or longer with `URLError(.timedOut)` at that interval, by
+/// a wait as long as `timeoutInterval` or longer with a `.timedOut` failure at that interval, by
 /// the rule the kit's own idle watch applies, so on a test clock timeouts are as instant as delays.
 public final class StubTransport: Transport {
     private let routes = Protected<[StubRoute]>([])
@@ -131,13 +131,13 @@ public final class StubTransport: Transport {
         let transfer = StubTransfer(transport: self, events: events)
         let isInvalidated = invalidated.snapshot
         let task = Task {
-            let error: (any Error)? = if isInvalidated { URLError(.cancelled) } else { await transfer.run(request, bodyFile: bodyFile) }
-            events.transportDidComplete(error: error)
+            let failure: TransportFailure? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: bodyFile) }
+            events.transportDidComplete(failure: failure)
         }
         return StubTransportTask(task: task)
     }
 
-    /// Lets running transfers finish; transfers started afterwards fail with `URLError(.cancelled)`.
+    /// Lets running transfers finish; transfers started afterwards end cancelled.
     public func finishAndInvalidate() {
         invalidated.withLock { $0 = true }
     }

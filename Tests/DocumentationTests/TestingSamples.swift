@@ -31,8 +31,8 @@ func shapedAnswers() -> [StubResponse] {
     let slow = StubResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: bytes)
         .chunked(bySize: 64 * 1024)
         .delayed(head: .milliseconds(300), betweenChunks: .milliseconds(20))
-    let dropped = slow.droppingConnection(afterBytes: 100_000)   // URLError(.networkConnectionLost)
-    let silent = slow.timingOut(afterBytes: 1_000)               // URLError(.timedOut) after the request's timeout
+    let dropped = slow.droppingConnection(afterBytes: 100_000)   // fails with .networkConnectionLost
+    let silent = slow.timingOut(afterBytes: 1_000)               // fails with .timedOut after the request's timeout
     let offline = StubResponse.failure(URLError(.notConnectedToInternet))
     let moved = StubResponse.redirect(to: "/v1/new-home", status: 301)
     return [slow, dropped, silent, offline, moved]

@@ -138,7 +138,7 @@ struct AttemptStateTests {
 
     /// A transfer that failed before any answer, saying whether the server processed it.
     static func lost(_ processing: ServerProcessing) -> TransferOutcome {
-        TransferOutcome(error: URLError(.networkConnectionLost, detail: "lost", serverProcessing: processing))
+        TransferOutcome(error: .transport(TransportError(.networkConnectionLost, detail: "lost", serverProcessing: processing)))
     }
 
     /// A transfer that ended with a head of `status`.

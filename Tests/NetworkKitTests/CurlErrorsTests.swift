@@ -32,10 +32,10 @@ struct CurlErrorsTests {
     func messageNamesTheFault(code: URLError.Code, message: String, fault: ServerFault) throws {
         let failingURL = try #require(URL(string: "http://127.0.0.1:1/x"))
         let reported = URLError(code, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: failingURL])
-        let mapped = try #require(CurlErrors.mapped(reported) as? URLError)
+        let mapped = CurlErrors.mapped(reported)
         #expect(mapped.code == fault.code)
-        #expect(mapped.localizedDescription == "\(fault.summary) (libcurl: \(message))")
-        #expect(mapped.failingURL == failingURL)
+        #expect(mapped.detail == "\(fault.summary) (libcurl: \(message))")
+        #expect((mapped.underlying as? URLError)?.failingURL == failingURL)
     }
 
     @Test(arguments: [
@@ -45,8 +45,15 @@ struct CurlErrorsTests {
         (.unknown, "a message libcurl never wrote"),
     ])
     func rightOrUnknownFailuresPassUnchanged(code: URLError.Code, message: String) throws {
-        let mapped = try #require(CurlErrors.mapped(URLError(code, detail: message)) as? URLError)
+        let mapped = CurlErrors.mapped(URLError(code, detail: message))
         #expect(mapped.code == code)
-        #expect(mapped.localizedDescription == message)
+        #expect(mapped.detail == message)
+    }
+}
+
+extension URLError {
+    /// A URLError as FoundationNetworking reports one: `message` (libcurl's) as its description.
+    init(_ code: Code, detail message: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
     }
 }

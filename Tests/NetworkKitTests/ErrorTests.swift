@@ -85,13 +85,13 @@ struct ErrorTests {
         .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
     ])
     func everyURLErrorTheKitReportsHasWords(code: URLError.Code) {
-        let description = NetworkError.transport(URLError(code)).description
+        let description = NetworkError.transport(TransportError(code)).description
         #expect(!description.contains("URLError"), "\(description)")
-        #expect(description.hasPrefix("transport error: \(NetworkError.urlErrorWords[code] ?? "?") (\(code.rawValue))"))
+        #expect(description.hasPrefix("transport error: \(TransportError.words[code] ?? "?") (\(code.rawValue))"))
     }
 
     @Test func anUnavailableResourceSaysSo() {
-        #expect(NetworkError.transport(URLError(.resourceUnavailable)).description
+        #expect(NetworkError.transport(TransportError(.resourceUnavailable)).description
             .hasPrefix("transport error: resource unavailable (-1008)"))
     }
 }

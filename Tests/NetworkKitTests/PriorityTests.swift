@@ -126,5 +126,5 @@ private final class IgnoredEvents: TransportEvents {
     func transportDidSend(bytes: Int64, of total: Int64?) {}
     func transportDidReceive(head: ResponseHead) {}
     func transportDidReceive(chunk: Data) {}
-    func transportDidComplete(error: (any Error)?) {}
+    func transportDidComplete(failure: TransportFailure?) {}
 }

@@ -26,32 +26,37 @@ struct ServerProcessingTests {
         let failure = HTTP2StreamFailure(streamID: HTTP2StreamID(stream), errorCode: code,
                                          goAwayLastStreamID: goAway.map { HTTP2StreamID($0) })
         #expect(failure.processing == expected)
-        let error = NIOErrors.urlError(for: failure) as? URLError
-        #expect(error?.code == .networkConnectionLost)
-        #expect(error?.serverProcessing == expected)
-        #expect(error?.localizedDescription.hasSuffix(expected.summary) == true)
+        guard case .failed(let error) = NIOErrors.failure(for: failure) else {
+            Issue.record("\(failure) is not a failed transfer")
+            return
+        }
+        #expect(error.code == .networkConnectionLost)
+        #expect(error.serverProcessing == expected)
+        #expect(error.description.hasSuffix(expected.summary))
+        #expect(error.underlying is HTTP2StreamFailure)
     }
 
     /// The failure's words name what happened and what it means for the request.
     @Test func theWordsSayWhatHappened() {
         let above = HTTP2StreamFailure(streamID: HTTP2StreamID(2005), errorCode: .cancel, goAwayLastStreamID: HTTP2StreamID(1999))
-        #expect(NetworkError.fromTransport(NIOErrors.urlError(for: above)).description
+        #expect(NetworkError(NIOErrors.failure(for: above)).description
             == "transport error: network connection lost (-1005): the server closed its HTTP/2 connection (GOAWAY, "
             + "last stream 1999) before stream 2005: the server did not process the request")
         let reset = HTTP2StreamFailure(streamID: HTTP2StreamID(9), errorCode: .cancel, goAwayLastStreamID: nil)
-        #expect(NetworkError.fromTransport(NIOErrors.urlError(for: reset)).description
+        #expect(NetworkError(NIOErrors.failure(for: reset)).description
             == "transport error: network connection lost (-1005): the server reset HTTP/2 stream 9 (CANCEL): "
             + "the server may have processed the request")
     }
 
     /// A lost connection that already says whether the server processed the request keeps it.
-    @Test func markingKeepsWhatTheTransportSaid() {
-        let said = URLError(.networkConnectionLost, detail: "refused", serverProcessing: .notProcessed)
-        #expect(said.marked(.mayHaveProcessed).serverProcessing == .notProcessed)
-        let plain = URLError(.networkConnectionLost, detail: "the server closed the connection")
-        let marked = plain.marked(.closedBeforeAnswer)
+    @Test func sayingKeepsWhatTheTransportSaid() {
+        let said = TransportError(.networkConnectionLost, detail: "refused", serverProcessing: .notProcessed)
+        #expect(said.saying(.mayHaveProcessed).serverProcessing == .notProcessed)
+        let plain = TransportError(.networkConnectionLost, detail: "the server closed the connection")
+        let marked = plain.saying(.closedBeforeAnswer)
         #expect(marked.serverProcessing == .closedBeforeAnswer)
-        #expect(marked.localizedDescription == "the server closed the connection: the connection closed before any answer")
+        #expect(marked.description == "network connection lost (-1005): the server closed the connection: "
+            + "the connection closed before any answer")
         #expect(NetworkError.transport(marked).serverProcessing == .closedBeforeAnswer)
         #expect(NetworkError.cancelled.serverProcessing == nil)
     }
@@ -60,7 +65,7 @@ struct ServerProcessingTests {
     @Test func theRetryPolicyDoesNotCountUnprocessedAttempts() async {
         let policy = RetryPolicy(maxRetries: 1, backoff: Backoff(initial: .zero, jitter: 0))
         let request = URLRequest(url: URL(string: "http://127.0.0.1/")!)
-        let lost = NetworkError.transport(URLError(.networkConnectionLost, detail: "reset", serverProcessing: .mayHaveProcessed))
+        let lost = NetworkError.transport(TransportError(.networkConnectionLost, detail: "reset", serverProcessing: .mayHaveProcessed))
         func decision(attempt: Int, unprocessed: Int, idempotent: Bool) async -> RetryDecision {
             let context = InterceptorContext(requestID: RequestID(rawValue: 1), attempt: attempt,
                                              unprocessedAttempts: unprocessed, isIdempotent: idempotent)

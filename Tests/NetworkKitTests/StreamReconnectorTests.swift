@@ -7,7 +7,7 @@ import Testing
 struct StreamReconnectorTests {
     static let policy = StreamReconnection(delay: .seconds(1), maxDelay: .seconds(5), backoffMultiplier: 2,
                                            maxFailedConnects: 3)
-    static let drop = NetworkError.transport(URLError(.networkConnectionLost))
+    static let drop = NetworkError.transport(TransportError(.networkConnectionLost))
 
     @Test("a clean end waits the server's retry, else the policy's delay")
     func cleanEnd() {
@@ -42,7 +42,7 @@ struct StreamReconnectorTests {
         .failed(.httpStatus(code: 503, body: Data(), headers: [:]), began: false),
         .failed(.parse(ParseError(parser: "events", reason: "text/plain", kind: .contentType)), began: true),
         .failed(.cancelled, began: true),
-        .failed(.transport(URLError(.cancelled)), began: true),
+        .failed(.transport(TransportError(.cancelled)), began: true),
         .failed(.responseTooLarge(limit: 10), began: true),
         .failed(.streamBufferFull(limit: 4), began: true),
     ])

@@ -76,7 +76,7 @@ struct TransferStateTests {
         _ = state.fileBegan(.restart("no range"))
         let cancelWhenHandedBack = state.attach(NoTask())
         #expect(cancelWhenHandedBack)
-        let restarted = state.complete(error: URLError(.cancelled))
+        let restarted = state.complete(failure: .cancelled)
         #expect(restarted.restartReason == "no range")
     }
 
@@ -100,7 +100,7 @@ struct TransferStateTests {
         let redirectBodyPastItsLimit = redirect.take(Data(count: 1), now: Self.start)
         #expect(redirectBodyPastItsLimit == .cancelTransfer)
         // Cancelled for its long body, the redirect is still followed.
-        let outcome = redirect.complete(error: URLError(.cancelled))
+        let outcome = redirect.complete(failure: .cancelled)
         #expect(outcome.redirect == Self.next && outcome.error == nil && outcome.head == nil)
 
         var file = Self.state()
@@ -134,11 +134,11 @@ struct TransferStateTests {
         #expect(checkAtTheTimeout.timedOut == true)
         let checkAfterItFired = state.checkIdle(now: Self.start.advanced(by: .seconds(5)))
         #expect(checkAfterItFired.timedOut == false)   // once
-        let outcome = state.complete(error: URLError(.cancelled))
-        #expect((outcome.error as? URLError)?.code == .timedOut)
+        let outcome = state.complete(failure: .cancelled)
+        #expect(outcome.error?.isTimeout == true)
 
         var done = Self.state(idleSeconds: 1)
-        _ = done.complete(error: nil)
+        _ = done.complete(failure: nil)
         let checkAfterCompletion = done.checkIdle(now: Self.start.advanced(by: .seconds(5)))
         #expect(checkAfterCompletion.timedOut == false)
         var noTimeout = Self.state()
@@ -151,12 +151,16 @@ struct TransferStateTests {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
                           destination: .memory, now: Self.start)
-        let taskToCancel = state.fail(URLError(.cannotDecodeContentData))
+        let taskToCancel = state.fail(.transport(TransportError(.cannotDecodeContentData)))
         #expect(taskToCancel == nil)   // not handed back yet
         let cancelWhenHandedBack = state.attach(NoTask())
         #expect(cancelWhenHandedBack)                                  // so cancelled as it comes
-        let completed = state.complete(error: URLError(.cancelled))
-        #expect((completed.error as? URLError)?.code == .cannotDecodeContentData)
+        let completed = state.complete(failure: .cancelled)
+        guard case .transport(let failure)? = completed.error else {
+            Issue.record("got \(String(describing: completed.error))")
+            return
+        }
+        #expect(failure.code == .cannotDecodeContentData)
     }
 }
 

@@ -175,7 +175,7 @@ struct TrustSettingsTests {
         let url = try #require(URL(string: "https://api.example:8443/x"))
         let error = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url])
         let mapped = CurlErrors.failure(for: error)
-        guard case .connection(.tls(let host, let found))? = mapped as? NetworkError else {
+        guard case .connection(.tls(let host, let found)) = mapped else {
             Issue.record("got \(mapped)")
             return
         }
@@ -183,6 +183,10 @@ struct TrustSettingsTests {
         #expect(found == check)
         // A failure that is not TLS passes as before.
         let refused = URLError(.cannotConnectToHost, detail: "Failed to connect")
-        #expect((CurlErrors.failure(for: refused) as? URLError)?.code == .cannotConnectToHost)
+        guard case .failed(let failure) = CurlErrors.failure(for: refused) else {
+            Issue.record("a refused connection is not a failed transfer")
+            return
+        }
+        #expect(failure.code == .cannotConnectToHost)
     }
 }

@@ -11,8 +11,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case invalidRequest(String)
     /// A parameter broke one of the request's `ParameterRule`s, so nothing was sent.
     case invalidParameter(name: String, reason: String)
-    /// The transport failed: no connection, dropped connection, timeout, TLS…
-    case transport(URLError)
+    /// The transport failed: no connection, dropped connection, timeout, a server that broke
+    /// HTTP… with whether the server may have processed the request.
+    case transport(TransportError)
     /// The server answered with a status the request does not accept; the body and the
     /// headers (`Retry-After`, `WWW-Authenticate`…) come with it.
     case httpStatus(code: Int, body: Data, headers: [String: String])
@@ -68,7 +69,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .invalidParameter(let name, let reason):
             return "invalid parameter \(name): \(reason)"
         case .transport(let error):
-            return "transport error: \(Self.describe(error))"
+            return "transport error: \(error)"
         case .httpStatus(let code, let body, _):
             let text = body.isEmpty ? "" : ": " + Self.preview(body)
             return "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code).lowercased())\(text)"
@@ -93,39 +94,6 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Words for the URLError codes that the kit, its transports (URLSession, NIO, the stub) and
-    /// their file handling report; another code reads as `URLError` and its number.
-    static let urlErrorWords: [URLError.Code: String] = [
-        .timedOut: "timed out", .cannotConnectToHost: "cannot connect to host",
-        .networkConnectionLost: "network connection lost", .cannotFindHost: "cannot find host",
-        .notConnectedToInternet: "not connected to the internet", .badServerResponse: "bad server response",
-        .secureConnectionFailed: "secure connection failed", .badURL: "bad URL",
-        .unsupportedURL: "unsupported URL", .dnsLookupFailed: "DNS lookup failed", .unknown: "transfer failed",
-        .cancelled: "cancelled", .resourceUnavailable: "resource unavailable",
-        .httpTooManyRedirects: "too many redirects", .redirectToNonExistentLocation: "redirect without a location",
-        .cannotDecodeContentData: "cannot decode the compressed body", .cannotDecodeRawData: "cannot decode the data",
-        .cannotParseResponse: "cannot parse the response", .zeroByteResource: "empty response",
-        .dataLengthExceedsMaximum: "response longer than allowed",
-        .userAuthenticationRequired: "authentication required",
-        .serverCertificateUntrusted: "server certificate not trusted",
-        .serverCertificateHasBadDate: "server certificate expired or not yet valid",
-        .serverCertificateHasUnknownRoot: "server certificate from an unknown authority",
-        .serverCertificateNotYetValid: "server certificate not yet valid",
-        .clientCertificateRejected: "client certificate rejected", .clientCertificateRequired: "client certificate required",
-        .fileDoesNotExist: "file does not exist", .fileIsDirectory: "file is a directory",
-        .noPermissionsToReadFile: "no permission to read the file", .cannotOpenFile: "cannot open file",
-        .cannotCreateFile: "cannot create file", .cannotWriteToFile: "cannot write to file",
-        .cannotMoveFile: "cannot move file", .cannotRemoveFile: "cannot remove file",
-    ]
-
-    /// A URLError as words: the code's name, and what the transport said when it said more.
-    static func describe(_ error: URLError) -> String {
-        let name = urlErrorWords[error.code] ?? "URLError \(error.code.rawValue)"
-        let detail = error.localizedDescription
-        let generic = detail.contains("could not be completed") || detail.isEmpty
-        return generic ? "\(name) (\(error.code.rawValue))" : "\(name) (\(error.code.rawValue)): \(detail)"
-    }
-
     /// The first bytes of a body as text, for messages.
     static func preview(_ body: Data, limit: Int = 200) -> String {
         let head = String(decoding: body.prefix(limit), as: UTF8.self)
@@ -139,23 +107,18 @@ extension NetworkError {
         switch error {
         case let error as NetworkError: return error
         case let error as ParseError: return .parse(error)
-        case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(error)
+        case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(TransportError(error))
         case is CancellationError: return .cancelled
         default: return .parse(ParseError(parser: parser, reason: "\(error)", kind: .custom, underlying: error))
         }
     }
 
-    /// Maps the error a transport completed with. Transports report `URLError`s; any other error
-    /// becomes `.transport(URLError(.unknown))` carrying it as the underlying error, so a
-    /// transport's failure is always ``transport(_:)`` (or ``cancelled``), never a parse error.
-    static func fromTransport(_ error: any Error) -> NetworkError {
-        switch error {
-        case let error as NetworkError: return error
-        case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(error)
-        case is CancellationError: return .cancelled
-        default:
-            return .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error,
-                                                            NSLocalizedDescriptionKey: "the transport failed: \(error)"]))
+    /// The request's failure for the transfer's: the case of the same name.
+    init(_ failure: TransportFailure) {
+        switch failure {
+        case .cancelled: self = .cancelled
+        case .connection(let failure): self = .connection(failure)
+        case .failed(let error): self = .transport(error)
         }
     }
 }

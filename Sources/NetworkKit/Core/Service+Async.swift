@@ -42,7 +42,7 @@ extension Service {
     public func reply<Output>(to request: Request<Output>) async throws(NetworkError) -> Reply<Output> {
         let value = try await send(request)
         guard let head = request.responseHead, let metrics = request.metrics else {
-            throw .transport(URLError(.badServerResponse))
+            throw .transport(TransportError(.badServerResponse, detail: "the request finished without a response"))
         }
         return Reply(value: value, head: head, metrics: metrics, businessStatus: request.businessStatus)
     }

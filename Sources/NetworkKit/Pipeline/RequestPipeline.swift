@@ -277,7 +277,9 @@ struct RequestPipeline: Sendable {
             if redirect.httpMethod != next.httpMethod { upload = nil }   // a 303 continues without the body
             next = redirect
         }
-        return TransferOutcome(bytesSent: bytesSent, error: URLError(.httpTooManyRedirects))
+        return TransferOutcome(bytesSent: bytesSent,
+                               error: .transport(TransportError(.httpTooManyRedirects,
+                                                                detail: "more than \(RedirectProposal.maxRedirects) redirects")))
     }
 
     /// One transfer: the kit's checks that hold for every transport, then the transport.
@@ -318,7 +320,7 @@ struct RequestPipeline: Sendable {
                                            perHost: configuration.maxRequestsInFlightPerHost)
         let host = limits.isUnlimited ? nil : adapted.url?.host?.lowercased() ?? ""
         if let host, await !waitForRoom(host: host, limits: limits) {
-            return TransferOutcome(error: URLError(.cancelled))
+            return TransferOutcome(error: .cancelled)
         }
         defer { if let host { service.inFlight.leave(host: host) } }
         metrics.attempts = request.beginAttempt()
@@ -336,8 +338,10 @@ struct RequestPipeline: Sendable {
     /// and moved into place between validating and parsing.
     private func respond(to outcome: TransferOutcome, file: PartialDownload?,
                          cache: CacheStep?) async -> AnyResult {
-        if let error = outcome.error { return .failure(NetworkError.fromTransport(error)) }
-        guard let head = outcome.head else { return .failure(.transport(URLError(.badServerResponse))) }
+        if let error = outcome.error { return .failure(error) }
+        guard let head = outcome.head else {
+            return .failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response")))
+        }
         if let stream = options.stream {
             return respond(toStream: stream, head: head, body: outcome.body)
         }

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// libcurl's failures as FoundationNetworking reports them, turned into the `URLError` code and
-/// words of what the server did (`ServerFault`).
+/// libcurl's failures as FoundationNetworking reports them, turned into the typed failure of
+/// what the server did (`ServerFault`).
 ///
 /// FoundationNetworking keeps only libcurl's message: most failures arrive as `URLError(.unknown)`
 /// ("transfer failed (-1)"), a garbage status line as `.unsupportedURL`, a huge header as "Out of
@@ -12,28 +12,36 @@ import FoundationNetworking
 /// against the texts of libcurl 7.x and 8.x. Other errors (and URLSession elsewhere, whose
 /// errors carry no libcurl text) pass unchanged.
 enum CurlErrors {
-    /// `error` as the URLError of the fault libcurl's message names; `error` itself otherwise.
-    static func mapped(_ error: any Error) -> any Error {
-        guard let urlError = error as? URLError, remappable.contains(urlError.code),
-              let message = urlError.userInfo[NSLocalizedDescriptionKey] as? String,
-              let fault = fault(for: message, code: urlError.code) else { return error }
-        return fault.urlError("libcurl: \(message)", userInfo: urlError.userInfo)
+    /// The failure a transfer that failed with `error` completes with: cancelled; the TLS check
+    /// it failed, as `.connection(.tls(host:check:))` with the host of the URL that failed (the
+    /// check from libcurl's message, OpenSSL's verify result, or from URLSession's code where it
+    /// has no message); else `mapped(error)`. An error that is not a `URLError` fails as `.unknown`.
+    static func failure(for error: any Error) -> TransportFailure {
+        guard let urlError = error as? URLError else {
+            return .failed(TransportError(.unknown, detail: "\(error)", underlying: error))
+        }
+        if urlError.code == .cancelled { return .cancelled }
+        if let check = tlsCheck(for: urlError) {
+            return .connection(.tls(host: urlError.failingURL?.host ?? "the server", check: check))
+        }
+        return .failed(mapped(urlError))
     }
 
-    /// The error a transfer that failed with `error` completes with: the TLS check it failed,
-    /// `NetworkError.connection(.tls(host:check:))` with the host of the URL that failed, or
-    /// `mapped(error)` for every other failure. The check comes from libcurl's message (OpenSSL's
-    /// verify result), or from URLSession's code where it has no message.
-    static func failure(for error: any Error) -> any Error {
-        guard let urlError = error as? URLError, let check = tlsCheck(for: urlError) else {
-            return mapped(error)
-        }
-        return NetworkError.connection(.tls(host: urlError.failingURL?.host ?? "the server", check: check))
+    /// `error` with the code and words of the fault libcurl's message names; as it came otherwise.
+    static func mapped(_ error: URLError) -> TransportError {
+        guard remappable.contains(error.code), let message = message(of: error),
+              let fault = fault(for: message, code: error.code) else { return TransportError(error) }
+        return TransportError(fault, transportText: "libcurl: \(message)", underlying: error)
+    }
+
+    /// libcurl's message, which FoundationNetworking puts as the error's description.
+    private static func message(of error: URLError) -> String? {
+        error.userInfo[NSLocalizedDescriptionKey] as? String
     }
 
     /// The TLS check `error` names, if it names one.
     static func tlsCheck(for error: URLError) -> TLSCheck? {
-        if let message = error.userInfo[NSLocalizedDescriptionKey] as? String,
+        if let message = message(of: error),
            remappable.contains(error.code) || error.code == .secureConnectionFailed,
            let fault = fault(for: message, code: error.code) {
             return tlsCheck(for: fault, message: message)
@@ -43,7 +51,7 @@ enum CurlErrors {
         case .serverCertificateHasBadDate: return .expired
         case .serverCertificateNotYetValid: return .notYetValid
         case .clientCertificateRejected, .clientCertificateRequired: return .clientCertificateRejected
-        case .secureConnectionFailed: return .handshake(error.localizedDescription)
+        case .secureConnectionFailed: return .handshake(message(of: error) ?? ServerFault.tlsFailed.summary)
         default: return nil
         }
     }

@@ -32,7 +32,7 @@ package struct IdleTimeout: Sendable, Equatable {
     }
 
     /// What a transfer that went silent for the timeout fails with.
-    package var error: URLError {
-        URLError(.timedOut, detail: "nothing was received or sent for \(duration)")
+    package var error: TransportError {
+        TransportError(.timedOut, detail: "nothing was received or sent for \(duration)")
     }
 }

@@ -5,7 +5,8 @@ import FoundationNetworking
 
 /// What a server did wrong, as the transports' error mappings name it (libcurl's messages in
 /// `CurlErrors`, SwiftNIO's errors in NetworkKitNIO), so the same server behaviour fails with
-/// the same `URLError` code and words on either transport; the transport's own text follows.
+/// the same code and words on either transport (`TransportError(_:transportText:)`); the
+/// transport's own text follows.
 package enum ServerFault: Sendable {
     /// The answer does not start with an HTTP status line.
     case notHTTP
@@ -31,15 +32,6 @@ package enum ServerFault: Sendable {
     case certificateOutOfDate
     /// The body's `Content-Encoding` (gzip, deflate) does not decode: corrupt or cut short.
     case badContentEncoding
-
-    /// The `URLError` for this fault, its description the fault's summary followed by
-    /// `transportText` (what the transport itself said) in parentheses; the rest of `userInfo`
-    /// (the failing URL…) is kept.
-    package func urlError(_ transportText: String, userInfo: [String: Any] = [:]) -> URLError {
-        var userInfo = userInfo
-        userInfo[NSLocalizedDescriptionKey] = "\(summary) (\(transportText))"
-        return URLError(code, userInfo: userInfo)
-    }
 
     /// The code a caller switches on.
     package var code: URLError.Code {
@@ -68,12 +60,5 @@ package enum ServerFault: Sendable {
         case .certificateOutOfDate: "the server's certificate has expired or is not valid yet"
         case .badContentEncoding: "the server's compressed body (Content-Encoding) is corrupt or cut short"
         }
-    }
-}
-
-extension URLError {
-    /// A URLError whose description is `detail`.
-    package init(_ code: Code, detail: String) {
-        self.init(code, userInfo: [NSLocalizedDescriptionKey: detail])
     }
 }

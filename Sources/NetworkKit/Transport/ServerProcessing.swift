@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Whether a server may have acted on a request whose connection or stream failed before an
-/// answer arrived, as far as the transport can tell. A transport says it on the `URLError` it
-/// completes with (``Foundation/URLError/serverProcessing``); a request's failure reports it
+/// answer arrived, as far as the transport can tell. A transport says it on the failure it
+/// completes with (``TransportError/serverProcessing``); a request's failure reports it
 /// (``NetworkError/serverProcessing``), so a retry policy can tell a request it may send again
 /// from one it must not.
 ///
@@ -34,9 +34,6 @@ public enum ServerProcessing: String, Sendable, CaseIterable {
     /// answer cut short).
     case mayHaveProcessed
 
-    /// The `URLError` `userInfo` key under which a transport puts the value's raw value.
-    public static let userInfoKey = "NetworkKit.ServerProcessing"
-
     /// What it means for the request, in words for an error message.
     public var summary: String {
         switch self {
@@ -44,31 +41,6 @@ public enum ServerProcessing: String, Sendable, CaseIterable {
         case .closedBeforeAnswer: "the connection closed before any answer"
         case .mayHaveProcessed: "the server may have processed the request"
         }
-    }
-}
-
-extension URLError {
-    /// Whether the server may have processed the request, when the transport could tell.
-    public var serverProcessing: ServerProcessing? {
-        (userInfo[ServerProcessing.userInfoKey] as? String).flatMap(ServerProcessing.init(rawValue:))
-    }
-
-    /// A `URLError` whose description is `detail` followed by what `processing` means for the
-    /// request, carrying `processing` for the kit and the retry policy.
-    public init(_ code: Code, detail: String, serverProcessing processing: ServerProcessing) {
-        self = URLError(code, detail: detail).marked(processing)
-    }
-}
-
-extension URLError {
-    /// This error with `processing` on it and its summary after the description; unchanged when
-    /// it already says whether the server processed the request.
-    package func marked(_ processing: ServerProcessing) -> URLError {
-        guard serverProcessing == nil else { return self }
-        var userInfo = self.userInfo
-        userInfo[NSLocalizedDescriptionKey] = "\(localizedDescription): \(processing.summary)"
-        userInfo[ServerProcessing.userInfoKey] = processing.rawValue
-        return URLError(code, userInfo: userInfo)
     }
 }
 

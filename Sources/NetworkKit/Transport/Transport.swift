@@ -14,12 +14,10 @@ import FoundationNetworking
 ///   kit checks that before every send.
 /// - Reports upload progress, then the response head once, then the body's bytes in order as
 ///   they arrive, then exactly one completion: nil when the whole response arrived, else a
-///   `URLError` (`.cancelled` after `cancel()`). When the transport can tell whether the server
-///   processed a request that failed before its answer, it says so on that `URLError`
-///   (``ServerProcessing``); the kit sends the request again when the server did not. The
-///   request fails with
-///   `NetworkError.transport` carrying it; another error type reaches the caller wrapped in a
-///   `URLError(.unknown)`.
+///   ``TransportFailure`` (``TransportFailure/cancelled`` after `cancel()`). When the transport
+///   can tell whether the server processed a request that failed before its answer, it says so
+///   on that failure (``TransportError/serverProcessing``); the kit sends the request again when
+///   the server did not. The request fails with the `NetworkError` case of the same name.
 /// - Delivers every answer as the response, redirects included: it follows none itself.
 /// - Delivers the body as it came over the wire, unless ``decodesContentEncoding`` says it
 ///   inflates `Content-Encoding` itself (as URLSession does, and cannot be told not to).
@@ -29,7 +27,7 @@ import FoundationNetworking
 /// The same for every transport, so a new one cannot get it wrong: which URLs may be sent
 /// (http: and https:), redirects (the request's `RedirectPolicy`: which to follow, how the method
 /// and body change, which credentials are dropped), the idle timeout (`URLRequest.timeoutInterval`:
-/// no byte received or sent for that long fails the attempt with `URLError(.timedOut)`; none
+/// no byte received or sent for that long fails the attempt with a `.timedOut` failure; none
 /// when it is zero or less, or infinite; a transport may time out on its own too), content decoding (gzip and deflate, inflated under the
 /// size and decompression limits as bytes arrive), the size and time limits, retries, the cache,
 /// and parsing. `TransportConformance` in the test suite runs these rules against each transport.
@@ -98,7 +96,7 @@ public protocol TransportEvents: AnyObject, Sendable {
     /// it returns at once for bodies that are not streamed.
     func transportReadyForMoreBody() async
     /// The end: nil when the whole response arrived, otherwise why not.
-    func transportDidComplete(error: (any Error)?)
+    func transportDidComplete(failure: TransportFailure?)
 }
 
 /// The head of an HTTP response: everything but the body.

@@ -165,7 +165,7 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
                let events = transfers.remove(dataTask.taskIdentifier) {
                 // The proxy answered an absolute-form request itself.
                 completionHandler(.cancel)
-                events.transportDidComplete(error: NetworkError.connection(.proxyAuthenticationRequired(proxy: server.description)))
+                events.transportDidComplete(failure: .connection(.proxyAuthenticationRequired(proxy: server.description)))
                 return
             }
             transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: ResponseHead(http))
@@ -191,7 +191,7 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         if challenge.failureResponse != nil, let events = transfers.remove(task.taskIdentifier) {
-            events.transportDidComplete(error: nil)
+            events.transportDidComplete(failure: nil)
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
@@ -211,9 +211,9 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let events = transfers.remove(task.taskIdentifier) else { return }
         if error == nil, !(task.response is HTTPURLResponse) {
-            events.transportDidComplete(error: URLError(.badServerResponse))
+            events.transportDidComplete(failure: .failed(.badServerResponse, detail: "the answer has no HTTP response"))
         } else {
-            events.transportDidComplete(error: error.map { CurlErrors.failure(for: $0) })
+            events.transportDidComplete(failure: error.map(CurlErrors.failure(for:)))
         }
     }
 }

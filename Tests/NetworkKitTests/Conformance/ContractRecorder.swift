@@ -11,7 +11,7 @@ struct TransferTrace: Sendable {
         case sent(bytes: Int64, total: Int64?)
         case head(ResponseHead)
         case chunk(Data)
-        case completion(URLError?)
+        case completion(TransportFailure?)
     }
 
     /// The method the transfer was sent with.
@@ -32,9 +32,18 @@ struct TransferTrace: Sendable {
     var body: Data {
         chunks.reduce(into: Data()) { $0.append($1) }
     }
-    /// The error of the one completion (nil on success, or before it came).
-    var completionError: URLError? {
-        events.lazy.compactMap { if case .completion(let error) = $0 { error } else { nil } }.first
+    /// The failure of the one completion (nil on success, or before it came).
+    var completionFailure: TransportFailure? {
+        events.lazy.compactMap { if case .completion(let failure) = $0 { failure } else { nil } }.first
+    }
+
+    /// What failed, for a completion that failed or was cancelled; nil otherwise.
+    var completionCode: URLError.Code? {
+        switch completionFailure {
+        case .cancelled: .cancelled
+        case .failed(let error): error.code
+        case .connection, nil: nil
+        }
     }
 }
 
@@ -137,13 +146,8 @@ final class TransferRecorder: TransportEvents {
         await forward.transportReadyForMoreBody()
     }
 
-    func transportDidComplete(error: (any Error)?) {
-        let urlError: URLError? = switch error {
-        case nil: nil
-        case let error as URLError: error
-        case let other?: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "not a URLError: \(other)"])
-        }
-        record(.completion(urlError)) { forward.transportDidComplete(error: error) }
+    func transportDidComplete(failure: TransportFailure?) {
+        record(.completion(failure)) { forward.transportDidComplete(failure: failure) }
         let (trace, waiting) = state.withLock { state in
             state.completed = true
             defer { state.waiting = [] }

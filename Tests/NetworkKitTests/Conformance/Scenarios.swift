@@ -143,7 +143,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         }
         #expect(error.code == .networkConnectionLost, "\(error)")
         #expect(outcome.result.failure?.description.contains(ServerFault.closedEarly.summary) == true, "\(outcome.result)")
-        #expect(outcome.trace.completionError?.code == .networkConnectionLost)
+        #expect(outcome.trace.completionCode == .networkConnectionLost)
         #expect(outcome.service.activeRequestCount == 0)
     }
 
@@ -176,7 +176,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
             return
         }
         #expect(outcome.elapsed < .seconds(8))
-        #expect(outcome.trace.completionError?.code == .cancelled)
+        #expect(outcome.trace.completionCode == .cancelled)
         outcome.request.cancel()
         try? await Task.sleep(for: .milliseconds(100))
         #expect(outcome.completions.all.count == 1)
@@ -184,7 +184,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         #expect(outcome.service.activeRequestCount == 0)
     }
 
-    static let networkFailure = Scenario("a network failure reaches the caller as its URLError", [("offline", .failure(URLError(.notConnectedToInternet)))],
+    static let networkFailure = Scenario("a network failure reaches the caller with its code", [("offline", .failure(URLError(.notConnectedToInternet)))],
                                          skips: [.urlSession: "a network failure has no server side to play it; ErrorTests.nothingListening covers the real transports",
                                                  .nio: "a network failure has no server side to play it; ErrorTests.nothingListening covers the real transports"]) { outcome in
         guard case .transport(let error) = outcome.result.failure else {
@@ -230,7 +230,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
                     Issue.record("got \(outcome.result)")
                     return
                 }
-                #expect(error.code == .cannotDecodeContentData && error.localizedDescription.contains("truncated"), "\(error)")
+                #expect(error.code == .cannotDecodeContentData && error.detail.contains("truncated"), "\(error)")
             }
         }
     }

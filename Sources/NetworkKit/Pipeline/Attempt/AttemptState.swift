@@ -208,8 +208,7 @@ extension AttemptState {
     /// did not process, or (for an idempotent request) one whose connection closed before any
     /// answer.
     private func unprocessedFailure(_ outcome: TransferOutcome) -> NetworkError? {
-        guard outcome.head == nil, let error = outcome.error, unprocessedAttempts < resendLimit else { return nil }
-        let failure = NetworkError.fromTransport(error)
+        guard outcome.head == nil, let failure = outcome.error, unprocessedAttempts < resendLimit else { return nil }
         switch failure.serverProcessing {
         case .notProcessed: return failure
         case .closedBeforeAnswer where isIdempotent: return failure

@@ -74,7 +74,7 @@ final class Transfer: TransportEvents {
         if locked.withLock({ $0.state.attach(task) }) { task.cancel() }
     }
 
-    /// Fails the transfer with `URLError(.timedOut)` if nothing moved for its idle timeout by `now`.
+    /// Fails the transfer with a `.timedOut` failure if nothing moved for its idle timeout by `now`.
     func checkIdle(now: ContinuousClock.Instant) {
         let (timedOut, task) = locked.withLock { $0.state.checkIdle(now: now) }
         if timedOut { task?.cancel() }
@@ -154,7 +154,7 @@ final class Transfer: TransportEvents {
         } catch is CancellationError {
             return
         } catch {
-            fail(ServerFault.badContentEncoding.urlError("\(error)"))
+            fail(.transport(TransportError(.badContentEncoding, transportText: "\(error)")))
         }
     }
 
@@ -211,7 +211,7 @@ final class Transfer: TransportEvents {
     }
 
     /// Fails this transfer (not the request: a retry may follow) with `error`.
-    private func fail(_ error: any Error) {
+    private func fail(_ error: NetworkError) {
         locked.withLock { $0.state.fail(error) }?.cancel()
     }
 
@@ -223,17 +223,17 @@ final class Transfer: TransportEvents {
         locked.withLock { $0.state.pause(false, now: .now) }
     }
 
-    func transportDidComplete(error: (any Error)?) {
-        if error == nil, let inflater = locked.withLock({ $0.inflater }) {
+    func transportDidComplete(failure: TransportFailure?) {
+        if failure == nil, let inflater = locked.withLock({ $0.inflater }) {
             do {
                 try inflater.finish()
             } catch {
-                fail(ServerFault.badContentEncoding.urlError("\(error)"))
+                fail(.transport(TransportError(.badContentEncoding, transportText: "\(error)")))
             }
         }
         let (outcome, continuation) = locked.withLock { locked in
             defer { locked.continuation = nil; locked.inflater = nil }
-            return (locked.state.complete(error: error), locked.continuation)
+            return (locked.state.complete(failure: failure), locked.continuation)
         }
         setup.idleWatch.remove(self)
         continuation?.resume(returning: outcome)

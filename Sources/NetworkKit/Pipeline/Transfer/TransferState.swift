@@ -11,7 +11,9 @@ struct TransferOutcome: Sendable {
     /// Body bytes received (in memory or on disk), as delivered: inflated when content-encoded.
     var bytesReceived: Int64 = 0
     var bytesSent: Int64 = 0
-    var error: (any Error)?
+    /// Why the transfer failed: the transport's failure, or one the kit decided (a limit, the
+    /// idle timeout, a bad encoding, a stream's parser).
+    var error: NetworkError?
     /// The request to send next when the answer was a redirect the policy follows.
     var redirect: URLRequest?
     /// Set when a download's answer could not continue its partial file: start again from zero.
@@ -66,7 +68,7 @@ struct TransferState {
     /// Bytes of a redirect's body dropped so far.
     private var discarded: Int64 = 0
     /// Replaces whatever error the transport completes with (the idle timeout, a bad encoding).
-    private var failure: (any Error)?
+    private var failure: NetworkError?
     /// The transfer, once the transport has handed it back, and whether to cancel it then.
     private var task: (any TransportTask)?
     private var cancelWhenAttached = false
@@ -247,7 +249,7 @@ extension TransferState {
 
     /// Stops the transfer for `error`, which the outcome reports whatever the transport completes
     /// with; returns the transfer to cancel, if it was handed back (else it is cancelled then).
-    mutating func fail(_ error: any Error) -> (any TransportTask)? {
+    mutating func fail(_ error: NetworkError) -> (any TransportTask)? {
         guard failure == nil, !isComplete else { return nil }
         failure = error
         stop()
@@ -261,13 +263,13 @@ extension TransferState {
         return task
     }
 
-    /// Fails the transfer with the idle timeout's error (`URLError(.timedOut)`) when nothing
+    /// Fails the transfer with the idle timeout's error (a `.timedOut` failure) when nothing
     /// moved for that long by `now`; returns whether it did, and the transfer to cancel.
     mutating func checkIdle(now: ContinuousClock.Instant) -> (timedOut: Bool, task: (any TransportTask)?) {
         guard let idleTimeout, failure == nil, !isComplete, !isPaused, idleTimeout.isReached(by: lastActivity.duration(to: now)) else {
             return (false, nil)
         }
-        return (true, fail(idleTimeout.error))
+        return (true, fail(.transport(idleTimeout.error)))
     }
 
     /// The transport handed the transfer back: returns true when it must be cancelled at once.
@@ -276,16 +278,16 @@ extension TransferState {
         return cancelWhenAttached
     }
 
-    /// The transport completed with `error`: the outcome to hand the pipeline. A failure the kit
-    /// decided wins over the transport's error; a redirect whose body was dropped completes it.
-    mutating func complete(error: (any Error)?) -> TransferOutcome {
+    /// The transport completed with `failure`: the outcome to hand the pipeline. A failure the
+    /// kit decided wins over the transport's; a redirect whose body was dropped completes it.
+    mutating func complete(failure transportFailure: TransportFailure?) -> TransferOutcome {
         var ended = outcome
         if let failure {
             ended.error = failure
         } else if outcome.redirect != nil {
             ended.error = nil
         } else {
-            ended.error = error
+            ended.error = transportFailure.map(NetworkError.init)
         }
         outcome = TransferOutcome()
         task = nil
