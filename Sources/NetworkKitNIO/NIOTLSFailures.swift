@@ -24,22 +24,27 @@ enum NIOTLSFailures {
         case NIOSSLError.handshakeFailed, is BoringSSLError, is NIOSSLExtraError:
             // Not NIOSSL's other errors: an unclean shutdown after the handshake is a dropped
             // connection, as `NIOErrors` reports it.
-            let text = "\(error)"
-            if text.contains("CERTIFICATE_VERIFY_FAILED") { return .untrustedRoot }
-            if peerCertificateAlerts.contains(where: text.contains) { return .clientCertificateRejected }
-            let reasons = reasons(in: text)
-            if reasons.contains("WRONG_VERSION_NUMBER") {
-                return .handshake("the server does not speak TLS on this port (NIO: WRONG_VERSION_NUMBER)")
-            }
-            if reasons.contains("SSLV3_ALERT_HANDSHAKE_FAILURE") {
-                // TLS 1.2 servers refuse a missing client certificate with this alert too.
-                return .handshake("the server ended the handshake (NIO: SSLV3_ALERT_HANDSHAKE_FAILURE): no cipher or "
-                                  + "version in common, or it wants a client certificate")
-            }
-            return .handshake("NIO: " + (reasons.isEmpty ? text : reasons.joined(separator: ", ")))
+            return check(forBoringSSLText: "\(error)")
         default:
             return nil
         }
+    }
+
+    /// The check a failed handshake is, read from its error's text: BoringSSL gives its reasons
+    /// only as names in the text, so they are matched here and nowhere else.
+    static func check(forBoringSSLText text: String) -> TLSCheck {
+        if text.contains("CERTIFICATE_VERIFY_FAILED") { return .untrustedRoot }
+        if peerCertificateAlerts.contains(where: text.contains) { return .clientCertificateRejected }
+        let reasons = reasons(in: text)
+        if reasons.contains("WRONG_VERSION_NUMBER") {
+            return .handshake("the server does not speak TLS on this port (NIO: WRONG_VERSION_NUMBER)")
+        }
+        if reasons.contains("SSLV3_ALERT_HANDSHAKE_FAILURE") {
+            // TLS 1.2 servers refuse a missing client certificate with this alert too.
+            return .handshake("the server ended the handshake (NIO: SSLV3_ALERT_HANDSHAKE_FAILURE): no cipher or "
+                              + "version in common, or it wants a client certificate")
+        }
+        return .handshake("NIO: " + (reasons.isEmpty ? text : reasons.joined(separator: ", ")))
     }
 
     /// `check` made precise for a failed chain: the server at `host`:`port` is asked for its
