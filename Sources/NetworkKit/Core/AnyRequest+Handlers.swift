@@ -9,7 +9,7 @@ extension AnyRequest {
     func addTypedCompletionHandler<Typed: AnyRequest, Output>(
         _ handler: @escaping @Sendable (Typed, Result<Output, NetworkError>) -> Void
     ) {
-        let action = withLifecycle { lifecycle in
+        let action = withStateMachine { lifecycle in
             lifecycle.addCompletionHandler { request, result in handler(unsafeDowncast(request, to: Typed.self), result.typed()) }
         }
         if case .callNow(let result, let queue) = action {
@@ -19,14 +19,14 @@ extension AnyRequest {
 
     /// Keeps a progress handler while the request has not finished.
     func addTypedProgressHandler<Typed: AnyRequest>(_ handler: @escaping @Sendable (Typed, TransferProgress) -> Void) {
-        withLifecycle { lifecycle in
+        withStateMachine { lifecycle in
             lifecycle.addProgressHandler { request, progress in handler(unsafeDowncast(request, to: Typed.self), progress) }
         }
     }
 
     /// Keeps a state handler while the request has not finished.
     func addTypedStateHandler<Typed: AnyRequest>(_ handler: @escaping @Sendable (Typed, RequestState) -> Void) {
-        withLifecycle { lifecycle in
+        withStateMachine { lifecycle in
             lifecycle.addStateHandler { request, state in handler(unsafeDowncast(request, to: Typed.self), state) }
         }
     }

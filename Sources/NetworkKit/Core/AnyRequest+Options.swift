@@ -63,7 +63,7 @@ extension AnyRequest {
     /// Assigning a list keeps the built-in steps it leaves out (``parameterRules``).
     public var interceptors: [any RequestInterceptor] {
         get { self[option: \.interceptors] }
-        set { withLifecycle { $0.options.interceptors = newValue.keepingBuiltIns(of: $0.options.interceptors) } }
+        set { withStateMachine { $0.options.interceptors = newValue.keepingBuiltIns(of: $0.options.interceptors) } }
     }
 
     /// Whether the interceptors you added to the service run for this request too (true by

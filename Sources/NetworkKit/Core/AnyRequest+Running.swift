@@ -16,7 +16,7 @@ extension AnyRequest {
     /// request whose `pipelineFinishesStops` (a download, a cache-then-network request) is
     /// finished by its pipeline when stopped.
     func start(_ context: StartContext, pipelineFinishesStops: Bool = false) -> StartOutcome {
-        let action = withLifecycle { lifecycle in
+        let action = withStateMachine { lifecycle in
             let action = lifecycle.start(context, pipelineFinishesStops: pipelineFinishesStops)
             if case .run(let report) = action {
                 context.registry.insert(self)
@@ -34,13 +34,13 @@ extension AnyRequest {
     /// Keeps `item` so `cancel()` can stop it; stops it at once when the request was stopped or
     /// finished meanwhile.
     func attach(_ item: CancellableWork.Item) {
-        if withLifecycle({ $0.attach(item) }) == .cancelAtOnce { item.cancel() }
+        if withStateMachine({ $0.attach(item) }) == .cancelAtOnce { item.cancel() }
     }
 
     /// Stops the request and finishes it with `error`: what `cancel()` does, for the kit's own
     /// reasons too (a size or time limit). The first finish wins.
     func stop(with error: NetworkError) {
-        switch withLifecycle({ $0.stop(error) }) {
+        switch withStateMachine({ $0.stop(error) }) {
         case .ignore:
             break
         case .cancel(let work):
@@ -54,45 +54,45 @@ extension AnyRequest {
     /// Finishes the request from its pipeline: a stop wins over `result`, and an earlier finish
     /// over both. Returns what the request finished with and the metrics as kept.
     func finish(_ result: AnyResult, metrics: RequestMetrics) -> (result: AnyResult, metrics: RequestMetrics) {
-        let settled = withLifecycle { $0.finish(result, metrics: metrics) }
+        let settled = withStateMachine { $0.finish(result, metrics: metrics) }
         if let delivery = settled.delivery { perform(delivery) }
         return (settled.result, settled.metrics)
     }
 
     /// The result, once the request has finished.
     var result: AnyResult? {
-        withLifecycle { $0.result }
+        withStateMachine { $0.result }
     }
 
     /// True once the request was stopped or has finished.
     var isStopRequested: Bool {
-        withLifecycle { $0.isStopRequested }
+        withStateMachine { $0.isStopRequested }
     }
 
     /// Calls `observer` with the result as soon as it exists (right away if it does).
     func observeAnyResult(_ observer: @escaping @Sendable (AnyResult) -> Void) {
-        if let result = withLifecycle({ $0.observeResult(observer) }) { observer(result) }
+        if let result = withStateMachine({ $0.observeResult(observer) }) { observer(result) }
     }
 
     /// A new attempt is about to be sent: count it, forget the last one's response and progress.
     func beginAttempt() -> Int {
-        withLifecycle { $0.beginAttempt() }
+        withStateMachine { $0.beginAttempt() }
     }
 
     /// The response head of the current attempt.
     func didReceive(head: ResponseHead) {
-        withLifecycle { $0.receive(head: head) }
+        withStateMachine { $0.receive(head: head) }
     }
 
     /// The business status the current attempt's parsers read, if any.
     func didRead(_ status: BusinessStatus?) {
-        withLifecycle { $0.read(status) }
+        withStateMachine { $0.read(status) }
     }
 
     /// A download's file will be `total` bytes long (progress counts the whole file, bytes
     /// resumed from an earlier attempt included).
     func expectBody(total: Int64?) {
-        withLifecycle { $0.expectBody(total: total) }
+        withStateMachine { $0.expectBody(total: total) }
     }
 
     /// Download progress: `bytes` of the body have arrived.
@@ -114,7 +114,7 @@ extension AnyRequest {
     /// before a finish decided after it; returns false (and queues nothing) when the request is
     /// not running.
     func queueWhileRunning(_ work: @escaping @Sendable () -> Void) -> Bool {
-        withLifecycle { lifecycle in
+        withStateMachine { lifecycle in
             guard let queue = lifecycle.activeQueue else { return false }
             queue.async(execute: work)
             return true
@@ -125,7 +125,7 @@ extension AnyRequest {
     /// the completion handlers with the cached value on the callback queue, and returns once they
     /// ran. The request keeps running; its handlers are called again when it finishes.
     func deliverCached(_ reply: CachedReply) async {
-        guard let listeners = withLifecycle({ $0.cachedReplyListeners() }) else { return }
+        guard let listeners = withStateMachine({ $0.cachedReplyListeners() }) else { return }
         for observer in listeners.observers { observer(reply) }
         let handlers = listeners.completionHandlers
         guard !handlers.isEmpty else { return }
@@ -137,21 +137,21 @@ extension AnyRequest {
         }
     }
 
-    private func reportProgress(_ event: (inout RequestLifecycle) -> RequestLifecycle.ProgressReport?) {
-        withLifecycle { lifecycle in
+    private func reportProgress(_ event: (inout StateMachine) -> StateMachine.ProgressReport?) {
+        withStateMachine { lifecycle in
             guard let report = event(&lifecycle) else { return }
             report.queue.async { for handler in report.handlers { handler(self, report.progress) } }
         }
     }
 
-    private func queue(_ report: RequestLifecycle.StateReport) {
+    private func queue(_ report: StateMachine.StateReport) {
         report.queue.async { for handler in report.handlers { handler(self, report.state) } }
     }
 
     /// Carries out a finish: out of the service's registry before anyone hears of it (a batch
     /// that observes it may finish at once), the observers, then the handlers on the callback
     /// queue (the queued block keeps the request alive until they have run).
-    private func perform(_ delivery: RequestLifecycle.FinishDelivery) {
+    private func perform(_ delivery: StateMachine.FinishDelivery) {
         delivery.context.registry.remove(id)
         let result = delivery.result
         for observer in delivery.resultObservers { observer(result) }

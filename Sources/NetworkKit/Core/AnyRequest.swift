@@ -4,52 +4,52 @@ import Foundation
 /// request is a ``Request``, the typed layer on top, which adds the parser and the typed
 /// handlers; a service, a batch or a chain works with requests as `AnyRequest`.
 ///
-/// `@unchecked Sendable`: the one mutable field, `lifecycleValue`, is read and written only
-/// inside `lock` (see `withLifecycle`); every other stored property is a `let` of a Sendable type.
+/// `@unchecked Sendable`: the one mutable field, `stateMachine`, is read and written only
+/// inside `lock` (see `withStateMachine`); every other stored property is a `let` of a Sendable type.
 public class AnyRequest: @unchecked Sendable {
     /// This request's process-unique identity.
     public let id = RequestID.next()
     /// The parser chain, without its output type (`Request.parser` has it).
     let anyParser: any ResponseParser
     private let lock = NSLock()
-    private var lifecycleValue: RequestLifecycle
+    private var stateMachine: StateMachine
 
     init(options: RequestOptions, parser: any ResponseParser) {
         anyParser = parser
-        lifecycleValue = RequestLifecycle(options: options)
+        stateMachine = StateMachine(options: options)
     }
 
-    /// Runs `body` on the lifecycle under the request's one lock.
-    func withLifecycle<Value>(_ body: (inout RequestLifecycle) throws -> Value) rethrows -> Value {
+    /// Runs `body` on the state machine under the request's one lock.
+    func withStateMachine<Value>(_ body: (inout StateMachine) throws -> Value) rethrows -> Value {
         lock.lock()
         defer { lock.unlock() }
-        return try body(&lifecycleValue)
+        return try body(&stateMachine)
     }
 
     /// Where the request is in its lifecycle.
     public var state: RequestState {
-        withLifecycle { $0.state }
+        withStateMachine { $0.state }
     }
 
     /// The response head of the latest attempt, once it has arrived.
     public var responseHead: ResponseHead? {
-        withLifecycle { $0.attempt.head }
+        withStateMachine { $0.attempt.head }
     }
 
     /// The business code and message of the latest answer, where a parser read them through an
     /// envelope and the code meant success (see ``BusinessStatus``).
     public var businessStatus: BusinessStatus? {
-        withLifecycle { $0.attempt.businessStatus }
+        withStateMachine { $0.attempt.businessStatus }
     }
 
     /// How many times the request has been sent so far (retries included).
     public var attemptCount: Int {
-        withLifecycle { $0.attempt.count }
+        withStateMachine { $0.attempt.count }
     }
 
     /// What was measured about the request, once it has finished: duration, attempts, bytes, status.
     public var metrics: RequestMetrics? {
-        withLifecycle { $0.metrics }
+        withStateMachine { $0.metrics }
     }
 
     /// Cancels the request. Running: the transfer stops and the handlers get `NetworkError.cancelled`.
@@ -60,12 +60,12 @@ public class AnyRequest: @unchecked Sendable {
 
     /// One option of what the request asks for; the pipeline reads them all when it starts.
     subscript<Value>(option path: WritableKeyPath<RequestOptions, Value>) -> Value {
-        get { withLifecycle { $0.options[keyPath: path] } }
-        set { withLifecycle { $0.options[keyPath: path] = newValue } }
+        get { withStateMachine { $0.options[keyPath: path] } }
+        set { withStateMachine { $0.options[keyPath: path] = newValue } }
     }
 
     /// The options as they are now.
     var options: RequestOptions {
-        withLifecycle { $0.options }
+        withStateMachine { $0.options }
     }
 }

@@ -27,7 +27,7 @@ extension Request {
 
     /// Calls `observer` with the cached reply a cache-then-network request delivers first.
     func observeCachedReply(_ observer: @escaping @Sendable (Reply<Output>) -> Void) {
-        withLifecycle { lifecycle in
+        withStateMachine { lifecycle in
             lifecycle.observeCachedReply { reply in reply.typed().map(observer) }
         }
     }

@@ -26,7 +26,7 @@ import FoundationNetworking
 /// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
 ///    then the event monitors' `requestDidFinish`.
 ///
-/// Steps 3 to 7 make one attempt; `AttemptState` decides what follows each of them (the next
+/// Steps 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
 /// wait, the finish), and `attempts(recording:)` does the work.
 struct RequestPipeline: Sendable {
@@ -144,7 +144,7 @@ struct RequestPipeline: Sendable {
     }
 
     /// Steps 1 to 7: builds the request and asks the cache, then performs the actions of an
-    /// `AttemptState`, which decides what follows each step, until it says `finish`; returns that
+    /// `RequestPipeline.StateMachine`, which decides what follows each step, until it says `finish`; returns that
     /// result. What was sent and received is added to `metrics`. The loop stays in this function:
     /// one more async frame on the way to the transport costs every request an allocation.
     private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
@@ -175,7 +175,7 @@ struct RequestPipeline: Sendable {
         let file = options.download.map {
             PartialDownload(options: $0, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
         }
-        var machine = AttemptState(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil,
+        var machine = StateMachine(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil,
                                    isIdempotent: isIdempotent, resendLimit: configuration.unprocessedResendLimit)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
@@ -232,7 +232,7 @@ struct RequestPipeline: Sendable {
                 } catch {
                     return .failure(.cancelled)
                 }
-                machine = AttemptState(partialFile: nil, canRevalidate: false, isIdempotent: isIdempotent,
+                machine = StateMachine(partialFile: nil, canRevalidate: false, isIdempotent: isIdempotent,
                                        resendLimit: configuration.unprocessedResendLimit)
                 next = machine.start(after: metrics.attempts)   // the attempts sent so far
             }

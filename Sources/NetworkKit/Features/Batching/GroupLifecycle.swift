@@ -13,7 +13,7 @@ protocol RequestGroup: AnyObject, Sendable {
     func cancel()
 }
 
-/// A batch's or a chain's lifecycle, the group's counterpart of `RequestLifecycle`, guarded by
+/// A batch's or a chain's lifecycle, the group's counterpart of `AnyRequest.StateMachine`, guarded by
 /// its owner's lock: its state, where to deliver, who waits for the result, and the result once
 /// it exists. Like a request, a group finishes once.
 ///

@@ -77,6 +77,6 @@ extension AnyRequest {
     /// at the end of ``interceptors`` (an empty list removes it).
     public var parameterRules: [ParameterRule] {
         get { interceptors.builtIn(ParameterRulesInterceptor.self)?.rules ?? [] }
-        set { withLifecycle { $0.options.interceptors.setBuiltIn(newValue.isEmpty ? nil : ParameterRulesInterceptor(newValue)) } }
+        set { withStateMachine { $0.options.interceptors.setBuiltIn(newValue.isEmpty ? nil : ParameterRulesInterceptor(newValue)) } }
     }
 }

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// content-encoded body the transport left as sent, follows the redirect policy's choice,
 /// enforces the size limit and the idle timeout, reports progress to the request and the head
 /// to the monitors, and hands the outcome to the waiting pipeline when the transfer ends. The
-/// rules live in `TransferState`; this class performs its actions.
+/// rules live in `Transfer.StateMachine` (Transfer+StateMachine.swift); this class performs its actions.
 final class Transfer: TransportEvents {
     /// What the transfer needs besides its request: the same for every transfer of an attempt.
     struct Setup: Sendable {
@@ -35,14 +35,14 @@ final class Transfer: TransportEvents {
         let cookies: CookieJar?
 
         /// Where an accepted answer's body goes.
-        var destination: TransferState.Destination {
+        var destination: StateMachine.Destination {
             if let stream { return .stream(accepting: stream.accepting) }
             return file == nil ? .memory : .file
         }
     }
 
     private struct Locked {
-        var state: TransferState
+        var state: StateMachine
         var continuation: CheckedContinuation<TransferOutcome, Never>?
         /// Inflates a content-encoded body the transport delivers as sent. Used only from the
         /// transport's events, which the transport contract calls one at a time.
@@ -65,7 +65,7 @@ final class Transfer: TransportEvents {
         self.setup = setup
         let idleTimeout = IdleTimeout(sent)
         self.idleTimeout = idleTimeout
-        locked = Protected(Locked(state: TransferState(idleTimeout: idleTimeout, now: .now), continuation: continuation))
+        locked = Protected(Locked(state: StateMachine(idleTimeout: idleTimeout, now: .now), continuation: continuation))
     }
 
     /// Keeps the transport's task so the transfer can stop it itself (a download that must

@@ -50,92 +50,94 @@ struct CancellableWork: Sendable {
     }
 }
 
-/// A request's lifecycle as a state machine: events come in as calls, the actions to take come
-/// back as values. It holds no lock, touches no queue and calls no handler, so every pair of
-/// phase and event is tested as a table (`RequestLifecycleTests`). `AnyRequest` keeps it under
-/// its lock and performs the actions.
-///
-///     ready ──start──▶ running ──finish──▶ finished
-///       │                 ├──stop──▶ finished (with the stop's error)
-///       │                 └──stop, when the pipeline must clean up first──▶ stopping ──finish──▶ finished
-///       └──stop──▶ stoppedBeforeStart ──start──▶ finished (with the stop's error)
-///
-/// A request finishes once: the first finish wins, and every later one learns the result it
-/// finished with. Nothing is reported after it finishes.
-struct RequestLifecycle {
-    /// Where the request is.
-    enum Phase {
-        /// Created, not started.
-        case ready
-        /// Stopped (`cancel()`) before it was started: it finishes with `reason` when started.
-        case stoppedBeforeStart(reason: NetworkError)
-        /// Started: its pipeline is working on it.
-        case running(Running)
-        /// Stopped while its pipeline cleans up (a download closes its file, a cache-then-network
-        /// request waits for its cached value's handlers): it finishes with `reason` when the
-        /// pipeline finishes it.
-        case stopping(Running, reason: NetworkError)
-        /// Finished with `result`; late completion handlers run on `callbackQueue`.
-        case finished(result: AnyResult, state: RequestState, callbackQueue: DispatchQueue)
-    }
-
-    /// A started request's context and what `cancel()` stops.
-    struct Running {
-        var context: StartContext
-        /// True when a stop leaves finishing to the pipeline (see `Phase.stopping`).
-        var pipelineFinishesStops: Bool
-        var work = CancellableWork()
-    }
-
-    private(set) var phase: Phase = .ready
-    /// What the request asks for: set before start, read once at start.
-    var options: RequestOptions
-    /// The current attempt: its count, response head, expected length and progress throttles.
-    private(set) var attempt = AttemptRecord()
-    /// What was measured, once the request has finished.
-    private(set) var metrics: RequestMetrics?
-    private var handlers = Handlers()
-
-    init(options: RequestOptions) {
-        self.options = options
-    }
-
-    /// The public face of `phase`.
-    var state: RequestState {
-        switch phase {
-        case .ready: .ready
-        case .stoppedBeforeStart: .cancelled
-        case .running, .stopping: .running
-        case .finished(_, let state, _): state
+extension AnyRequest {
+    /// A request's lifecycle as a state machine: events come in as calls, the actions to take come
+    /// back as values. It holds no lock, touches no queue and calls no handler, so every pair of
+    /// phase and event is tested as a table (`RequestStateMachineTests`). `AnyRequest` keeps it under
+    /// its lock and performs the actions.
+    ///
+    ///     ready ──start──▶ running ──finish──▶ finished
+    ///       │                 ├──stop──▶ finished (with the stop's error)
+    ///       │                 └──stop, when the pipeline must clean up first──▶ stopping ──finish──▶ finished
+    ///       └──stop──▶ stoppedBeforeStart ──start──▶ finished (with the stop's error)
+    ///
+    /// A request finishes once: the first finish wins, and every later one learns the result it
+    /// finished with. Nothing is reported after it finishes.
+    struct StateMachine {
+        /// Where the request is.
+        enum Phase {
+            /// Created, not started.
+            case ready
+            /// Stopped (`cancel()`) before it was started: it finishes with `reason` when started.
+            case stoppedBeforeStart(reason: NetworkError)
+            /// Started: its pipeline is working on it.
+            case running(Running)
+            /// Stopped while its pipeline cleans up (a download closes its file, a cache-then-network
+            /// request waits for its cached value's handlers): it finishes with `reason` when the
+            /// pipeline finishes it.
+            case stopping(Running, reason: NetworkError)
+            /// Finished with `result`; late completion handlers run on `callbackQueue`.
+            case finished(result: AnyResult, state: RequestState, callbackQueue: DispatchQueue)
         }
-    }
 
-    /// True once the request was stopped or has finished: its pipeline should end.
-    var isStopRequested: Bool {
-        switch phase {
-        case .ready, .running: false
-        case .stoppedBeforeStart, .stopping, .finished: true
+        /// A started request's context and what `cancel()` stops.
+        struct Running {
+            var context: StartContext
+            /// True when a stop leaves finishing to the pipeline (see `Phase.stopping`).
+            var pipelineFinishesStops: Bool
+            var work = CancellableWork()
         }
-    }
 
-    /// The result, once the request has finished.
-    var result: AnyResult? {
-        guard case .finished(let result, _, _) = phase else { return nil }
-        return result
-    }
+        private(set) var phase: Phase = .ready
+        /// What the request asks for: set before start, read once at start.
+        var options: RequestOptions
+        /// The current attempt: its count, response head, expected length and progress throttles.
+        private(set) var attempt = AttemptRecord()
+        /// What was measured, once the request has finished.
+        private(set) var metrics: RequestMetrics?
+        private var handlers = Handlers()
 
-    /// Where callbacks run while the request is started and not finished.
-    var activeQueue: DispatchQueue? {
-        switch phase {
-        case .running(let running), .stopping(let running, _): running.context.callbackQueue
-        case .ready, .stoppedBeforeStart, .finished: nil
+        init(options: RequestOptions) {
+            self.options = options
+        }
+
+        /// The public face of `phase`.
+        var state: RequestState {
+            switch phase {
+            case .ready: .ready
+            case .stoppedBeforeStart: .cancelled
+            case .running, .stopping: .running
+            case .finished(_, let state, _): state
+            }
+        }
+
+        /// True once the request was stopped or has finished: its pipeline should end.
+        var isStopRequested: Bool {
+            switch phase {
+            case .ready, .running: false
+            case .stoppedBeforeStart, .stopping, .finished: true
+            }
+        }
+
+        /// The result, once the request has finished.
+        var result: AnyResult? {
+            guard case .finished(let result, _, _) = phase else { return nil }
+            return result
+        }
+
+        /// Where callbacks run while the request is started and not finished.
+        var activeQueue: DispatchQueue? {
+            switch phase {
+            case .running(let running), .stopping(let running, _): running.context.callbackQueue
+            case .ready, .stoppedBeforeStart, .finished: nil
+            }
         }
     }
 }
 
 // MARK: - Events
 
-extension RequestLifecycle {
+extension AnyRequest.StateMachine {
     /// What to do after `start`.
     enum StartAction {
         /// Run the pipeline; enter the registry (under the lock: a stop right after must find it
@@ -246,7 +248,7 @@ extension RequestLifecycle {
 
 // MARK: - Attempts and progress
 
-extension RequestLifecycle {
+extension AnyRequest.StateMachine {
     /// A new attempt is about to be sent: count it, forget the last one's response and progress.
     mutating func beginAttempt() -> Int {
         attempt = AttemptRecord(count: attempt.count + 1)
@@ -284,7 +286,7 @@ extension RequestLifecycle {
 
 // MARK: - Handlers
 
-extension RequestLifecycle {
+extension AnyRequest.StateMachine {
     /// What to do after adding a completion handler.
     enum AddAction {
         /// Kept for the finish.

@@ -6,15 +6,15 @@ import Testing
 /// server and no queue: every pair, including the races load runs once found (a cancel during a
 /// cache read, progress after the finish, a cancel as the request starts).
 @Suite("Request lifecycle state machine")
-struct RequestLifecycleTests {
+struct RequestStateMachineTests {
     /// The phases a table starts from, each reached through the machine's own events.
     enum Start: String, CaseIterable, CustomTestStringConvertible {
         case ready, stoppedBeforeStart, running, runningPipelineFinishes, stopping, finished
 
         var testDescription: String { rawValue }
 
-        func lifecycle() -> RequestLifecycle {
-            var lifecycle = RequestLifecycle(options: RequestOptions(target: .path("/"), method: .get, parameters: [:], headers: [:]))
+        func lifecycle() -> AnyRequest.StateMachine {
+            var lifecycle = AnyRequest.StateMachine(options: RequestOptions(target: .path("/"), method: .get, parameters: [:], headers: [:]))
             lifecycle.addCompletionHandler(Self.handler).expectKept()
             switch self {
             case .ready:
@@ -36,7 +36,7 @@ struct RequestLifecycleTests {
         }
 
         static let context = StartContext(callbackQueue: DispatchQueue(label: "tests.lifecycle"), registry: RequestRegistry())
-        static let handler: RequestLifecycle.CompletionHandler = { _, _ in }
+        static let handler: AnyRequest.StateMachine.CompletionHandler = { _, _ in }
         static let metrics = RequestMetrics(id: RequestID(rawValue: 0), url: nil, method: .get, statusCode: nil, attempts: 1,
                                             duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
     }
@@ -91,14 +91,14 @@ struct RequestLifecycleTests {
     /// Work handed over after a stop is cancelled at once: a transfer that starts as the request
     /// is cancelled does not run on.
     @Test("attach", arguments: [
-        (Start.ready, RequestLifecycle.AttachAction.cancelAtOnce),
+        (Start.ready, AnyRequest.StateMachine.AttachAction.cancelAtOnce),
         (.stoppedBeforeStart, .cancelAtOnce),
         (.running, .kept),
         (.runningPipelineFinishes, .kept),
         (.stopping, .cancelAtOnce),
         (.finished, .cancelAtOnce),
     ])
-    func attach(from start: Start, action: RequestLifecycle.AttachAction) {
+    func attach(from start: Start, action: AnyRequest.StateMachine.AttachAction) {
         var lifecycle = start.lifecycle()
         #expect(lifecycle.attach(.wait(Task {})) == action)
     }
@@ -191,7 +191,7 @@ struct RequestLifecycleTests {
 
     // MARK: - Descriptions to compare against the tables
 
-    static func describe(_ phase: RequestLifecycle.Phase) -> String {
+    static func describe(_ phase: AnyRequest.StateMachine.Phase) -> String {
         switch phase {
         case .ready: "ready"
         case .stoppedBeforeStart: "stoppedBeforeStart"
@@ -201,7 +201,7 @@ struct RequestLifecycleTests {
         }
     }
 
-    static func describe(_ action: RequestLifecycle.StartAction) -> String {
+    static func describe(_ action: AnyRequest.StateMachine.StartAction) -> String {
         switch action {
         case .run: "run"
         case .finish(let delivery): "finish(\(describe(delivery)))"
@@ -209,7 +209,7 @@ struct RequestLifecycleTests {
         }
     }
 
-    static func describe(_ action: RequestLifecycle.StopAction) -> String {
+    static func describe(_ action: AnyRequest.StateMachine.StopAction) -> String {
         switch action {
         case .ignore: "ignore"
         case .cancel: "cancel"
@@ -217,11 +217,11 @@ struct RequestLifecycleTests {
         }
     }
 
-    static func describe(_ delivery: RequestLifecycle.FinishDelivery) -> String {
+    static func describe(_ delivery: AnyRequest.StateMachine.FinishDelivery) -> String {
         "\(describe(delivery.result)), \(delivery.completionHandlers.count) handler"
     }
 
-    static func describe(_ settled: RequestLifecycle.SettledResult) -> String {
+    static func describe(_ settled: AnyRequest.StateMachine.SettledResult) -> String {
         var text = describe(settled.result)
         if let error = settled.metrics.error { text += " (metrics: \(describe(.failure(error))))" }
         return text + (settled.delivery == nil ? ", nothing to deliver" : ", delivers")
@@ -236,7 +236,7 @@ struct RequestLifecycleTests {
     }
 }
 
-extension RequestLifecycle.AddAction {
+extension AnyRequest.StateMachine.AddAction {
     func expectKept() {
         guard case .kept = self else {
             Issue.record("expected the handler to be kept")

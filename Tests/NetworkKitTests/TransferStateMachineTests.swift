@@ -8,7 +8,7 @@ import FoundationNetworking
 /// One transfer's state machine as tables, with no server: what each head, chunk and completion
 /// leads to, the limits, downloads' error bodies, redirects' bodies and the idle timeout.
 @Suite("Transfer state machine")
-struct TransferStateTests {
+struct TransferStateMachineTests {
     static let start = ContinuousClock.now
     static let next = URLRequest(url: URL(string: "http://127.0.0.1/next")!)
 
@@ -16,21 +16,21 @@ struct TransferStateTests {
         ResponseHead(url: nil, statusCode: status, headers: headers)
     }
 
-    static func state(idleSeconds: TimeInterval? = nil) -> TransferState {
-        TransferState(idleTimeout: idleSeconds.flatMap { IdleTimeout(seconds: $0) }, now: start)
+    static func state(idleSeconds: TimeInterval? = nil) -> Transfer.StateMachine {
+        Transfer.StateMachine(idleTimeout: idleSeconds.flatMap { IdleTimeout(seconds: $0) }, now: start)
     }
 
     /// What a head leads to: the limit counts inflated bytes for an encoded body, an announced
     /// length over it stops the request, a followed redirect is told to nobody.
     @Test("head", arguments: [
-        (makeHead(), false, false, Int64?.none, TransferState.HeadAction.receive, TransferState.Phase.inMemory),
+        (makeHead(), false, false, Int64?.none, Transfer.StateMachine.HeadAction.receive, Transfer.StateMachine.Phase.inMemory),
         (makeHead(200, ["Content-Length": "100"]), false, false, 50, .tooLarge(limit: 50), .stopped),
         (makeHead(200, ["Content-Length": "100", "Content-Encoding": "gzip"]), false, false, 50, .receive, .inMemory),
         (makeHead(302, ["Location": "/next"]), true, false, nil, .followRedirect, .redirecting),
         (makeHead(), false, true, nil, .beginFile, .awaitingHead),
     ])
     func head(_ head: ResponseHead, redirects: Bool, isDownload: Bool, sizeLimit: Int64?,
-              action: TransferState.HeadAction, phase: TransferState.Phase) {
+              action: Transfer.StateMachine.HeadAction, phase: Transfer.StateMachine.Phase) {
         var state = Self.state()
         let taken = state.receive(head: head, redirect: redirects ? Self.next : nil, sizeLimit: sizeLimit,
                                   decompressionLimit: 1_000, destination: isDownload ? .file : .memory, now: Self.start)
@@ -54,12 +54,12 @@ struct TransferStateTests {
 
     /// What a download's file makes of the head.
     @Test("file", arguments: [
-        (PartialDownload.Start.write(total: 10), Int64?.none, TransferState.FileAction.write(total: 10), TransferState.Phase.toFile),
+        (PartialDownload.Start.write(total: 10), Int64?.none, Transfer.StateMachine.FileAction.write(total: 10), Transfer.StateMachine.Phase.toFile),
         (.write(total: 10), 5, .tooLarge(limit: 5), .stopped),
         (.restart("wrong range"), nil, .restart(cancelNow: false), .stopped),
         (.notFile, nil, .keepInMemory, .errorBody),
     ])
-    func file(_ start: PartialDownload.Start, sizeLimit: Int64?, action: TransferState.FileAction, phase: TransferState.Phase) {
+    func file(_ start: PartialDownload.Start, sizeLimit: Int64?, action: Transfer.StateMachine.FileAction, phase: Transfer.StateMachine.Phase) {
         var state = Self.state()
         _ = state.receive(head: Self.makeHead(), redirect: nil, sizeLimit: sizeLimit, decompressionLimit: 1_000,
                           destination: .file, now: Self.start)
@@ -87,15 +87,15 @@ struct TransferStateTests {
         _ = errorBody.receive(head: Self.makeHead(404), redirect: nil, sizeLimit: nil, decompressionLimit: 1_000,
                               destination: .file, now: Self.start)
         _ = errorBody.fileBegan(.notFile)
-        let errorBodyUpToItsLimit = errorBody.take(Data(count: Int(TransferState.errorBodyLimit)), now: Self.start)
-        #expect(errorBodyUpToItsLimit == .kept(TransferState.errorBodyLimit))
+        let errorBodyUpToItsLimit = errorBody.take(Data(count: Int(Transfer.StateMachine.errorBodyLimit)), now: Self.start)
+        #expect(errorBodyUpToItsLimit == .kept(Transfer.StateMachine.errorBodyLimit))
         let errorBodyPastItsLimit = errorBody.take(Data(count: 1), now: Self.start)
         #expect(errorBodyPastItsLimit == .dropped)
 
         var redirect = Self.state()
         _ = redirect.receive(head: Self.makeHead(302), redirect: Self.next, sizeLimit: nil, decompressionLimit: 1_000,
                              destination: .memory, now: Self.start)
-        let redirectBodyUpToItsLimit = redirect.take(Data(count: Int(TransferState.redirectBodyLimit)), now: Self.start)
+        let redirectBodyUpToItsLimit = redirect.take(Data(count: Int(Transfer.StateMachine.redirectBodyLimit)), now: Self.start)
         #expect(redirectBodyUpToItsLimit == .dropped)
         let redirectBodyPastItsLimit = redirect.take(Data(count: 1), now: Self.start)
         #expect(redirectBodyPastItsLimit == .cancelTransfer)

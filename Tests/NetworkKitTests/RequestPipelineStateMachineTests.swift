@@ -7,7 +7,7 @@ import Testing
 /// on a request that is not a download, a second restart, a `304` without a cache entry, a retry
 /// after a restart and a stop requested while the transfer finishes.
 @Suite("Attempt state machine")
-struct AttemptStateTests {
+struct RequestPipelineStateMachineTests {
     /// The phases a table starts from, each reached through the machine's own events, for a
     /// plain request unless the name says a download or a request with a cache entry.
     enum Start: String, CaseIterable, CustomTestStringConvertible {
@@ -18,10 +18,12 @@ struct AttemptStateTests {
         var testDescription: String { rawValue }
 
         /// A new machine of this start's kind, led here by its `path`.
-        func machine() -> AttemptState {
-            var machine = AttemptState(partialFile: isDownload ? AttemptStateTests.partialFile : nil,
-                                       canRevalidate: self == .transferringCached || self == .revalidating,
-                                       isIdempotent: self != .transferringPost, resendLimit: AttemptStateTests.resendLimit)
+        func machine() -> RequestPipeline.StateMachine {
+            var machine = RequestPipeline.StateMachine(partialFile: isDownload ? RequestPipelineStateMachineTests.partialFile : nil,
+                                                       canRevalidate: self == .transferringCached || self == .revalidating,
+                                                       isIdempotent: self != .transferringPost,
+                                                       resendLimit: RequestPipelineStateMachineTests.resendLimit,
+                                                       assertsOnBrokenTransition: false)
             for event in path { _ = event.send(to: &machine) }
             return machine
         }
@@ -90,34 +92,34 @@ struct AttemptStateTests {
         }
 
         /// Reports this event to `machine`; returns its action.
-        func send(to machine: inout AttemptState) -> AttemptState.Action {
+        func send(to machine: inout RequestPipeline.StateMachine) -> RequestPipeline.StateMachine.Action {
             switch self {
             case .start: machine.start()
             case .adapted: machine.adapted(stopRequested: false)
             case .adaptedAfterStop: machine.adapted(stopRequested: true)
             case .adaptFailed: machine.adaptFailed(.invalidURL("ftp://example.com"))
             case .adaptCancelled: machine.adaptFailed(.cancelled)
-            case .transferred: machine.transferred(AttemptStateTests.answer(200), stopRequested: false)
-            case .transferredAfterStop: machine.transferred(AttemptStateTests.answer(200), stopRequested: true)
-            case .transferredRestart: machine.transferred(AttemptStateTests.mismatch, stopRequested: false)
-            case .transferredRestartAfterStop: machine.transferred(AttemptStateTests.mismatch, stopRequested: true)
-            case .transferred304: machine.transferred(AttemptStateTests.answer(304), stopRequested: false)
-            case .transferred304AfterStop: machine.transferred(AttemptStateTests.answer(304), stopRequested: true)
-            case .transferredUnprocessed: machine.transferred(AttemptStateTests.lost(.notProcessed), stopRequested: false)
+            case .transferred: machine.transferred(RequestPipelineStateMachineTests.answer(200), stopRequested: false)
+            case .transferredAfterStop: machine.transferred(RequestPipelineStateMachineTests.answer(200), stopRequested: true)
+            case .transferredRestart: machine.transferred(RequestPipelineStateMachineTests.mismatch, stopRequested: false)
+            case .transferredRestartAfterStop: machine.transferred(RequestPipelineStateMachineTests.mismatch, stopRequested: true)
+            case .transferred304: machine.transferred(RequestPipelineStateMachineTests.answer(304), stopRequested: false)
+            case .transferred304AfterStop: machine.transferred(RequestPipelineStateMachineTests.answer(304), stopRequested: true)
+            case .transferredUnprocessed: machine.transferred(RequestPipelineStateMachineTests.lost(.notProcessed), stopRequested: false)
             case .transferredUnprocessedAfterStop:
-                machine.transferred(AttemptStateTests.lost(.notProcessed), stopRequested: true)
-            case .transferredClosed: machine.transferred(AttemptStateTests.lost(.closedBeforeAnswer), stopRequested: false)
+                machine.transferred(RequestPipelineStateMachineTests.lost(.notProcessed), stopRequested: true)
+            case .transferredClosed: machine.transferred(RequestPipelineStateMachineTests.lost(.closedBeforeAnswer), stopRequested: false)
             case .transferredMayHaveProcessed:
-                machine.transferred(AttemptStateTests.lost(.mayHaveProcessed), stopRequested: false)
+                machine.transferred(RequestPipelineStateMachineTests.lost(.mayHaveProcessed), stopRequested: false)
             case .resendAnnounced: machine.resendAnnounced()
             case .partialFileDiscarded: machine.partialFileDiscarded()
             case .revalidated: machine.revalidated(.success("from the cache"))
-            case .revalidatedFailure: machine.revalidated(.failure(AttemptStateTests.unavailable))
+            case .revalidatedFailure: machine.revalidated(.failure(RequestPipelineStateMachineTests.unavailable))
             case .revalidatedNothing: machine.revalidated(nil)
             case .responded: machine.responded(.success("parsed"), stopRequested: false)
-            case .respondedFailure: machine.responded(.failure(AttemptStateTests.unavailable), stopRequested: false)
+            case .respondedFailure: machine.responded(.failure(RequestPipelineStateMachineTests.unavailable), stopRequested: false)
             case .respondedCancelled: machine.responded(.failure(.cancelled), stopRequested: false)
-            case .respondedFailureAfterStop: machine.responded(.failure(AttemptStateTests.unavailable), stopRequested: true)
+            case .respondedFailureAfterStop: machine.responded(.failure(RequestPipelineStateMachineTests.unavailable), stopRequested: true)
             case .retry: machine.interceptorsDecided(.retry(after: .seconds(2)))
             case .doNotRetry: machine.interceptorsDecided(.doNotRetry)
             case .backedOff: machine.backedOff(cancelled: false)
@@ -255,16 +257,19 @@ struct AttemptStateTests {
         Row(.backingOff, .backOffCancelled, "finished(cancelled)", "finish(cancelled)"),  // cancel during the back-off
     ]
 
-    /// Every phase × every event: the table's row, or else the event is out of order, which ends
-    /// the loop (and after the finish, repeats the result it finished with).
+    /// Every phase × every event: the table's row, or else the event is out of order: a broken
+    /// transition the machine names, which ends the loop cancelled (and after the finish, repeats
+    /// the result it finished with).
     @Test("every phase × every event", arguments: Start.allCases, Event.allCases)
     func everyPair(_ start: Start, _ event: Event) {
         var machine = start.machine()
+        let phase = machine.phase.name
         let action = event.send(to: &machine)
         let row = Self.table.first { $0.start == start && $0.event == event }
-        let outOfOrder = start == .finished ? "success" : "outOfOrder"
+        let outOfOrder = start == .finished ? "success" : "cancelled"
         #expect(Self.describe(action) == row?.action ?? "finish(\(outOfOrder))")
         #expect(Self.describe(machine.phase) == row?.phase ?? "finished(\(outOfOrder))")
+        #expect(machine.brokenTransition == (row == nil ? "\(event.name) while \(phase)" : nil))
     }
 
     /// The table has a row for exactly the events each phase waits for, so no pair it leaves out
@@ -281,14 +286,16 @@ struct AttemptStateTests {
         }
     }
 
-    /// An event out of order fails the request with a message naming the event and the phase.
+    /// An event out of order is the driver's bug, not the caller's error: the machine names the
+    /// first one and its phase, and the loop ends cancelled.
     @Test func anEventOutOfOrderSaysWhich() {
         var machine = Start.adapting.machine()
-        guard case .finish(.failure(.invalidRequest(let message))) = machine.responded(.success(1), stopRequested: false) else {
+        guard case .finish(.failure(.cancelled)) = machine.responded(.success(1), stopRequested: false) else {
             Issue.record("an event out of order must finish the loop")
             return
         }
-        #expect(message == "the attempt loop got responded while adapting")
+        _ = machine.adapted(stopRequested: false)
+        #expect(machine.brokenTransition == "responded while adapting")
     }
 
     /// One GET answered at once: four events, one attempt.
@@ -348,18 +355,19 @@ struct AttemptStateTests {
     /// Sends each step's event to a new machine for a request of `kind`, expecting its action.
     @discardableResult
     static func expect(_ kind: Kind, steps: [(Event, String)],
-                       sourceLocation: SourceLocation = #_sourceLocation) -> AttemptState {
-        var machine = AttemptState(partialFile: kind == .download ? partialFile : nil, canRevalidate: kind == .cached,
-                                   resendLimit: resendLimit)
+                       sourceLocation: SourceLocation = #_sourceLocation) -> RequestPipeline.StateMachine {
+        var machine = RequestPipeline.StateMachine(partialFile: kind == .download ? partialFile : nil, canRevalidate: kind == .cached,
+                                                   resendLimit: resendLimit, assertsOnBrokenTransition: false)
         for (index, (event, action)) in steps.enumerated() {
             #expect(describe(event.send(to: &machine)) == action, "step \(index + 1), \(event)",
                     sourceLocation: sourceLocation)
         }
+        #expect(machine.brokenTransition == nil, sourceLocation: sourceLocation)
         return machine
     }
 
     /// The phase with its values, as the tables write it.
-    static func describe(_ phase: AttemptState.Phase) -> String {
+    static func describe(_ phase: RequestPipeline.StateMachine.Phase) -> String {
         switch phase {
         case .ready: "ready"
         case .adapting(let attempt): "adapting(\(attempt))"
@@ -375,7 +383,7 @@ struct AttemptStateTests {
     }
 
     /// The action with its values, as the tables write it.
-    static func describe(_ action: AttemptState.Action) -> String {
+    static func describe(_ action: RequestPipeline.StateMachine.Action) -> String {
         switch action {
         case .adapt(let attempt): "adapt(\(attempt))"
         case .send(let attempt): "send(\(attempt))"
@@ -404,7 +412,6 @@ struct AttemptStateTests {
         case .cancelled: "cancelled"
         case .httpStatus(let code, _, _): "\(code)"
         case .invalidURL: "invalidURL"
-        case .invalidRequest: "outOfOrder"
         case .transport(let error) where error.serverProcessing != nil: error.serverProcessing?.rawValue ?? ""
         case .download(let error) where error.reason == .rangeMismatch("bytes 5-9/10"): "rangeMismatch"
         default: "\(error)"

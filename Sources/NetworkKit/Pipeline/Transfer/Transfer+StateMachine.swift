@@ -20,76 +20,78 @@ struct TransferOutcome: Sendable {
     var restartReason: String?
 }
 
-/// One transfer's bookkeeping as a state machine: the transport's events come in, the actions
-/// for `Transfer` to take come back. It holds no lock and does no I/O, so its rules (limits,
-/// redirects, downloads' error bodies, the idle timeout) are tested as tables
-/// (`TransferStateTests`).
-///
-///     awaitingHead ──head──▶ inMemory | toFile | streaming | errorBody | redirecting
-///     any ──limit, file error, bad encoding, idle, restart──▶ stopped
-struct TransferState {
-    /// Where the body goes.
-    enum Phase: Equatable {
-        case awaitingHead
-        /// The answer is a redirect the policy follows: its body is read and dropped, up to
-        /// `redirectBodyLimit`, so the connection can carry the next request.
-        case redirecting
-        /// Kept in memory, up to the limit.
-        case inMemory
-        /// Written to the download's file.
-        case toFile
-        /// Handed to a stream's parser as it arrives.
-        case streaming
-        /// A download's or a stream's answer that is not its body (an error status, a 204): up to
-        /// `errorBodyLimit` of it is kept in memory for the error.
-        case errorBody
-        /// Stopped: later chunks are dropped.
-        case stopped
-    }
+extension Transfer {
+    /// One transfer's bookkeeping as a state machine: the transport's events come in, the actions
+    /// for `Transfer` to take come back. It holds no lock and does no I/O, so its rules (limits,
+    /// redirects, downloads' error bodies, the idle timeout) are tested as tables
+    /// (`TransferStateMachineTests`).
+    ///
+    ///     awaitingHead ──head──▶ inMemory | toFile | streaming | errorBody | redirecting
+    ///     any ──limit, file error, bad encoding, idle, restart──▶ stopped
+    struct StateMachine {
+        /// Where the body goes.
+        enum Phase: Equatable {
+            case awaitingHead
+            /// The answer is a redirect the policy follows: its body is read and dropped, up to
+            /// `redirectBodyLimit`, so the connection can carry the next request.
+            case redirecting
+            /// Kept in memory, up to the limit.
+            case inMemory
+            /// Written to the download's file.
+            case toFile
+            /// Handed to a stream's parser as it arrives.
+            case streaming
+            /// A download's or a stream's answer that is not its body (an error status, a 204): up to
+            /// `errorBodyLimit` of it is kept in memory for the error.
+            case errorBody
+            /// Stopped: later chunks are dropped.
+            case stopped
+        }
 
-    /// Where an answer's body goes when it is the one asked for.
-    enum Destination: Equatable {
-        case memory
-        /// A download's file (see `fileBegan`).
-        case file
-        /// A stream's parser, when the status is one of `accepting` and not 204.
-        case stream(accepting: Range<Int>)
-    }
+        /// Where an answer's body goes when it is the one asked for.
+        enum Destination: Equatable {
+            case memory
+            /// A download's file (see `fileBegan`).
+            case file
+            /// A stream's parser, when the status is one of `accepting` and not 204.
+            case stream(accepting: Range<Int>)
+        }
 
-    /// Error bodies of downloads and streams stay in memory: this much of them is kept.
-    static let errorBodyLimit: Int64 = 1 << 20
-    /// A redirect's body longer than this is not read to its end: the transfer is cancelled.
-    static let redirectBodyLimit: Int64 = 1 << 20
+        /// Error bodies of downloads and streams stay in memory: this much of them is kept.
+        static let errorBodyLimit: Int64 = 1 << 20
+        /// A redirect's body longer than this is not read to its end: the transfer is cancelled.
+        static let redirectBodyLimit: Int64 = 1 << 20
 
-    private(set) var phase: Phase = .awaitingHead
-    private(set) var outcome = TransferOutcome()
-    /// The most body bytes to take, once the head said whether the body is content-encoded.
-    private(set) var limit: Int64?
-    /// Bytes of a redirect's body dropped so far.
-    private var discarded: Int64 = 0
-    /// Replaces whatever error the transport completes with (the idle timeout, a bad encoding).
-    private var failure: NetworkError?
-    /// The transfer, once the transport has handed it back, and whether to cancel it then.
-    private var task: (any TransportTask)?
-    private var cancelWhenAttached = false
-    /// Set once the transport completed: nothing more happens to this transfer.
-    private var isComplete = false
-    /// When the transfer last received or sent a byte.
-    private var lastActivity: ContinuousClock.Instant
-    /// True while a stream's transport waits for its consumers: not idle by the server's doing.
-    private var isPaused = false
-    private let idleTimeout: IdleTimeout?
+        private(set) var phase: Phase = .awaitingHead
+        private(set) var outcome = TransferOutcome()
+        /// The most body bytes to take, once the head said whether the body is content-encoded.
+        private(set) var limit: Int64?
+        /// Bytes of a redirect's body dropped so far.
+        private var discarded: Int64 = 0
+        /// Replaces whatever error the transport completes with (the idle timeout, a bad encoding).
+        private var failure: NetworkError?
+        /// The transfer, once the transport has handed it back, and whether to cancel it then.
+        private var task: (any TransportTask)?
+        private var cancelWhenAttached = false
+        /// Set once the transport completed: nothing more happens to this transfer.
+        private var isComplete = false
+        /// When the transfer last received or sent a byte.
+        private var lastActivity: ContinuousClock.Instant
+        /// True while a stream's transport waits for its consumers: not idle by the server's doing.
+        private var isPaused = false
+        private let idleTimeout: IdleTimeout?
 
-    /// A transfer that fails when idle for `idleTimeout` (never when nil), started at `now`.
-    init(idleTimeout: IdleTimeout?, now: ContinuousClock.Instant) {
-        self.idleTimeout = idleTimeout
-        lastActivity = now
+        /// A transfer that fails when idle for `idleTimeout` (never when nil), started at `now`.
+        init(idleTimeout: IdleTimeout?, now: ContinuousClock.Instant) {
+            self.idleTimeout = idleTimeout
+            lastActivity = now
+        }
     }
 }
 
 // MARK: - Events
 
-extension TransferState {
+extension Transfer.StateMachine {
     /// What to do with a response head.
     enum HeadAction: Equatable {
         /// A redirect to follow: tell nobody, drop its body.

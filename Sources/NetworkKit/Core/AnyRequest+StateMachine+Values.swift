@@ -1,6 +1,6 @@
 import Foundation
 
-extension RequestLifecycle {
+extension AnyRequest.StateMachine {
     /// A completion handler as the lifecycle keeps it: the typed layer (`Request<Output>`)
     /// wraps the caller's handler into one of these.
     typealias CompletionHandler = @Sendable (AnyRequest, AnyResult) -> Void

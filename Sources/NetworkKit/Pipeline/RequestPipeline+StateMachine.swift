@@ -1,0 +1,266 @@
+import Foundation
+
+extension RequestPipeline {
+    /// The attempt loop's decisions as a state machine: what each step of an attempt came to comes
+    /// in as an event, the next step comes back as an action, and the loop ends with one action,
+    /// `finish`. It holds no lock and does no I/O or async work, so its rules (which attempt this is,
+    /// the one restart of a download, a `304`, retries, stops) are tested as tables of phase × event
+    /// (`RequestPipelineStateMachineTests`). `RequestPipeline.attempts(recording:)` performs the actions.
+    ///
+    ///     ready ──start──▶ adapting(1)
+    ///     adapting(n) ──adapted──▶ transferring(n) ──transferred──▶ responding(n) ──a success──▶ finished
+    ///     transferring(n) ──a download's answer cannot continue its file──▶ restartingDownload(n)
+    ///     restartingDownload(n) ──partialFileDiscarded──▶ adapting(n + 1) the first time, finished after
+    ///     transferring(n) ──a 304, with a cache entry──▶ revalidating(n) ──revalidated──▶ finished
+    ///     transferring(n) ──a failure the server did not process──▶ resending(n) ──resendAnnounced──▶ adapting(n + 1)
+    ///     responding(n) ──a failure, not stopped──▶ askingInterceptors(n) ──retry──▶ backingOff(n)
+    ///     backingOff(n) ──backedOff──▶ adapting(n + 1)
+    ///     a stop, a failed adapt, no retry, a cancelled wait ──▶ finished
+    ///
+    /// An event the phase does not wait for is a bug in the driver, never the caller's error: it
+    /// stops a debug build (`assertionFailure`) unless the machine was made to record it
+    /// (`assertsOnBrokenTransition: false`, as the tables test it), and ``brokenTransition``
+    /// names it. The loop ends all the same: with the result it finished with, if it had; else
+    /// cancelled, as a request the kit gave up on.
+    struct StateMachine {
+        /// Where the request's attempts are.
+        enum Phase {
+            /// Built (and looked up in the cache), no attempt begun.
+            case ready
+            /// Attempt `attempt` goes through the interceptors and the signer.
+            case adapting(attempt: Int)
+            /// Attempt `attempt` is with the transport.
+            case transferring(attempt: Int)
+            /// Attempt `attempt` failed before the server processed it (``ServerProcessing``): it is
+            /// sent again at once, uncounted by the retry policy.
+            case resending(attempt: Int)
+            /// A download's answer could not continue its partial file (`reason`): the file is being
+            /// removed so the request starts again from zero.
+            case restartingDownload(attempt: Int, reason: String)
+            /// A `304` to a conditional request: the cache entry it refreshed is being parsed.
+            case revalidating(attempt: Int)
+            /// Attempt `attempt`'s answer is being validated and parsed.
+            case responding(attempt: Int)
+            /// Attempt `attempt` failed with `error`: the interceptors decide whether to retry.
+            case askingInterceptors(attempt: Int, error: NetworkError)
+            /// Waiting before the attempt after `attempt`.
+            case backingOff(attempt: Int)
+            /// The loop is over: the request finishes with `result`.
+            case finished(AnyResult)
+        }
+
+        /// What the pipeline does next.
+        enum Action {
+            /// Adapt the built request for attempt `attempt` (interceptors, signer, resume and
+            /// conditional headers), then report `adapted` or `adaptFailed`.
+            case adapt(attempt: Int)
+            /// Send the adapted request, then report `transferred`.
+            case send(attempt: Int)
+            /// Remove the download's partial file, then report `partialFileDiscarded`.
+            case discardPartialFile
+            /// Tell the monitors attempt `attempt` failed with `error` before the server processed it
+            /// and is sent again, then report `resendAnnounced`.
+            case resend(attempt: Int, error: NetworkError)
+            /// Answer from the cache entry `head` (a `304`) refreshes, then report `revalidated`.
+            case revalidate(ResponseHead)
+            /// Validate and parse the transfer's answer, then report `responded`.
+            case respond
+            /// Ask the interceptors whether attempt `attempt`, failed with `error`, is retried; then
+            /// report `interceptorsDecided`.
+            case askInterceptors(attempt: Int, error: NetworkError)
+            /// Tell the monitors attempt `attempt` failed with `error` and is retried, wait `delay`
+            /// (cancellably), then report `backedOff`.
+            case backOff(delay: Duration, attempt: Int, error: NetworkError)
+            /// The end: the request finishes with this result.
+            case finish(AnyResult)
+        }
+
+        /// Where the attempts are: `finished` from the first `finish` on, for good.
+        private(set) var phase: Phase = .ready
+        /// A download's partial file; nil for a request whose body stays in memory.
+        let partialFile: URL?
+        /// Whether a cache entry answers a `304`.
+        let canRevalidate: Bool
+        /// Whether the request may be sent twice without harm (it decides whether an attempt whose
+        /// connection closed before any answer is sent again).
+        let isIdempotent: Bool
+        /// How many attempts the server did not process may be sent again.
+        let resendLimit: Int
+        /// Whether the download's one restart from zero was used (by any attempt, retries included).
+        private(set) var hasRestarted = false
+        /// The attempts sent again because the server did not process them; the retry policy does
+        /// not count them.
+        private(set) var unprocessedAttempts = 0
+        /// The first event that came in a phase that does not wait for it, and that phase.
+        private(set) var brokenTransition: String?
+        /// Whether a broken transition stops a debug build; false only where a test records it.
+        let assertsOnBrokenTransition: Bool
+
+        /// The attempts of a request that downloads to `partialFile` (nil when it does not), that a
+        /// cache entry can answer after a `304` when `canRevalidate`, and that sends attempts the
+        /// server did not process again up to `resendLimit` times (an attempt whose connection closed
+        /// before any answer only when `isIdempotent`).
+        init(partialFile: URL?, canRevalidate: Bool, isIdempotent: Bool = true, resendLimit: Int = 0,
+             assertsOnBrokenTransition: Bool = true) {
+            self.assertsOnBrokenTransition = assertsOnBrokenTransition
+            self.partialFile = partialFile
+            self.canRevalidate = canRevalidate
+            self.isIdempotent = isIdempotent
+            self.resendLimit = resendLimit
+        }
+    }
+}
+
+// MARK: - Events
+
+extension RequestPipeline.StateMachine {
+    /// The request is built and the cache did not answer: the first attempt begins, numbered
+    /// after `previous` (a stream's reconnection continues its count).
+    mutating func start(after previous: Int = 0) -> Action {
+        guard case .ready = phase else { return unexpected("start") }
+        return adapt(attempt: previous + 1)
+    }
+
+    /// The attempt's request is adapted; `stopRequested` when the request was stopped meanwhile,
+    /// and then nothing is sent.
+    mutating func adapted(stopRequested: Bool) -> Action {
+        guard case .adapting(let attempt) = phase else { return unexpected("adapted") }
+        if stopRequested { return finish(.failure(.cancelled)) }
+        phase = .transferring(attempt: attempt)
+        return .send(attempt: attempt)
+    }
+
+    /// Adapting failed (an interceptor, the signer, the URL check, the download's file): the
+    /// request finishes with `error` and is not retried.
+    mutating func adaptFailed(_ error: NetworkError) -> Action {
+        guard case .adapting = phase else { return unexpected("adaptFailed") }
+        return finish(.failure(error))
+    }
+
+    /// The transfer ended with `outcome`. Unless the request was stopped: a download whose answer
+    /// could not continue its partial file restarts; a failure the server did not process is sent
+    /// again. A `304` answers from the cache entry; any other answer is validated and parsed.
+    mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool) -> Action {
+        guard case .transferring(let attempt) = phase else { return unexpected("transferred") }
+        if let reason = outcome.restartReason, partialFile != nil, !stopRequested {
+            phase = .restartingDownload(attempt: attempt, reason: reason)
+            return .discardPartialFile
+        }
+        if !stopRequested, let error = unprocessedFailure(outcome) {
+            unprocessedAttempts += 1
+            phase = .resending(attempt: attempt)
+            return .resend(attempt: attempt, error: error)
+        }
+        if canRevalidate, outcome.error == nil, let head = outcome.head, head.statusCode == 304 {
+            phase = .revalidating(attempt: attempt)
+            return .revalidate(head)
+        }
+        phase = .responding(attempt: attempt)
+        return .respond
+    }
+
+    /// The monitors heard of the attempt sent again: it begins.
+    mutating func resendAnnounced() -> Action {
+        guard case .resending(let attempt) = phase else { return unexpected("resendAnnounced") }
+        return adapt(attempt: attempt + 1)
+    }
+
+    /// The partial file is gone: the first time, the next attempt starts from zero; the second
+    /// time, the request fails with `DownloadError.Reason.rangeMismatch`.
+    mutating func partialFileDiscarded() -> Action {
+        guard case .restartingDownload(let attempt, let reason) = phase, let partialFile else {
+            return unexpected("partialFileDiscarded")
+        }
+        guard !hasRestarted else {
+            return finish(.failure(.download(DownloadError(.rangeMismatch(reason), file: partialFile))))
+        }
+        hasRestarted = true
+        return adapt(attempt: attempt + 1)
+    }
+
+    /// The refreshed cache entry's result finishes the request, unretried; nil (no entry to
+    /// refresh) leaves the `304` to be validated like any answer.
+    mutating func revalidated(_ result: AnyResult?) -> Action {
+        guard case .revalidating(let attempt) = phase else { return unexpected("revalidated") }
+        guard let result else {
+            phase = .responding(attempt: attempt)
+            return .respond
+        }
+        return finish(result)
+    }
+
+    /// The answer's result: a success, a cancellation, or any failure once the request was
+    /// stopped finishes the request; another failure goes to the interceptors.
+    mutating func responded(_ result: AnyResult, stopRequested: Bool) -> Action {
+        guard case .responding(let attempt) = phase else { return unexpected("responded") }
+        guard case .failure(let error) = result, !error.isCancellation, !stopRequested else { return finish(result) }
+        phase = .askingInterceptors(attempt: attempt, error: error)
+        return .askInterceptors(attempt: attempt, error: error)
+    }
+
+    /// The interceptors' decision: a retry waits its delay; otherwise the failure stands.
+    mutating func interceptorsDecided(_ decision: RetryDecision) -> Action {
+        guard case .askingInterceptors(let attempt, let error) = phase else { return unexpected("interceptorsDecided") }
+        guard case .retry(let delay) = decision else { return finish(.failure(error)) }
+        phase = .backingOff(attempt: attempt)
+        return .backOff(delay: delay, attempt: attempt, error: error)
+    }
+
+    /// The wait before a retry ended: the next attempt begins, unless the wait was cancelled,
+    /// which finishes the request cancelled.
+    mutating func backedOff(cancelled: Bool) -> Action {
+        guard case .backingOff(let attempt) = phase else { return unexpected("backedOff") }
+        if cancelled { return finish(.failure(.cancelled)) }
+        return adapt(attempt: attempt + 1)
+    }
+
+    /// The failure of an answerless transfer that is sent again, within the limit: one the server
+    /// did not process, or (for an idempotent request) one whose connection closed before any
+    /// answer.
+    private func unprocessedFailure(_ outcome: TransferOutcome) -> NetworkError? {
+        guard outcome.head == nil, let failure = outcome.error, unprocessedAttempts < resendLimit else { return nil }
+        switch failure.serverProcessing {
+        case .notProcessed: return failure
+        case .closedBeforeAnswer where isIdempotent: return failure
+        default: return nil
+        }
+    }
+
+    private mutating func adapt(attempt: Int) -> Action {
+        phase = .adapting(attempt: attempt)
+        return .adapt(attempt: attempt)
+    }
+
+    /// The one way out of the loop: the phase keeps the result.
+    private mutating func finish(_ result: AnyResult) -> Action {
+        phase = .finished(result)
+        return .finish(result)
+    }
+
+    /// An event the phase does not wait for: a bug in the driver (see the type's documentation).
+    private mutating func unexpected(_ event: StaticString) -> Action {
+        let transition = "\(event) while \(phase.name)"
+        if brokenTransition == nil { brokenTransition = transition }
+        if assertsOnBrokenTransition { assertionFailure("the attempt loop got \(transition)") }
+        if case .finished(let result) = phase { return .finish(result) }
+        return finish(.failure(.cancelled))
+    }
+}
+
+extension RequestPipeline.StateMachine.Phase {
+    /// The phase's name, without its values.
+    var name: String {
+        switch self {
+        case .ready: "ready"
+        case .adapting: "adapting"
+        case .transferring: "transferring"
+        case .resending: "resending"
+        case .restartingDownload: "restartingDownload"
+        case .revalidating: "revalidating"
+        case .responding: "responding"
+        case .askingInterceptors: "askingInterceptors"
+        case .backingOff: "backingOff"
+        case .finished: "finished"
+        }
+    }
+}
