@@ -40,7 +40,7 @@ public final class BatchRequest: Sendable {
         /// false).
         var firstFailure: BatchError?
         var progressHandlers: [ProgressHandler] = []
-        var lifecycle = GroupLifecycle<BatchRequest, BatchError>()
+        var lifecycle = RequestGroupStateMachine<BatchRequest, BatchError>()
     }
 
     /// Creates an empty batch; add its requests with ``add(_:)`` before starting it.

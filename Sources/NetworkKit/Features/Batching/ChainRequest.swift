@@ -29,7 +29,7 @@ public final class ChainRequest: Sendable {
         var values: [any Sendable] = []
         /// Sends the steps, from start on.
         var service: Service?
-        var lifecycle = GroupLifecycle<ChainRequest, ChainError>()
+        var lifecycle = RequestGroupStateMachine<ChainRequest, ChainError>()
     }
 
     /// One step: its request and what to do with its value.

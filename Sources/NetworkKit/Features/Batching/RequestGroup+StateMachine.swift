@@ -13,14 +13,14 @@ protocol RequestGroup: AnyObject, Sendable {
     func cancel()
 }
 
-/// A batch's or a chain's lifecycle, the group's counterpart of `AnyRequest.StateMachine`, guarded by
+/// A batch's or a chain's state machine, the group's counterpart of `AnyRequest.StateMachine`, guarded by
 /// its owner's lock: its state, where to deliver, who waits for the result, and the result once
 /// it exists. Like a request, a group finishes once.
 ///
 /// Finishing takes two steps: `finish` stores the result (so nothing else can finish the group),
 /// then, after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
 /// observers, so they find the group's requests settled.
-struct GroupLifecycle<Owner: Sendable, Failure: Error> {
+struct RequestGroupStateMachine<Owner: Sendable, Failure: Error> {
     typealias Outcome = Result<RequestValues, Failure>
     typealias Handler = @Sendable (Owner, Outcome) -> Void
 
