@@ -23,9 +23,8 @@ struct RequestOptions: Sendable {
     var usesCookies = true
     var maxResponseBytes: Int64?
     var timeLimit: Duration?
-    var download: Download?
-    /// Set for a `StreamRequest`: its parser and consumers, and when it reconnects.
-    var stream: StreamSetup?
+    /// A plain request, a download to a file, or a stream.
+    var kind: RequestKind = .plain
     var cache: CachePolicy?
     /// A request built by the caller, sent as is (see `Request.init(urlRequest:parser:)`).
     var customRequest: URLRequest?

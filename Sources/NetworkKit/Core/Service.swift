@@ -94,7 +94,10 @@ public final class Service: Sendable {
         let options = request.options
         // A stopped download finishes once its file is closed; a cache-then-network request once
         // its cached value's handlers have returned.
-        let pipelineFinishesStops = options.download != nil || options.cache?.mode == .cacheThenNetwork
+        let pipelineFinishesStops = switch options.kind {
+        case .download: true
+        case .plain, .stream: options.cache?.mode == .cacheThenNetwork
+        }
         switch request.start(context, pipelineFinishesStops: pipelineFinishesStops) {
         case .started:
             return RequestPipeline(request: request, options: options, configuration: configuration, service: self)

@@ -63,7 +63,7 @@ struct RequestPipeline: Sendable {
     }
 
     /// The statuses the request accepts: its own, within the service validation's.
-    private var acceptableStatusCodes: Range<Int> {
+    var acceptableStatusCodes: Range<Int> {
         guard let service = responseValidation?.acceptableStatusCodes else { return options.acceptableStatusCodes }
         return options.acceptableStatusCodes.clamped(to: service)
     }
@@ -75,10 +75,10 @@ struct RequestPipeline: Sendable {
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target.description, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
-        if let sink = options.stream?.sink {
+        if case .stream(let stream) = options.kind {
             // Consumers hear the end, and a transport waiting for them is let go, whoever finishes
             // the request (its pipeline, a cancel, a limit).
-            request.observeAnyResult { sink.close($0) }
+            request.observeAnyResult { stream.sink.close($0) }
         }
         if let timeLimit {
             service.timeLimits.add(request.id, limit: timeLimit) { [request] in
@@ -118,13 +118,19 @@ struct RequestPipeline: Sendable {
     /// The request's limits, else the service's for its kind: downloads to disk have their own,
     /// and streams none but their own.
     private var timeLimit: Duration? {
-        if options.stream != nil { return options.timeLimit }
-        return options.timeLimit ?? (options.download == nil ? configuration.timeLimit : configuration.downloadTimeLimit)
+        switch options.kind {
+        case .plain: options.timeLimit ?? configuration.timeLimit
+        case .download: options.timeLimit ?? configuration.downloadTimeLimit
+        case .stream: options.timeLimit
+        }
     }
 
     private var sizeLimit: Int64? {
-        if options.stream != nil { return options.maxResponseBytes }
-        return options.maxResponseBytes ?? (options.download == nil ? configuration.maxResponseBytes : configuration.maxDownloadBytes)
+        switch options.kind {
+        case .plain: options.maxResponseBytes ?? configuration.maxResponseBytes
+        case .download: options.maxResponseBytes ?? configuration.maxDownloadBytes
+        case .stream: options.maxResponseBytes
+        }
     }
 
     /// Step 1: the request's draft, prepared by every interceptor, encoded as a `URLRequest`; a
@@ -162,25 +168,28 @@ struct RequestPipeline: Sendable {
             return .failure(error)
         }
         defer { upload?.removeIfTemporary() }
-        // A stream is never answered from the cache, nor stored in it.
-        var cache = options.stream != nil ? nil : CacheStep(policy: options.cache, prepared: prepared, options: options,
-                                                            cache: configuration.responseCache,
-                                                            ignoring: configuration.ignoredCacheKeyArguments)
+        var cache = CacheStep(policy: options.cache, prepared: prepared, options: options,
+                              cache: configuration.responseCache, ignoring: configuration.ignoredCacheKeyArguments)
         defer { cache?.finish() }
         if var step = cache {
             let answer = await answerFromCache(&step, recording: &metrics)                             // 2. cache
             cache = step
             if let answer { return answer }
         }
-        let file = options.download.map {
-            PartialDownload(options: $0, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
+        var file: PartialDownload?
+        var reconnector: StreamReconnector?
+        switch options.kind {
+        case .plain: break
+        case .download(let download):
+            file = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
+        case .stream(let stream):
+            reconnector = StreamReconnector(policy: stream.reconnection)
         }
         var machine = StateMachine(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil,
                                    isIdempotent: isIdempotent, resendLimit: configuration.unprocessedResendLimit)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
         var next = machine.start()
-        var reconnector = options.stream.map { StreamReconnector(policy: $0.reconnection) }
         while true {
             switch next {
             case .adapt(let attempt):                                                                 // 3. adapt
@@ -223,8 +232,8 @@ struct RequestPipeline: Sendable {
                     next = machine.backedOff(cancelled: true)
                 }
             case .finish(let result):                                                                 // 8. finish
-                guard let stream = options.stream, let wait = reconnector?.next(after: connectionEnd(result),
-                                                                                 serverDelay: stream.sink.resumption.retry) else {
+                guard case .stream(let stream) = options.kind,
+                      let wait = reconnector?.next(after: connectionEnd(result), serverDelay: stream.sink.resumption.retry) else {
                     return streamResult(result)
                 }
                 do {
@@ -253,13 +262,22 @@ struct RequestPipeline: Sendable {
     /// Step 4: hands the request to the transport and waits for the answer, following the
     /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
     private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> TransferOutcome {
+        let body: Transfer.Body, decompressionLimit: Int64
+        switch options.kind {
+        case .plain:
+            body = .memory
+            decompressionLimit = Int64(configuration.maxDecompressedBytes)
+        case .download:
+            body = file.map(Transfer.Body.file) ?? .memory
+            decompressionLimit = Int64(configuration.maxDecompressedBytes)
+        case .stream(let stream):
+            body = .stream(sink: stream.sink, accepting: acceptableStatusCodes)
+            decompressionLimit = .max   // a stream's bytes are not held: its parser's limits bound it
+        }
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? configuration.redirectPolicy,
-                                   origin: urlRequest.url, sizeLimit: sizeLimit,
-                                   // A stream's bytes are not held: its parser's limits bound it.
-                                   decompressionLimit: options.stream == nil ? Int64(configuration.maxDecompressedBytes) : .max,
-                                   transportDecodes: service.transport.decodesContentEncoding, file: file,
-                                   stream: options.stream.map { ($0.sink, acceptableStatusCodes) },
+                                   origin: urlRequest.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
+                                   transportDecodes: service.transport.decodesContentEncoding, body: body,
                                    envelope: envelope,
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieJar)
@@ -305,8 +323,8 @@ struct RequestPipeline: Sendable {
         for (name, value) in conditionalHeaders where attemptRequest.value(forHTTPHeaderField: name) == nil {
             attemptRequest.setValue(value, forHTTPHeaderField: name)
         }
-        if let lastEventID = options.stream?.sink.resumption.lastEventID, !lastEventID.isEmpty {
-            attemptRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+        if case .stream(let stream) = options.kind, !stream.sink.resumption.lastEventID.isEmpty {
+            attemptRequest.setValue(stream.sink.resumption.lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
         return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed,
                                                                 bodyFile: upload?.url))
@@ -342,7 +360,7 @@ struct RequestPipeline: Sendable {
         guard let head = outcome.head else {
             return .failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response")))
         }
-        if let stream = options.stream {
+        if case .stream(let stream) = options.kind {
             return respond(toStream: stream, head: head, body: outcome.body)
         }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
@@ -369,34 +387,6 @@ struct RequestPipeline: Sendable {
         let result = await parse(response)
         if case .success = result { cache?.store(response) }
         return result
-    }
-
-    /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends
-    /// it, and a body that ended as it should gives the parser's last items.
-    private func respond(toStream stream: StreamSetup, head: ResponseHead, body: Data) -> AnyResult {
-        guard acceptableStatusCodes.contains(head.statusCode) else {
-            return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
-        }
-        if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
-        if let error = stream.sink.endBody(request: request) { return .failure(error) }
-        return .success(StreamSummary.Ending.endOfBody)
-    }
-
-    /// How a stream's connection ended, for its reconnector: `result` is what `respond` made of it.
-    private func connectionEnd(_ result: AnyResult) -> StreamReconnector.ConnectionEnd {
-        switch result {
-        case .success(let ending as StreamSummary.Ending) where ending == .noContent: return .noContent
-        case .success: return .endOfBody
-        case .failure(let error): return .failed(error, began: request.responseHead.map { $0.statusCode / 100 == 2 } ?? false)
-        }
-    }
-
-    /// A stream's result: its ending as the summary of every connection; other results as they are.
-    private func streamResult(_ result: AnyResult) -> AnyResult {
-        guard let sink = options.stream?.sink, case .success(let ending as StreamSummary.Ending) = result else { return result }
-        let counts = sink.counts
-        return .success(StreamSummary(itemCount: counts.items, connectionCount: counts.connections,
-                                      lastEventID: sink.resumption.lastEventID, ending: ending))
     }
 
     /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on

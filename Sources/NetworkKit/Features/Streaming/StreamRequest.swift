@@ -55,7 +55,7 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         self.bufferLimit = max(bufferLimit, 1)
         sink = StreamSink(parser: parser, limit: self.bufferLimit)
         var options = RequestOptions(target: target, method: method, parameters: parameters, headers: headers)
-        options.stream = StreamSetup(sink: sink, reconnection: reconnection)
+        options.kind = .stream(StreamSetup(sink: sink, reconnection: reconnection))
         super.init(options: options, parser: StreamSummaryParser())
     }
 
@@ -75,8 +75,15 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
 
     /// When the stream connects again after its body ends or drops.
     public var reconnection: StreamReconnection {
-        get { self[option: \.stream]?.reconnection ?? .never }
-        set { self[option: \.stream]?.reconnection = newValue }
+        get {
+            guard case .stream(let stream) = self[option: \.kind] else { return .never }
+            return stream.reconnection
+        }
+        set {
+            guard case .stream(var stream) = self[option: \.kind] else { return }
+            stream.reconnection = newValue
+            self[option: \.kind] = .stream(stream)
+        }
     }
 
     /// Adds a handler called on the callback queue with each item, in order; items parsed before

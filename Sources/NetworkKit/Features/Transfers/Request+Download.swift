@@ -31,10 +31,17 @@ extension Request {
 
 extension AnyRequest {
     /// Saves the response body to disk instead of memory (see `Download`); nil for an
-    /// in-memory request.
+    /// in-memory request. A ``StreamRequest``'s body is its items: it keeps none, and stays a
+    /// stream.
     public var download: Download? {
-        get { self[option: \.download] }
-        set { self[option: \.download] = newValue }
+        get {
+            guard case .download(let download) = self[option: \.kind] else { return nil }
+            return download
+        }
+        set {
+            if case .stream = self[option: \.kind] { return }
+            self[option: \.kind] = newValue.map(RequestKind.download) ?? .plain
+        }
     }
 }
 

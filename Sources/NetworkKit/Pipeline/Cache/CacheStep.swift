@@ -16,11 +16,11 @@ struct CacheStep: Sendable {
     private(set) var leads = false
 
     /// The step for `prepared`, or nil when the request cannot be cached (no policy, a body
-    /// from a file, a download to disk). The key leaves out the arguments the policy and
-    /// `ignoring` (the service's) name.
+    /// from a file, a download to disk, a stream: only a plain request's answer is cached). The
+    /// key leaves out the arguments the policy and `ignoring` (the service's) name.
     init?(policy: CachePolicy?, prepared: URLRequest, options: RequestOptions, cache: ResponseCache,
           ignoring: Set<String> = []) {
-        guard let policy, options.download == nil,
+        guard let policy, case .plain = options.kind,
               let key = CacheKey(prepared, policy: policy, ignoring: ignoring.union(policy.ignoredArguments)) else { return nil }
         switch options.body {
         case .file, .multipart: return nil

@@ -22,9 +22,8 @@ final class Transfer: TransportEvents {
         let decompressionLimit: Int64
         /// True when the transport inflates content-encoded bodies itself.
         let transportDecodes: Bool
-        let file: PartialDownload?
-        /// A streaming request's parser and consumers, with the statuses whose body they take.
-        let stream: (sink: any StreamSinking, accepting: Range<Int>)?
+        /// Where the body of an accepted answer goes, as the request's kind says.
+        let body: Body
         /// The service's envelope, for a stream parser's `begin`.
         let envelope: ResponseEnvelope?
         /// True when the transport waits for a stream's consumers before reading on.
@@ -34,11 +33,30 @@ final class Transfer: TransportEvents {
         /// The jar that keeps the cookies each head sets, if the request uses one.
         let cookies: CookieJar?
 
-        /// Where an accepted answer's body goes.
+        /// Where an accepted answer's body goes, for the state machine.
         var destination: StateMachine.Destination {
-            if let stream { return .stream(accepting: stream.accepting) }
-            return file == nil ? .memory : .file
+            switch body {
+            case .memory: .memory
+            case .file: .file
+            case .stream(_, let accepting): .stream(accepting: accepting)
+            }
         }
+
+        /// The sink of a stream's body; nil for the other kinds.
+        var sink: (any StreamSinking)? {
+            guard case .stream(let sink, _) = body else { return nil }
+            return sink
+        }
+    }
+
+    /// Where the body of an accepted answer goes.
+    enum Body {
+        /// Into memory, for the parser once it has all arrived.
+        case memory
+        /// Into a download's file, as it arrives.
+        case file(PartialDownload)
+        /// To a stream's parser and consumers as it arrives, for the statuses in `accepting`.
+        case stream(sink: any StreamSinking, accepting: Range<Int>)
     }
 
     private struct Locked {
@@ -107,9 +125,9 @@ final class Transfer: TransportEvents {
         for monitor in setup.monitors { monitor.request(request.id, didReceive: head, attempt: setup.attempt) }
         switch action {
         case .beginFile:
-            if let file = setup.file { beginFile(file, head: head) }
+            if case .file(let file) = setup.body { beginFile(file, head: head) }
         case .beginStream:
-            guard let sink = setup.stream?.sink else { break }
+            guard let sink = setup.sink else { break }
             var response = Response(head, data: Data())
             response.envelope = setup.envelope
             do {
@@ -168,7 +186,7 @@ final class Transfer: TransportEvents {
             return write(piece)
         case .toStream(let received):
             request.didReceive(bodyBytes: received)
-            guard let sink = setup.stream?.sink else { return false }
+            guard let sink = setup.sink else { return false }
             if let error = sink.feed(piece, request: request, canWait: setup.transportPausesReading) {
                 fail(error)
                 return false
@@ -188,7 +206,7 @@ final class Transfer: TransportEvents {
     /// Writes a download's piece (on the transport's context: the file is written as bytes
     /// arrive, nothing accumulates in memory).
     private func write(_ piece: Data) -> Bool {
-        guard let file = setup.file else { return false }
+        guard case .file(let file) = setup.body else { return false }
         do {
             let length = try file.write(piece)
             if let limit = locked.withLock({ $0.state.wroteToFile(count: piece.count, fileLength: length) }) {
@@ -217,7 +235,7 @@ final class Transfer: TransportEvents {
 
     /// A stream's backpressure: returns once its consumers have room (the wait is not idle time).
     func transportReadyForMoreBody() async {
-        guard let sink = setup.stream?.sink, !sink.hasRoom else { return }
+        guard let sink = setup.sink, !sink.hasRoom else { return }
         locked.withLock { $0.state.pause(true, now: .now) }
         await sink.waitForRoom()
         locked.withLock { $0.state.pause(false, now: .now) }

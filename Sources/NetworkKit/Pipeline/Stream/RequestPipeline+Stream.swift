@@ -1,0 +1,36 @@
+import Foundation
+
+/// The stream's part of the pipeline: how an answer ends a stream's connection, and what a
+/// stream's result is. The attempt loop calls these for a request whose kind is `.stream`.
+extension RequestPipeline {
+    /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends
+    /// it, and a body that ended as it should gives the parser's last items.
+    func respond(toStream stream: StreamSetup, head: ResponseHead, body: Data) -> AnyResult {
+        guard acceptableStatusCodes.contains(head.statusCode) else {
+            return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
+        }
+        if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
+        if let error = stream.sink.endBody(request: request) { return .failure(error) }
+        return .success(StreamSummary.Ending.endOfBody)
+    }
+
+    /// How a stream's connection ended, for its reconnector: `result` is what `respond` made of it.
+    func connectionEnd(_ result: AnyResult) -> StreamReconnector.ConnectionEnd {
+        switch result {
+        case .success(let ending as StreamSummary.Ending) where ending == .noContent: return .noContent
+        case .success: return .endOfBody
+        case .failure(let error): return .failed(error, began: request.responseHead.map { $0.statusCode / 100 == 2 } ?? false)
+        }
+    }
+
+    /// A stream's result: its ending as the summary of every connection; other results as they are.
+    func streamResult(_ result: AnyResult) -> AnyResult {
+        guard case .stream(let stream) = options.kind, case .success(let ending as StreamSummary.Ending) = result else {
+            return result
+        }
+        let sink = stream.sink
+        let counts = sink.counts
+        return .success(StreamSummary(itemCount: counts.items, connectionCount: counts.connections,
+                                      lastEventID: sink.resumption.lastEventID, ending: ending))
+    }
+}
