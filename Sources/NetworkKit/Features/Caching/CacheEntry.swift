@@ -45,8 +45,8 @@ struct CacheEntry: Sendable {
     /// The headers that turn a request for this entry into a conditional one.
     var conditionalHeaders: [String: String] {
         var headers: [String: String] = [:]
-        if let etag = Response.field("ETag", in: self.headers) { headers["If-None-Match"] = etag }
-        if let date = Response.field("Last-Modified", in: self.headers) { headers["If-Modified-Since"] = date }
+        if let etag = HeaderFields.value("ETag", in: self.headers) { headers["If-None-Match"] = etag }
+        if let date = HeaderFields.value("Last-Modified", in: self.headers) { headers["If-Modified-Since"] = date }
         return headers
     }
 
@@ -56,7 +56,7 @@ struct CacheEntry: Sendable {
         var entry = self
         entry.storedAt = now
         for (name, value) in head.headers where !Self.keepsOwnValue(name) {
-            if let existing = entry.headers.keys.first(where: { Response.sameFieldName($0, name) }) {
+            if let existing = entry.headers.keys.first(where: { HeaderFields.sameName($0, name) }) {
                 entry.headers[existing] = nil
             }
             entry.headers[name] = value
@@ -65,7 +65,7 @@ struct CacheEntry: Sendable {
     }
 
     private static func keepsOwnValue(_ name: String) -> Bool {
-        ["Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Type"].contains { Response.sameFieldName($0, name) }
+        ["Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Type"].contains { HeaderFields.sameName($0, name) }
     }
 }
 
@@ -76,7 +76,7 @@ struct CacheControl: Equatable {
     var maxAge: Int?
 
     init(headers: [String: String]) {
-        guard let value = Response.field("Cache-Control", in: headers) else { return }
+        guard let value = HeaderFields.value("Cache-Control", in: headers) else { return }
         for directive in value.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
             guard let first = parts.first else { continue }

@@ -16,7 +16,7 @@ public struct CommonHeadersInterceptor: BuiltInInterceptor {
     /// Adds each common field the draft does not have (names compared case-insensitively).
     public func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {
         for (name, value) in headers() where draft.headers[name] == nil {
-            guard !draft.headers.keys.contains(where: { Response.sameFieldName($0, name) }) else { continue }
+            guard !draft.headers.keys.contains(where: { HeaderFields.sameName($0, name) }) else { continue }
             draft.headers[name] = value
         }
     }

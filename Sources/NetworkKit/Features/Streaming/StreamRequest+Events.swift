@@ -18,7 +18,7 @@ extension StreamRequest where Item == ServerSentEvent {
     ) {
         var headers = headers
         for (name, value) in ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
-        where Response.field(name, in: headers) == nil {
+        where HeaderFields.value(name, in: headers) == nil {
             headers[name] = value
         }
         let parser = ServerSentEventParser(lastEventID: lastEventID, maxLineLength: maxLineLength,

@@ -141,7 +141,7 @@ extension URL {
     package var unsendableReason: String? {
         // Compared without lowercasing: every request passes here.
         let scheme = scheme ?? ""
-        guard Response.sameFieldName(scheme, "http") || Response.sameFieldName(scheme, "https") else {
+        guard HeaderFields.sameName(scheme, "http") || HeaderFields.sameName(scheme, "https") else {
             let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
             return "\(absoluteString): \(name) is not supported (http: and https: only)"
         }

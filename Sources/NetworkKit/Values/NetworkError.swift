@@ -44,7 +44,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
     public func header(_ name: String) -> String? {
         guard case .httpStatus(_, _, let headers) = self else { return nil }
-        return Response.field(name, in: headers)
+        return HeaderFields.value(name, in: headers)
     }
 
     /// True when the request was cancelled.

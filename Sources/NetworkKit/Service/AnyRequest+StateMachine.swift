@@ -1,8 +1,5 @@
 import Foundation
 
-/// A request's result before the typed layer sees it: the parser's value, or why there is none.
-typealias AnyResult = Result<any Sendable, NetworkError>
-
 /// What `start` gives a request: where its callbacks run, and the service's registry, which
 /// holds the request from start until it finishes.
 struct StartContext: Sendable {

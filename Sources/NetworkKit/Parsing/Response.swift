@@ -30,21 +30,7 @@ public struct Response: Sendable {
 
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
-        Self.field(name, in: headers)
-    }
-
-    /// The value of header `name` in `headers`, looked up without regard to case.
-    static func field(_ name: String, in headers: [String: String]) -> String? {
-        if let exact = headers[name] { return exact }
-        return headers.first { sameFieldName($0.key, name) }?.value
-    }
-
-    /// ASCII case-insensitive equality, as header names are compared (no locale, no allocation).
-    static func sameFieldName(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        return zip(lhs.utf8, rhs.utf8).allSatisfy { pair in
-            pair.0 == pair.1 || (pair.0 | 0x20 == pair.1 | 0x20 && (pair.0 | 0x20) >= 0x61 && (pair.0 | 0x20) <= 0x7A)
-        }
+        HeaderFields.value(name, in: headers)
     }
 
     /// The media type of `Content-Type`, lowercased and without parameters (`application/json`).

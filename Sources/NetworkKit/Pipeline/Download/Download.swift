@@ -55,18 +55,6 @@ public struct Download: Sendable {
     }
 }
 
-/// A file that has arrived: where it is and the response it came from.
-public struct DownloadedFile: Sendable {
-    /// The file, at its final place.
-    public let url: URL
-    /// The response head of the transfer that completed it.
-    public let head: ResponseHead
-    /// The file's length.
-    public let byteCount: Int64
-    /// How many bytes were already on disk from an earlier attempt (0 for a fresh download).
-    public let resumedFrom: Int64
-}
-
 /// A digest a downloaded file must have, computed by a hasher the caller supplies (for
 /// SHA-256, e.g. swift-crypto's `SHA256`; NetworkKit itself has no cryptography).
 public struct FileDigest: Sendable {
