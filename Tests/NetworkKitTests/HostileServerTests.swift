@@ -52,7 +52,6 @@ struct HostileServerTests {
         }
         #expect(error.code == hostile.fault.code, "\(error)")
         #expect(measured.result.failure?.description.contains(hostile.fault.summary) == true, "\(measured.result)")
-        #expect(measured.elapsed < .seconds(60))
         if let growth = measured.growth { #expect(growth < runawayMemoryGrowth, "RSS grew by \(growth) bytes") }
         #expect(fixture.service.activeRequestCount == 0)
     }
@@ -77,7 +76,6 @@ struct HostileServerTests {
             guard case .handshake(let words) = check else { Issue.record("got \(check)"); return }
             #expect(words.contains("the server does not speak TLS on this port"), "\(words)")
         }
-        #expect(measured.elapsed < .seconds(60))
         #expect(fixture.service.activeRequestCount == 0)
     }
 
@@ -87,7 +85,6 @@ struct HostileServerTests {
         defer { fixture.server.stop() }
         let measured = await fixture.finishMeasured(Request(url: fixture.server.rawURL("/raw/long-body")))
         #expect(measured.result.success == Data("hello".utf8), "\(measured.result)")
-        #expect(measured.elapsed < .seconds(60))
     }
 
     @Test("an HTTP/1.0 body that ends when the connection closes is the whole answer", arguments: TransportKind.allCases)
@@ -98,7 +95,6 @@ struct HostileServerTests {
         let measured = await fixture.finishMeasured(request)
         #expect(measured.result.success?["items"]?.arrayValue?.count == 5_000, "\(measured.result)")
         #expect(measured.result.success?["items"]?[4_999]?["id"] == 4_999)
-        #expect(measured.elapsed < .seconds(60))
     }
 
     @Test("a URL of another scheme is refused plainly, before anything is sent", arguments: TransportKind.allCases,

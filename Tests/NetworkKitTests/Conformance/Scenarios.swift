@@ -147,12 +147,11 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         #expect(outcome.service.activeRequestCount == 0)
     }
 
-    /// The server answers after 20 s: a 1 s timeout that fires within 19 s (generous on a loaded
-    /// machine) fired before the answer.
+    /// The server answers after 20 s: a 1 s timeout fails the request (had the answer come first,
+    /// it would have succeeded).
     static let headLaterThanTimeout = Scenario("a head later than the timeout times out", [("late", StubResponse.json("{}").delayed(head: .seconds(20)))],
                                                timeout: 1) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
-        #expect(outcome.elapsed < .seconds(19))
         #expect(outcome.trace.heads.isEmpty)
     }
 
@@ -161,13 +160,12 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     static let silentMidBody = Scenario("a server silent mid-body times out", [("silent", StubResponse(body: Data(repeating: 0x61, count: 1_000))
                                             .timingOut(afterBytes: 100))], timeout: 6) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
-        #expect(outcome.elapsed < .seconds(30))   // the body would never end: this only rules out a hang
         #expect(outcome.trace.heads.count == 1)
         #expect(outcome.trace.body.count <= 100)
     }
 
-    /// Cancelled 0.2 s in, long before the server would answer: one completion, with
-    /// `URLError(.cancelled)`, and the request finishes cancelled once.
+    /// Cancelled 0.2 s in, long before the server would answer: one completion, a cancellation (an
+    /// answer would have completed it without one), and the request finishes cancelled once.
     static let cancelledInFlight = Scenario("a cancel in flight ends the transfer with one cancellation",
                                             [("slow", StubResponse.json("{}").delayed(head: .seconds(10)))],
                                             cancelAfter: .milliseconds(200)) { outcome in
@@ -175,7 +173,6 @@ struct Scenario: Sendable, CustomTestStringConvertible {
             Issue.record("got \(outcome.result)")
             return
         }
-        #expect(outcome.elapsed < .seconds(8))
         #expect(outcome.trace.completionCode == .cancelled)
         outcome.request.cancel()
         try? await Task.sleep(for: .milliseconds(100))
