@@ -22,7 +22,7 @@ enum NIOErrors {
         case let error as TransportError:
             return .failed(error)
         case let error as URLError:
-            return error.code == .cancelled ? .cancelled : .failed(TransportError(error))
+            return TransportFailure(error)
         case is CancellationError:
             return .cancelled
         case let error as HTTPClientError where error == .cancelled || error == .requestStreamCancelled:

@@ -23,7 +23,7 @@ struct StubTransfer: Sendable {
         } catch let error as TransportError {
             return .failed(error)
         } catch let error as URLError {
-            return error.code == .cancelled ? .cancelled : .failed(TransportError(error))
+            return TransportFailure(error)
         } catch {
             // CancellationError from a sleep or a check: reported as the real transports do.
             return .cancelled

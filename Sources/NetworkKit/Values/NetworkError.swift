@@ -107,7 +107,7 @@ extension NetworkError {
         switch error {
         case let error as NetworkError: return error
         case let error as ParseError: return .parse(error)
-        case let error as URLError: return error.code == .cancelled ? .cancelled : .transport(TransportError(error))
+        case let error as URLError: return NetworkError(TransportFailure(error))
         case is CancellationError: return .cancelled
         default: return .parse(ParseError(parser: parser, reason: "\(error)", kind: .custom, underlying: error))
         }

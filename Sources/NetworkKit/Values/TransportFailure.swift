@@ -22,6 +22,12 @@ public enum TransportFailure: Error, Sendable {
                               serverProcessing: ServerProcessing? = nil) -> TransportFailure {
         .failed(TransportError(code, detail: detail, serverProcessing: serverProcessing))
     }
+
+    /// A Foundation `URLError` as a transport reports it: `.cancelled` for its cancellation code,
+    /// else a failure of its code and description (`TransportError(_:)`).
+    package init(_ error: URLError) {
+        self = error.code == .cancelled ? .cancelled : .failed(TransportError(error))
+    }
 }
 
 /// A transfer's failure as its transport reports it: what failed (``code``, in the terms of
