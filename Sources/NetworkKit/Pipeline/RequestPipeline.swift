@@ -178,12 +178,17 @@ struct RequestPipeline: Sendable {
         }
         var file: PartialDownload?
         var reconnector: StreamReconnector?
+        let body: Transfer.Body   // where an accepted answer's body goes, in every transfer
         switch options.kind {
-        case .plain: break
+        case .plain:
+            body = .memory
         case .download(let download):
-            file = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
+            let partial = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
+            file = partial
+            body = .file(partial)
         case .stream(let stream):
             reconnector = StreamReconnector(policy: stream.reconnection)
+            body = .stream(sink: stream.sink, accepting: acceptableStatusCodes)
         }
         var machine = StateMachine(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil,
                                    isIdempotent: isIdempotent, resendLimit: configuration.unprocessedResendLimit)
@@ -204,7 +209,7 @@ struct RequestPipeline: Sendable {
                 for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
                 next = machine.adapted(stopRequested: isCancelled)
             case .send(let attempt):                                                                  // 4. transfer
-                outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, file: file, recording: &metrics)
+                outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, body: body, recording: &metrics)
                 next = machine.transferred(outcome, stopRequested: isCancelled)
             case .resend(let attempt, let error):                                                     //    unprocessed
                 for monitor in monitors { monitor.request(request.id, willResendUnprocessed: attempt, error: error) }
@@ -261,19 +266,9 @@ struct RequestPipeline: Sendable {
 
     /// Step 4: hands the request to the transport and waits for the answer, following the
     /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
-    private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, file: PartialDownload?) async -> TransferOutcome {
-        let body: Transfer.Body, decompressionLimit: Int64
-        switch options.kind {
-        case .plain:
-            body = .memory
-            decompressionLimit = Int64(configuration.maxDecompressedBytes)
-        case .download:
-            body = file.map(Transfer.Body.file) ?? .memory
-            decompressionLimit = Int64(configuration.maxDecompressedBytes)
-        case .stream(let stream):
-            body = .stream(sink: stream.sink, accepting: acceptableStatusCodes)
-            decompressionLimit = .max   // a stream's bytes are not held: its parser's limits bound it
-        }
+    private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
+        // A stream's bytes are not held: its parser's limits bound it.
+        let decompressionLimit: Int64 = if case .stream = body { .max } else { Int64(configuration.maxDecompressedBytes) }
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? configuration.redirectPolicy,
                                    origin: urlRequest.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
@@ -332,7 +327,7 @@ struct RequestPipeline: Sendable {
 
     /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
     /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
-    private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, file: PartialDownload?,
+    private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, body: Transfer.Body,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
         let limits = InFlightLimits.Limits(total: configuration.maxRequestsInFlight,
                                            perHost: configuration.maxRequestsInFlightPerHost)
@@ -344,7 +339,7 @@ struct RequestPipeline: Sendable {
         metrics.attempts = request.beginAttempt()
         metrics.url = adapted.url
         for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-        let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, file: file)
+        let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, body: body)
         metrics.bytesSent += outcome.bytesSent
         metrics.bytesReceived += outcome.bytesReceived
         metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
