@@ -62,4 +62,9 @@ extension Response {
         headers = head.headers
         self.data = data
     }
+
+    /// The head the response was made from: its URL, status and headers.
+    var head: ResponseHead {
+        ResponseHead(url: url, statusCode: statusCode, headers: headers)
+    }
 }

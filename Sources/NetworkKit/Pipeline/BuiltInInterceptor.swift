@@ -15,6 +15,13 @@ protocol BuiltInInterceptor: RequestInterceptor {
     /// Whether it implements `prepare` (true) or `adapt` (false); none of them retries. The
     /// chain calls a built-in interceptor's one hook only.
     static var prepares: Bool { get }
+    /// The step of the service's a request leaves this interceptor out with
+    /// (``AnyRequest/skippedServiceSteps``); empty when a request cannot leave it out.
+    static var serviceStep: ServiceSteps { get }
+}
+
+extension BuiltInInterceptor {
+    static var serviceStep: ServiceSteps { [] }
 }
 
 extension Array where Element == any RequestInterceptor {

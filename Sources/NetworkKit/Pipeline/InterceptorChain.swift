@@ -41,12 +41,8 @@ struct InterceptorChain: Sendable {
 
     /// Whether `interceptor` carries one of the steps in `skipping`.
     private static func isSkipped(_ interceptor: any RequestInterceptor, by skipping: ServiceSteps) -> Bool {
-        switch interceptor {
-        case is CommonHeadersInterceptor: skipping.contains(.commonHeaders)
-        case is CommonParametersInterceptor: skipping.contains(.commonParameters)
-        case is SigningInterceptor: skipping.contains(.signer)
-        default: false
-        }
+        guard let builtIn = interceptor as? any BuiltInInterceptor else { return false }
+        return !type(of: builtIn).serviceStep.isDisjoint(with: skipping)
     }
 
     private enum Hook { case prepare, adapt }

@@ -30,36 +30,32 @@ import FoundationNetworking
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
 /// wait, the finish), and `attempts(recording:)` does the work.
 struct RequestPipeline: Sendable {
-    let request: AnyRequest
+    let request: any RunningRequest
     let options: RequestOptions
-    let configuration: ServiceConfiguration
+    let settings: PipelineSettings
     /// Held so the service and its transport live until the request finishes.
-    let service: Service
+    let service: any PipelineHost
     let monitors: [any EventMonitor]
     private let interceptors: InterceptorChain
 
-    init(request: AnyRequest, options: RequestOptions, configuration: ServiceConfiguration, service: Service) {
+    init(request: any RunningRequest, options: RequestOptions, settings: PipelineSettings, service: any PipelineHost) {
         self.request = request
         self.options = options
-        self.configuration = configuration
+        self.settings = settings
         self.service = service
-        var monitors = configuration.eventMonitors
-        if let logger = configuration.logger {
-            monitors.append(LoggingMonitor(logger: logger, redaction: configuration.redaction))
-        }
-        self.monitors = monitors
-        interceptors = configuration.chain.including(options.interceptors, usesService: options.usesServiceInterceptors,
-                                                     skipping: options.skippedServiceSteps)
+        monitors = settings.monitors
+        interceptors = settings.chain.including(options.interceptors, usesService: options.usesServiceInterceptors,
+                                                skipping: options.skippedServiceSteps)
     }
 
     /// The service's envelope, unless the request leaves it out.
     private var envelope: ResponseEnvelope? {
-        options.skippedServiceSteps.contains(.envelope) ? nil : configuration.envelope
+        options.skippedServiceSteps.contains(.envelope) ? nil : settings.envelope
     }
 
     /// The service's response validation, unless the request leaves it out.
     private var responseValidation: ResponseValidation? {
-        options.skippedServiceSteps.contains(.responseValidation) ? nil : configuration.responseValidation
+        options.skippedServiceSteps.contains(.responseValidation) ? nil : settings.responseValidation
     }
 
     /// The statuses the request accepts: its own, within the service validation's.
@@ -98,9 +94,9 @@ struct RequestPipeline: Sendable {
         try await adapt(build(), context: context(attempt: 1))
     }
 
-    /// The jar this request sends and keeps cookies with, if any.
-    private var cookieJar: CookieJar? {
-        options.usesCookies ? configuration.cookies : nil
+    /// The store this request sends and keeps cookies with, if any.
+    private var cookieStore: (any CookieStoring)? {
+        options.usesCookies ? settings.cookies : nil
     }
 
     private var isIdempotent: Bool {
@@ -112,23 +108,23 @@ struct RequestPipeline: Sendable {
                          bodyFile: URL? = nil) -> InterceptorContext {
         InterceptorContext(requestID: request.id, attempt: attempt, unprocessedAttempts: unprocessed,
                            isIdempotent: isIdempotent, response: response,
-                           bodyFile: bodyFile, environment: configuration.environment)
+                           bodyFile: bodyFile, environment: settings.environment)
     }
 
     /// The request's limits, else the service's for its kind: downloads to disk have their own,
     /// and streams none but their own.
     private var timeLimit: Duration? {
         switch options.kind {
-        case .plain: options.timeLimit ?? configuration.timeLimit
-        case .download: options.timeLimit ?? configuration.downloadTimeLimit
+        case .plain: options.timeLimit ?? settings.timeLimit
+        case .download: options.timeLimit ?? settings.downloadTimeLimit
         case .stream: options.timeLimit
         }
     }
 
     private var sizeLimit: Int64? {
         switch options.kind {
-        case .plain: options.maxResponseBytes ?? configuration.maxResponseBytes
-        case .download: options.maxResponseBytes ?? configuration.maxDownloadBytes
+        case .plain: options.maxResponseBytes ?? settings.maxResponseBytes
+        case .download: options.maxResponseBytes ?? settings.maxDownloadBytes
         case .stream: options.maxResponseBytes
         }
     }
@@ -142,7 +138,7 @@ struct RequestPipeline: Sendable {
             // The kit asks for the codings it inflates when the transport leaves inflating to it (a
             // transport that inflates asks in its own words).
             let acceptEncoding = service.transport.decodesContentEncoding ? nil : "gzip, deflate"
-            return try URLRequestBuilder.build(draft, options: options, timeout: configuration.timeout,
+            return try URLRequestBuilder.build(draft, options: options, timeout: settings.timeout,
                                                acceptEncoding: acceptEncoding)
         } catch {
             throw NetworkError.wrap(error)
@@ -168,12 +164,11 @@ struct RequestPipeline: Sendable {
             return .failure(error)
         }
         defer { upload?.removeIfTemporary() }
-        var cache = CacheStep(policy: options.cache, prepared: prepared, options: options,
-                              cache: configuration.responseCache, ignoring: configuration.ignoredCacheKeyArguments)
+        var cache = cacheLookup(for: prepared)
         defer { cache?.finish() }
-        if var step = cache {
-            let answer = await answerFromCache(&step, recording: &metrics)                             // 2. cache
-            cache = step
+        if var lookup = cache {
+            let answer = await answerFromCache(&lookup, recording: &metrics)                           // 2. cache
+            cache = lookup
             if let answer { return answer }
         }
         var file: PartialDownload?
@@ -183,15 +178,15 @@ struct RequestPipeline: Sendable {
         case .plain:
             body = .memory
         case .download(let download):
-            let partial = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, configuration: configuration))
+            let partial = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, environment: settings.environment))
             file = partial
             body = .file(partial)
         case .stream(let stream):
             reconnector = StreamReconnector(policy: stream.reconnection)
             body = .stream(sink: stream.sink, accepting: acceptableStatusCodes)
         }
-        var machine = StateMachine(partialFile: file?.partialURL, canRevalidate: cache?.entry != nil,
-                                   isIdempotent: isIdempotent, resendLimit: configuration.unprocessedResendLimit)
+        var machine = StateMachine(partialFile: file?.partialURL, canRevalidate: cache?.canRevalidate ?? false,
+                                   isIdempotent: isIdempotent, resendLimit: settings.unprocessedResendLimit)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
         var next = machine.start()
@@ -247,7 +242,7 @@ struct RequestPipeline: Sendable {
                     return .failure(.cancelled)
                 }
                 machine = StateMachine(partialFile: nil, canRevalidate: false, isIdempotent: isIdempotent,
-                                       resendLimit: configuration.unprocessedResendLimit)
+                                       resendLimit: settings.unprocessedResendLimit)
                 next = machine.start(after: metrics.attempts)   // the attempts sent so far
             }
         }
@@ -268,20 +263,20 @@ struct RequestPipeline: Sendable {
     /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
     private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
         // A stream's bytes are not held: its parser's limits bound it.
-        let decompressionLimit: Int64 = if case .stream = body { .max } else { Int64(configuration.maxDecompressedBytes) }
+        let decompressionLimit: Int64 = if case .stream = body { .max } else { Int64(settings.maxDecompressedBytes) }
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
-                                   redirects: options.redirectPolicy ?? configuration.redirectPolicy,
+                                   redirects: options.redirectPolicy ?? settings.redirectPolicy,
                                    origin: urlRequest.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
                                    transportDecodes: service.transport.decodesContentEncoding, body: body,
                                    envelope: envelope,
                                    transportPausesReading: service.transport.pausesReading,
-                                   idleWatch: service.idleWatch, cookies: cookieJar)
+                                   idleWatch: service.idleWatch, cookies: cookieStore)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
-        var cookies = cookieJar.map { CookieStep(jar: $0) }
+        var cookies = setup.cookies.map { TransferCookies(store: $0) }
         for _ in 0...RedirectProposal.maxRedirects {
-            if var step = cookies {
-                next = step.prepare(next)
-                cookies = step
+            if var prepared = cookies {
+                next = prepared.prepare(next)
+                cookies = prepared
             }
             var outcome = await send(next, upload: upload, setup: setup)
             bytesSent += outcome.bytesSent
@@ -329,8 +324,8 @@ struct RequestPipeline: Sendable {
     /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
     private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, body: Transfer.Body,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
-        let limits = InFlightLimits.Limits(total: configuration.maxRequestsInFlight,
-                                           perHost: configuration.maxRequestsInFlightPerHost)
+        let limits = InFlightLimits.Limits(total: settings.maxRequestsInFlight,
+                                           perHost: settings.maxRequestsInFlightPerHost)
         let host = limits.isUnlimited ? nil : adapted.url?.host?.lowercased() ?? ""
         if let host, await !waitForRoom(host: host, limits: limits) {
             return TransferOutcome(error: .cancelled)
@@ -350,7 +345,7 @@ struct RequestPipeline: Sendable {
     /// Steps 5 and 6: a transfer's outcome as the request's result. A download's file is checked
     /// and moved into place between validating and parsing.
     private func respond(to outcome: TransferOutcome, file: PartialDownload?,
-                         cache: CacheStep?) async -> AnyResult {
+                         cache: (any RequestCaching)?) async -> AnyResult {
         if let error = outcome.error { return .failure(error) }
         guard let head = outcome.head else {
             return .failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response")))
@@ -431,7 +426,7 @@ struct RequestPipeline: Sendable {
     /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry
     /// runs in a task of its own that `Request.cancel()` can cancel.
     func backOff(_ delay: Duration) async throws {
-        let clock = configuration.clock
+        let clock = settings.clock
         let wait = Task { try await Self.sleep(on: clock, for: delay) }
         request.attach(.wait(wait))
         try await withTaskCancellationHandler { try await wait.value } onCancel: { wait.cancel() }

@@ -124,4 +124,10 @@ extension AnyRequest {
         get { self[option: \.timeLimit] }
         set { self[option: \.timeLimit] = newValue }
     }
+
+    /// What this request does with redirects; nil uses the service's `redirectPolicy`.
+    public var redirectPolicy: RedirectPolicy? {
+        get { self[option: \.redirectPolicy] }
+        set { self[option: \.redirectPolicy] = newValue }
+    }
 }

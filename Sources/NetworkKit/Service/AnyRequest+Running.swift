@@ -164,3 +164,6 @@ extension AnyRequest {
         }
     }
 }
+
+/// The pipeline and the transfer see a running request through `RunningRequest`.
+extension AnyRequest: RunningRequest {}

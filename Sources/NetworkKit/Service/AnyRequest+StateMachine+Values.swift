@@ -77,12 +77,7 @@ struct AttemptRecord {
     }
 }
 
-/// A cached value a cache-then-network request delivers before the network answers.
-struct CachedReply: Sendable {
-    let value: any Sendable
-    let head: ResponseHead
-    let metrics: RequestMetrics
-
+extension CachedReply {
     /// The reply as the typed layer hands it out; nil if the value is not an `Output`.
     func typed<Output>(as _: Output.Type = Output.self) -> Reply<Output>? {
         guard let value = value as? Output else { return nil }

@@ -7,46 +7,6 @@ struct StartContext: Sendable {
     let registry: RequestRegistry
 }
 
-/// What `cancel()` stops while a request runs: its pipeline's task, the transfer of the current
-/// attempt, and a wait (before a retry, or for a cache entry another request is fetching).
-struct CancellableWork: Sendable {
-    private var pipeline: Task<Void, Never>?
-    private var transfer: (any TransportTask)?
-    private var wait: Task<Void, any Error>?
-
-    /// One of the three, as the pipeline hands it over.
-    enum Item: Sendable {
-        case pipeline(Task<Void, Never>)
-        case transfer(any TransportTask)
-        case wait(Task<Void, any Error>)
-
-        /// Stops this item: kept alone, then cancelled with all of it, so `keep` is the one
-        /// place that takes an item apart.
-        func cancel() {
-            var alone = CancellableWork()
-            alone.keep(self)
-            alone.cancel()
-        }
-    }
-
-    /// Keeps `item` in its slot, in place of the one before of its kind (the last attempt's
-    /// transfer, the last wait).
-    mutating func keep(_ item: Item) {
-        switch item {
-        case .pipeline(let task): pipeline = task
-        case .transfer(let task): transfer = task
-        case .wait(let task): wait = task
-        }
-    }
-
-    /// Stops all of it.
-    func cancel() {
-        transfer?.cancel()
-        wait?.cancel()
-        pipeline?.cancel()
-    }
-}
-
 extension AnyRequest {
     /// A request's lifecycle as a state machine: events come in as calls, the actions to take come
     /// back as values. It holds no lock, touches no queue and calls no handler, so every pair of

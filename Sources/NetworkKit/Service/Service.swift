@@ -15,7 +15,8 @@ public final class Service: Sendable {
     /// The one transport behind this service.
     public let transport: any Transport
     let requests = RequestRegistry()
-    private let settings: Protected<ServiceConfiguration>
+    /// The configuration, and what the pipeline reads of it, made at each change.
+    private let settings: Protected<(configuration: ServiceConfiguration, pipeline: PipelineSettings)>
     private let executor: PipelineExecutor
     /// Finishes requests whose time limit passes.
     let timeLimits = TimeLimits()
@@ -55,7 +56,7 @@ public final class Service: Sendable {
 
     private init(configuration: ServiceConfiguration, transport: any Transport, pipelineQueue: DispatchQueue) {
         self.transport = transport
-        settings = Protected(configuration)
+        settings = Protected((configuration, configuration.pipelineSettings))
         executor = PipelineExecutor(queue: pipelineQueue)
     }
 
@@ -67,15 +68,23 @@ public final class Service: Sendable {
         transport.finishAndInvalidate()
     }
 
+    /// What a request's pipeline reads of the configuration new requests are sent with.
+    var pipelineSettings: PipelineSettings {
+        settings.snapshot.pipeline
+    }
+
     /// The configuration new requests are sent with; set it to switch servers at runtime.
     public var configuration: ServiceConfiguration {
-        get { settings.snapshot }
-        set { settings.withLock { $0 = newValue } }
+        get { settings.snapshot.configuration }
+        set { settings.withLock { $0 = (newValue, newValue.pipelineSettings) } }
     }
 
     /// Changes part of the configuration in one step: `service.configure { $0.baseURL = staging }`.
     public func configure(_ change: (inout ServiceConfiguration) -> Void) {
-        settings.withLock(change)
+        settings.withLock { settings in
+            change(&settings.configuration)
+            settings.pipeline = settings.configuration.pipelineSettings
+        }
     }
 
     /// Sends `request` through the pipeline, on the service's pipeline queue (never the
@@ -89,7 +98,7 @@ public final class Service: Sendable {
     /// Moves `request` to running and returns the pipeline that will send it; nil when it was
     /// started before, or was cancelled before start (it has finished cancelled then).
     func pipeline(for request: AnyRequest) -> RequestPipeline? {
-        let configuration = settings.snapshot
+        let (configuration, pipelineSettings) = settings.snapshot
         let context = StartContext(callbackQueue: configuration.callbackQueue, registry: requests)
         let options = request.options
         // A stopped download finishes once its file is closed; a cache-then-network request once
@@ -100,7 +109,7 @@ public final class Service: Sendable {
         }
         switch request.start(context, pipelineFinishesStops: pipelineFinishesStops) {
         case .started:
-            return RequestPipeline(request: request, options: options, configuration: configuration, service: self)
+            return RequestPipeline(request: request, options: options, settings: pipelineSettings, service: self)
         case .finishedAtStart, .startedBefore:
             return nil
         }
@@ -110,14 +119,14 @@ public final class Service: Sendable {
     /// with the current configuration and adapted by the interceptors (signatures included), but
     /// not sent. Secrets are hidden as the configuration's `redaction` says.
     public func curlCommand(for request: AnyRequest) async throws(NetworkError) -> String {
-        try await curlCommand(for: request, redaction: settings.snapshot.redaction)
+        try await curlCommand(for: request, redaction: settings.snapshot.configuration.redaction)
     }
 
     /// The same, with secrets hidden as `redaction` says: `Redaction.none` gives a command that
     /// runs with the real credentials.
     public func curlCommand(for request: AnyRequest, redaction: Redaction) async throws(NetworkError) -> String {
         let pipeline = RequestPipeline(request: request, options: request.options,
-                                       configuration: settings.snapshot, service: self)
+                                       settings: settings.snapshot.pipeline, service: self)
         return try await pipeline.firstAttempt().curlCommand(redaction: redaction)
     }
 
@@ -145,3 +154,6 @@ public final class Service: Sendable {
         inFlight.waitingCount
     }
 }
+
+/// A request's pipeline sees its service through `PipelineHost`.
+extension Service: PipelineHost {}

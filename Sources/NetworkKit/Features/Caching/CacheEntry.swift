@@ -11,15 +11,9 @@ struct CacheEntry: Sendable {
     var body: Data
     var storedAt: Date
 
-    /// What parsers see, as if the server had just sent it, with the service's `envelope`.
-    func response(envelope: ResponseEnvelope?) -> Response {
-        var response = Response(url: url, statusCode: statusCode, headers: headers, data: body)
-        response.envelope = envelope
-        return response
-    }
-
-    var head: ResponseHead {
-        ResponseHead(url: url, statusCode: statusCode, headers: headers)
+    /// What parsers see, as if the server had just sent it (without an envelope).
+    var response: Response {
+        Response(url: url, statusCode: statusCode, headers: headers, data: body)
     }
 
     /// How much memory the entry holds, roughly: the body plus its headers.

@@ -23,18 +23,20 @@ extension Service {
     public func cachedValue<Output>(for request: Request<Output>) throws(NetworkError) -> CachedValue<Output>? {
         let configuration = self.configuration
         let options = request.options
-        let prepared = try RequestPipeline(request: request, options: options, configuration: configuration,
+        let prepared = try RequestPipeline(request: request, options: options, settings: pipelineSettings,
                                            service: self).build()
-        guard let step = CacheStep(policy: options.cache, prepared: prepared, options: options,
-                                   cache: configuration.responseCache, ignoring: configuration.ignoredCacheKeyArguments),
-              let entry = configuration.responseCache.entry(for: step.key) else { return nil }
-        let response = entry.response(envelope: configuration.envelope)
+        guard let policy = options.cache, RequestPipeline.canCache(options),
+              let key = configuration.responseCache.key(for: prepared, policy: policy,
+                                                        ignoring: configuration.ignoredCacheKeyArguments),
+              let entry = configuration.responseCache.entry(for: key) else { return nil }
+        var response = entry.response
+        response.envelope = configuration.envelope
         switch request.parser.parseResult(response) {
         case .success(let value):
             return CachedValue(value: value, storedAt: entry.storedAt,
-                               isFresh: entry.isFresh(at: configuration.responseCache.currentDate, policy: step.policy))
+                               isFresh: entry.isFresh(at: configuration.responseCache.currentDate, policy: policy))
         case .failure(let error):
-            configuration.responseCache.remove(step.key)
+            configuration.responseCache.remove(key)
             throw error
         }
     }

@@ -4,6 +4,7 @@
 public struct CommonHeadersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 2)
     static let prepares = true
+    static let serviceStep = ServiceSteps.commonHeaders
 
     /// The header fields, read once per request.
     public var headers: @Sendable () -> [String: String]

@@ -94,3 +94,15 @@ public final class CookieJar: Sendable {
         state.withLock { $0.store(cookies, overSecureScheme: true, now: now) }
     }
 }
+
+/// The jar is the pipeline's cookie store: each transfer sends and keeps cookies at the time it
+/// runs.
+extension CookieJar: CookieStoring {
+    func cookieHeader(for url: URL) -> String? {
+        cookieHeader(for: url, now: Date())
+    }
+
+    func store(setCookieFields: [String], from url: URL) {
+        store(setCookieFields: setCookieFields, from: url, now: Date())
+    }
+}

@@ -89,7 +89,11 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     /// Adds a handler called on the callback queue with each item, in order; items parsed before
     /// it was added do not reach it. Never called after the completion handlers.
     public func addItemHandler(_ handler: @escaping ItemHandler) {
-        sink.addHandler { request, item in handler(unsafeDowncast(request, to: StreamRequest<Item>.self), item) }
+        // Weak: the request holds its sink, and runs (held by its pipeline) while items arrive.
+        sink.addHandler { [weak self] item in
+            guard let self else { return }
+            handler(self, item)
+        }
     }
 
     /// Adds a handler called once, on the callback queue, when the stream ends, after every item

@@ -81,16 +81,16 @@ enum URLRequestBuilder {
 
     /// What identifies a download across attempts and runs: the URL of the request's target
     /// with its own parameters, without what the interceptors add each time (common parameters,
-    /// URL filters, signatures), which may hold a timestamp or a nonce.
-    static func downloadIdentity(_ options: RequestOptions, configuration: ServiceConfiguration) -> String {
+    /// URL filters, signatures), which may hold a timestamp or a nonce. A path is resolved on
+    /// `environment`, the service's.
+    static func downloadIdentity(_ options: RequestOptions, environment: ServiceEnvironment) -> String {
         if let custom = options.customRequest { return custom.url?.absoluteString ?? options.target.description }
         var url: URL
         switch options.target {
         case .url(let absolute):
             url = absolute
         case .path(let path):
-            let environment = configuration.interceptors.builtIn(EnvironmentInterceptor.self)
-            guard let resolved = try? environment?.resolve(path, useCDN: options.useCDN) else { return path }
+            guard let resolved = try? environment.resolve(path, useCDN: options.useCDN) else { return path }
             url = resolved
         }
         if !options.parameters.isEmpty, let withQuery = try? appendingQuery(options.parameters, to: url, keepingExisting: false) {

@@ -1,35 +1,59 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// Step 2 of the pipeline, the response cache (see `CacheStep`).
+/// Step 2 of the pipeline, the response cache, through the hooks of ResponseCaching.swift.
 extension RequestPipeline {
+    /// Whether a request's answer may be cached: only a plain request's, and not one whose body
+    /// comes from a file.
+    static func canCache(_ options: RequestOptions) -> Bool {
+        guard case .plain = options.kind else { return false }
+        switch options.body {
+        case .file, .multipart: return false
+        default: return true
+        }
+    }
+
+    /// The cache at work on this request, or nil when it has no ``CachePolicy`` or cannot be cached.
+    func cacheLookup(for prepared: URLRequest) -> (any RequestCaching)? {
+        guard let policy = options.cache, Self.canCache(options) else { return nil }
+        return settings.responseCache?.lookUp(prepared, policy: policy, ignoring: settings.ignoredCacheKeyArguments)
+    }
+
     /// Looks the request up. A fresh entry that parses answers it (`cacheElseNetwork`); with
     /// `cacheThenNetwork` any entry that parses is delivered to the handlers first and the
     /// network answers after. An entry the parser chain refuses is dropped.
-    func answerFromCache(_ step: inout CacheStep, recording metrics: inout RequestMetrics) async -> AnyResult? {
-        await step.lookUp { wait in await waitCancellably(wait) }
+    func answerFromCache(_ cache: inout any RequestCaching, recording metrics: inout RequestMetrics) async -> AnyResult? {
+        let finding = await cache.find { wait in await waitCancellably(wait) }
         guard isCancelled == false else { return .failure(.cancelled) }
-        metrics.cache = step.entry == nil || step.policy.mode == .reload ? .miss : .refreshed
-        guard let entry = step.entry, step.policy.mode != .reload else { return nil }
-        switch step.policy.mode {
-        case .cacheElseNetwork where step.isFresh:
-            let result = await parse(cached: entry)
-            guard case .success = result else { break }
-            metrics.cache = .hit
-            metrics.statusCode = entry.statusCode
-            metrics.url = entry.url
-            return result
-        case .cacheThenNetwork:
-            let result = await parse(cached: entry)
-            guard case .success(let value) = result else { break }
-            var interim = metrics
-            interim.cache = .hit
-            interim.statusCode = entry.statusCode
-            await request.deliverCached(CachedReply(value: value, head: entry.head, metrics: interim))
+        switch finding {
+        case .miss:
+            metrics.cache = .miss
             return nil
-        default:
+        case .stale:
+            metrics.cache = .refreshed
             return nil
+        case .fresh(let entry):
+            metrics.cache = .refreshed
+            let result = await parse(cached: entry)
+            if case .success = result {
+                metrics.cache = .hit
+                metrics.statusCode = entry.statusCode
+                metrics.url = entry.url
+                return result
+            }
+        case .interim(let entry):
+            metrics.cache = .refreshed
+            if case .success(let value) = await parse(cached: entry) {
+                var interim = metrics
+                interim.cache = .hit
+                interim.statusCode = entry.statusCode
+                await request.deliverCached(CachedReply(value: value, head: entry.head, metrics: interim))
+                return nil
+            }
         }
-        step.discardEntry()
+        cache.discardEntry()
         metrics.cache = .miss
         return nil
     }
@@ -37,7 +61,7 @@ extension RequestPipeline {
     /// A `304 Not Modified` (`head`) to a conditional request: the answer from the entry it
     /// refreshed, or nil when there is no entry to refresh. An entry the parser chain refuses is
     /// dropped.
-    func revalidate(with head: ResponseHead, cache: inout CacheStep?,
+    func revalidate(with head: ResponseHead, cache: inout (any RequestCaching)?,
                     recording metrics: inout RequestMetrics) async -> AnyResult? {
         guard let refreshed = cache?.revalidate(with: head) else { return nil }
         let result = await parse(cached: refreshed)
@@ -51,9 +75,11 @@ extension RequestPipeline {
     }
 
     /// An entry through the request's parser chain, as if the server had just sent it.
-    private func parse(cached entry: CacheEntry) async -> AnyResult {
+    private func parse(cached entry: Response) async -> AnyResult {
         request.didReceive(head: entry.head)
-        return await parse(entry.response(envelope: configuration.envelope))
+        var response = entry
+        response.envelope = settings.envelope
+        return await parse(response)
     }
 
     /// Runs `wait` in a task of its own that `Request.cancel()` can cancel (the pipeline may run

@@ -45,11 +45,3 @@ public enum RedirectPolicy: Sendable {
             && port(lhs) == port(rhs)
     }
 }
-
-extension AnyRequest {
-    /// What this request does with redirects; nil uses the service's `redirectPolicy`.
-    public var redirectPolicy: RedirectPolicy? {
-        get { self[option: \.redirectPolicy] }
-        set { self[option: \.redirectPolicy] = newValue }
-    }
-}

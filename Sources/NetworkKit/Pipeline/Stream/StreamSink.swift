@@ -22,7 +22,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
 
     /// The consumers' side.
     private struct Flow {
-        var handlers: [@Sendable (AnyRequest, Item) -> Void] = []
+        var handlers: [@Sendable (Item) -> Void] = []
         /// Items queued for the handlers whose block has not run yet.
         var pendingForHandlers = 0
         /// Items held for the sequence.
@@ -67,11 +67,11 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         }
     }
 
-    func feed(_ chunk: Data, request: AnyRequest, canWait: Bool) -> NetworkError? {
+    func feed(_ chunk: Data, request: any RunningRequest, canWait: Bool) -> NetworkError? {
         deliver(request: request, canWait: canWait) { try $0.parse(chunk) }
     }
 
-    func endBody(request: AnyRequest) -> NetworkError? {
+    func endBody(request: any RunningRequest) -> NetworkError? {
         deliver(request: request, canWait: true) { try $0.finish() }
     }
 
@@ -111,7 +111,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     /// Parses with `parse`, then hands the items out; the error that must stop the stream, if any.
-    private func deliver(request: AnyRequest, canWait: Bool,
+    private func deliver(request: any RunningRequest, canWait: Bool,
                          _ parse: (inout any StreamParser<Item>) throws -> [Item]) -> NetworkError? {
         let items: [Item]
         do {
@@ -145,15 +145,15 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
 
     /// Queues one block that runs every handler on each item, on the callback queue, unless the
     /// request finished (nothing is reported after it finishes).
-    private func queueForHandlers(_ items: [Item], request: AnyRequest) {
-        let handlers = flow.withLock { flow -> [@Sendable (AnyRequest, Item) -> Void] in
+    private func queueForHandlers(_ items: [Item], request: any RunningRequest) {
+        let handlers = flow.withLock { flow -> [@Sendable (Item) -> Void] in
             if !flow.handlers.isEmpty { flow.pendingForHandlers += items.count }
             return flow.handlers
         }
         guard !handlers.isEmpty else { return }
         let queued = request.queueWhileRunning {
             for item in items {
-                for handler in handlers { handler(request, item) }
+                for handler in handlers { handler(item) }
             }
             self.handled(items.count)
         }
@@ -179,7 +179,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     // MARK: The consumers' side
 
     /// Adds an item handler; items parsed from then on reach it.
-    func addHandler(_ handler: @escaping @Sendable (AnyRequest, Item) -> Void) {
+    func addHandler(_ handler: @escaping @Sendable (Item) -> Void) {
         flow.withLock { $0.handlers.append(handler) }
     }
 

@@ -13,9 +13,9 @@ protocol StreamSinking: AnyObject, Sendable {
     /// Parses `chunk` and hands its items to the consumers. Returns the error that must stop the
     /// stream: the parser's, or the buffer's when it is full and the transport cannot wait
     /// (`canWait` false); the transport then waits in `waitForRoom` before reading on.
-    func feed(_ chunk: Data, request: AnyRequest, canWait: Bool) -> NetworkError?
+    func feed(_ chunk: Data, request: any RunningRequest, canWait: Bool) -> NetworkError?
     /// The body ended as it should: the parser's last items go to the consumers.
-    func endBody(request: AnyRequest) -> NetworkError?
+    func endBody(request: any RunningRequest) -> NetworkError?
     /// True when the consumers have room for more items.
     var hasRoom: Bool { get }
     /// Returns once the consumers have room, or the stream was closed.

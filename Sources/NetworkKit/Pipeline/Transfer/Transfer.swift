@@ -30,8 +30,8 @@ final class Transfer: TransportEvents {
         let transportPausesReading: Bool
         /// Watches the transfer's idle time while it runs, if its request has an idle timeout.
         let idleWatch: IdleWatch
-        /// The jar that keeps the cookies each head sets, if the request uses one.
-        let cookies: CookieJar?
+        /// The store that keeps the cookies each head sets, if the request uses one.
+        let cookies: (any CookieStoring)?
 
         /// Where an accepted answer's body goes, for the state machine.
         var destination: StateMachine.Destination {
@@ -70,13 +70,13 @@ final class Transfer: TransportEvents {
     /// The request's idle timeout, fixed when the transfer is made: `IdleWatch` watches only a
     /// transfer that has one, and reads this without a lock.
     let idleTimeout: IdleTimeout?
-    private let request: AnyRequest
+    private let request: any RunningRequest
     /// What this transfer sends (a redirect's proposal is made from it).
     private let sent: URLRequest
     private let setup: Setup
     private let locked: Protected<Locked>
 
-    init(request: AnyRequest, sending sent: URLRequest, setup: Setup,
+    init(request: any RunningRequest, sending sent: URLRequest, setup: Setup,
          continuation: CheckedContinuation<TransferOutcome, Never>) {
         self.request = request
         self.sent = sent
@@ -105,8 +105,8 @@ final class Transfer: TransportEvents {
 
     func transportDidReceive(head: ResponseHead) {
         let setup = self.setup
-        if let jar = setup.cookies, !head.setCookieFields.isEmpty, let url = sent.url {
-            jar.store(setCookieFields: head.setCookieFields, from: url)
+        if let store = setup.cookies, !head.setCookieFields.isEmpty, let url = sent.url {
+            store.store(setCookieFields: head.setCookieFields, from: url)
         }
         let redirect = RedirectProposal.next(after: sent, head: head).flatMap {
             setup.redirects.next($0, after: head, original: setup.origin)

@@ -52,18 +52,26 @@ public struct ServiceEnvironment: Sendable, Hashable {
     }
 }
 
-extension Service {
-    /// Switches to the environment called `name` in `configuration.environments`. Requests
-    /// already started finish on the servers they were sent to (retries included); the next
-    /// ones go to the new servers. Returns false, changing nothing, when there is no such environment.
-    @discardableResult
-    public func useEnvironment(named name: String) -> Bool {
-        var found = false
-        configure { configuration in
-            guard let environment = configuration.environments.first(where: { $0.name == name }) else { return }
-            configuration.environment = environment
-            found = true
+extension ServiceEnvironment {
+    /// The URL `path` names on the base URL (or, with `useCDN`, the CDN URL).
+    /// - Throws: `NetworkError.invalidURL` when the environment has no such URL, or the path
+    ///   does not make a URL on it.
+    func resolve(_ path: String, useCDN: Bool) throws(NetworkError) -> URL {
+        let base = useCDN ? cdnURL : baseURL
+        guard let base else { throw .unresolvedPath(path, useCDN: useCDN) }
+        var root = base.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        let joined = root + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
+        guard !path.contains("://"), let url = URL(string: joined), url.host != nil else {
+            throw .invalidURL("\"\(path)\" is not a path on \(root)")
         }
-        return found
+        return url
+    }
+}
+
+extension NetworkError {
+    /// A path that no environment resolved.
+    static func unresolvedPath(_ path: String, useCDN: Bool) -> NetworkError {
+        .invalidURL("\"\(path)\" is a path and the service has no \(useCDN ? "CDN URL" : "base URL")")
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ResponseCache: ResponseCaching {
+    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>) -> (any RequestCaching)? {
+        key(for: prepared, policy: policy, ignoring: ignoring).map { CacheLookup(cache: self, policy: policy, key: $0) }
+    }
+
+    /// The key of `prepared` under `policy`, without the query arguments the policy and
+    /// `ignoring` name; nil when the cache keeps no answer for it.
+    func key(for prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>) -> CacheKey? {
+        CacheKey(prepared, policy: policy, ignoring: ignoring.union(policy.ignoredArguments))
+    }
+}
+
+/// The response cache at work on one request (the pipeline's step 2, through
+/// `RequestCaching`): the entry found for its key under its policy, and what follows from it.
+struct CacheLookup: RequestCaching {
+    let cache: ResponseCache
+    let policy: CachePolicy
+    let key: CacheKey
+    /// The entry found (fresh or stale), if any.
+    private(set) var entry: CacheEntry?
+    /// Whether this request leads a coalesced miss (and must call `finish()`).
+    private(set) var leads = false
+
+    init(cache: ResponseCache, policy: CachePolicy, key: CacheKey) {
+        self.cache = cache
+        self.policy = policy
+        self.key = key
+    }
+
+    mutating func find(wait: (@escaping @Sendable () async -> Bool) async -> Bool) async -> CacheFinding {
+        entry = cache.entry(for: key)
+        if policy.coalescesMisses, !isFresh, policy.mode != .reload {
+            let cache = self.cache, key = self.key
+            while true {
+                if await wait({ await cache.coalescer.lead(key.text) }) {
+                    leads = true
+                    break
+                }
+                entry = cache.entry(for: key)
+                if isFresh || Task.isCancelled { break }
+            }
+        }
+        guard let entry, policy.mode != .reload else { return .miss }
+        switch policy.mode {
+        case .cacheElseNetwork where isFresh: return .fresh(entry.response)
+        case .cacheThenNetwork: return .interim(entry.response)
+        default: return .stale
+        }
+    }
+
+    /// Whether the entry found answers without the network.
+    var isFresh: Bool {
+        entry?.isFresh(at: cache.currentDate, policy: policy) ?? false
+    }
+
+    var conditionalHeaders: [String: String] {
+        guard policy.mode != .reload else { return [:] }
+        return entry?.conditionalHeaders ?? [:]
+    }
+
+    var canRevalidate: Bool { entry != nil }
+
+    func revalidate(with head: ResponseHead) -> Response? {
+        guard let entry else { return nil }
+        let refreshed = entry.revalidated(by: head, at: cache.currentDate)
+        cache.store(refreshed, key: key)
+        return refreshed.response
+    }
+
+    func store(_ response: Response) {
+        guard !CacheControl(headers: response.headers).noStore else {
+            if entry != nil { cache.remove(key) }
+            return
+        }
+        cache.store(CacheEntry(key: key.text, url: response.url, statusCode: response.statusCode,
+                               headers: response.headers, body: response.data, storedAt: cache.currentDate), key: key)
+    }
+
+    mutating func discardEntry() {
+        cache.remove(key)
+        entry = nil
+    }
+
+    func finish() {
+        if leads { cache.coalescer.finish(key.text) }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a pipeline reads of its service's configuration, in the pipeline's own words: made once
+/// per change of the configuration (``ServiceConfiguration`` says what each setting means), so a
+/// request starts with a copy and keeps it to its finish.
+struct PipelineSettings: Sendable {
+    /// The service's interceptors, as a chain.
+    var chain = InterceptorChain([])
+    /// The monitors every request tells, in order.
+    var monitors: [any EventMonitor] = []
+    var envelope: ResponseEnvelope?
+    var responseValidation: ResponseValidation?
+    /// Seconds a transfer may wait for data.
+    var timeout: TimeInterval = 15
+    var timeLimit: Duration?
+    var downloadTimeLimit: Duration?
+    var maxResponseBytes: Int64?
+    var maxDownloadBytes: Int64?
+    var maxDecompressedBytes = Int.max
+    /// The environment paths are resolved on (a download's identity reads it).
+    var environment = ServiceEnvironment(name: "default", baseURL: nil)
+    /// Where requests with a ``CachePolicy`` keep their answers; nil caches nothing.
+    var responseCache: (any ResponseCaching)?
+    var ignoredCacheKeyArguments: Set<String> = []
+    /// Where requests send and keep cookies, if the service keeps any.
+    var cookies: (any CookieStoring)?
+    var redirectPolicy = RedirectPolicy.follow
+    var unprocessedResendLimit = 0
+    var maxRequestsInFlight: Int?
+    var maxRequestsInFlightPerHost: Int?
+    /// The clock retry delays and reconnections are waited on.
+    var clock: any Clock<Duration> = ContinuousClock()
+}
+
+/// The service a pipeline runs in, as the pipeline sees it (``Service`` is the one): its transport
+/// and the parts that watch its requests. A pipeline holds it, so the service and its transport
+/// live until the request finishes.
+protocol PipelineHost: AnyObject, Sendable {
+    /// The one transport of the service.
+    var transport: any Transport { get }
+    /// Finishes requests whose time limit passes.
+    var timeLimits: TimeLimits { get }
+    /// Fails transfers that go idle for their request's timeout.
+    var idleWatch: IdleWatch { get }
+    /// Holds requests back where the service limits those in flight.
+    var inFlight: InFlightGate { get }
+}
