@@ -181,6 +181,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The code generators: a library (unit-tested), the tools the plugins run, and the plugins.
+        // One JSON GET for scripts/request-path's coverage runs.
+        .executableTarget(name: "nk-request-probe", dependencies: ["NetworkKit"], swiftSettings: strict),
         .target(
             name: "NetworkKitCodegen",
             dependencies: [
