@@ -70,12 +70,12 @@ public final class Service: Sendable {
 
     /// What a request's pipeline reads of the configuration new requests are sent with.
     var pipelineSettings: PipelineSettings {
-        settings.snapshot.pipeline
+        settings.withLock { $0.pipeline }
     }
 
     /// The configuration new requests are sent with; set it to switch servers at runtime.
     public var configuration: ServiceConfiguration {
-        get { settings.snapshot.configuration }
+        get { settings.withLock { $0.configuration } }
         set { settings.withLock { $0 = (newValue, newValue.pipelineSettings) } }
     }
 
@@ -98,8 +98,9 @@ public final class Service: Sendable {
     /// Moves `request` to running and returns the pipeline that will send it; nil when it was
     /// started before, or was cancelled before start (it has finished cancelled then).
     func pipeline(for request: AnyRequest) -> RequestPipeline? {
-        let (configuration, pipelineSettings) = settings.snapshot
-        let context = StartContext(callbackQueue: configuration.callbackQueue, registry: requests)
+        // Only what a start needs, read under the lock: not a copy of the whole configuration.
+        let (callbackQueue, pipelineSettings) = settings.withLock { ($0.configuration.callbackQueue, $0.pipeline) }
+        let context = StartContext(callbackQueue: callbackQueue, registry: requests)
         let options = request.options
         // A stopped download finishes once its file is closed; a cache-then-network request once
         // its cached value's handlers have returned.
@@ -119,14 +120,14 @@ public final class Service: Sendable {
     /// with the current configuration and adapted by the interceptors (signatures included), but
     /// not sent. Secrets are hidden as the configuration's `redaction` says.
     public func curlCommand(for request: AnyRequest) async throws(NetworkError) -> String {
-        try await curlCommand(for: request, redaction: settings.snapshot.configuration.redaction)
+        try await curlCommand(for: request, redaction: settings.withLock { $0.configuration.redaction })
     }
 
     /// The same, with secrets hidden as `redaction` says: `Redaction.none` gives a command that
     /// runs with the real credentials.
     public func curlCommand(for request: AnyRequest, redaction: Redaction) async throws(NetworkError) -> String {
         let pipeline = RequestPipeline(request: request, options: request.options,
-                                       settings: settings.snapshot.pipeline, service: self)
+                                       settings: pipelineSettings, service: self)
         return try await pipeline.firstAttempt().curlCommand(redaction: redaction)
     }
 
