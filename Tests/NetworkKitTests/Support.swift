@@ -101,6 +101,17 @@ struct Entrance: Codable, Sendable, Equatable {
 }
 
 
+/// Runs `work`, seconds of computation, on a thread of its own and returns what it returns. On
+/// Swift's cooperative pool (two threads on a two-core machine) such a test starves the
+/// in-process servers of the tests beside it, whose requests then time out. `work` checks
+/// nothing itself (an `#expect` off the test's task is not the test's): it returns what the test
+/// checks.
+func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// Runs memory-heavy tests one at a time, so one's allocations do not show in another's RSS
 /// figures (Swift Testing runs suites in parallel in one process).
 actor MemoryHeavy {
