@@ -74,17 +74,17 @@ struct RequestStateMachineTests {
     /// The pipeline's finish: a stop wins over its result, an earlier finish over both, and the
     /// metrics keep the error the request finished with.
     @Test("finish", arguments: [
-        (Start.ready, "ready", "success, nothing to deliver"),
-        (.stoppedBeforeStart, "stoppedBeforeStart", "success, nothing to deliver"),
-        (.running, "finished(finished)", "success, delivers"),
-        (.runningPipelineFinishes, "finished(finished)", "success, delivers"),
-        (.stopping, "finished(cancelled)", "cancelled (metrics: cancelled), delivers"),
-        (.finished, "finished(finished)", "success, nothing to deliver"),
+        (Start.ready, "ready", "success, no handlers to call"),
+        (.stoppedBeforeStart, "stoppedBeforeStart", "success, no handlers to call"),
+        (.running, "finished(finished)", "success, calls handlers"),
+        (.runningPipelineFinishes, "finished(finished)", "success, calls handlers"),
+        (.stopping, "finished(cancelled)", "cancelled (metrics: cancelled), calls handlers"),
+        (.finished, "finished(finished)", "success, no handlers to call"),
     ])
-    func finish(from start: Start, phase: String, settled: String) {
+    func finish(from start: Start, phase: String, action: String) {
         var lifecycle = start.lifecycle()
         let finished = lifecycle.finish(.success(2), metrics: Start.metrics)
-        #expect(Self.describe(finished) == settled)
+        #expect(Self.describe(finished) == action)
         #expect(Self.describe(lifecycle.phase) == phase)
     }
 
@@ -166,7 +166,7 @@ struct RequestStateMachineTests {
         work.cancel()
         #expect(wait.isCancelled)
         let finished = lifecycle.finish(.success("from the cache"), metrics: Start.metrics)
-        #expect(Self.describe(finished) == "cancelled (metrics: cancelled), delivers")
+        #expect(Self.describe(finished) == "cancelled (metrics: cancelled), calls handlers")
     }
 
     /// Work handed over after the request stopped is cancelled on its own, whatever its kind.
@@ -204,7 +204,7 @@ struct RequestStateMachineTests {
     static func describe(_ action: AnyRequest.StateMachine.StartAction) -> String {
         switch action {
         case .run: "run"
-        case .finish(let delivery): "finish(\(describe(delivery)))"
+        case .finish(let handlers): "finish(\(describe(handlers)))"
         case .ignore: "ignore"
         }
     }
@@ -213,18 +213,18 @@ struct RequestStateMachineTests {
         switch action {
         case .ignore: "ignore"
         case .cancel: "cancel"
-        case .cancelAndFinish(_, let delivery): "cancelAndFinish(\(describe(delivery)))"
+        case .cancelAndFinish(_, let handlers): "cancelAndFinish(\(describe(handlers)))"
         }
     }
 
-    static func describe(_ delivery: AnyRequest.StateMachine.FinishDelivery) -> String {
-        "\(describe(delivery.result)), \(delivery.completionHandlers.count) handler"
+    static func describe(_ handlers: AnyRequest.StateMachine.HandlersToCall) -> String {
+        "\(describe(handlers.result)), \(handlers.completionHandlers.count) handler"
     }
 
-    static func describe(_ settled: AnyRequest.StateMachine.SettledResult) -> String {
-        var text = describe(settled.result)
-        if let error = settled.metrics.error { text += " (metrics: \(describe(.failure(error))))" }
-        return text + (settled.delivery == nil ? ", nothing to deliver" : ", delivers")
+    static func describe(_ action: AnyRequest.StateMachine.FinishAction) -> String {
+        var text = describe(action.result)
+        if let error = action.metrics.error { text += " (metrics: \(describe(.failure(error))))" }
+        return text + (action.handlersToCall == nil ? ", no handlers to call" : ", calls handlers")
     }
 
     static func describe(_ result: AnyResult) -> String {

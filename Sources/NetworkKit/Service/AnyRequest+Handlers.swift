@@ -1,33 +1,35 @@
 import Foundation
 
-/// The handlers of every typed request (`Request`, `StreamRequest`), written once: each wraps the
-/// caller's closure for the lifecycle, which keeps handlers of every type alike. `Typed` is the
-/// class of the request adding the handler, which is what the lifecycle calls the handler with.
-extension AnyRequest {
+/// A typed request (`Request`, `StreamRequest`) whose handlers get the request as its own class.
+protocol TypedHandlers: AnyRequest {}
+
+/// The handlers of every typed request, written once: each wraps the caller's closure for the
+/// lifecycle, which keeps handlers of every type alike and calls them with the request itself.
+/// The wrapper holds the request unowned (the request holds its handlers); whoever calls a
+/// handler holds the request until it returns.
+extension TypedHandlers {
     /// Keeps a completion handler for the finish; one added after it is called with the stored
     /// result on the callback queue.
-    func addTypedCompletionHandler<Typed: AnyRequest, Output>(
-        _ handler: @escaping @Sendable (Typed, Result<Output, NetworkError>) -> Void
-    ) {
+    func addTypedCompletionHandler<Output>(_ handler: @escaping @Sendable (Self, Result<Output, NetworkError>) -> Void) {
         let action = withStateMachine { lifecycle in
-            lifecycle.addCompletionHandler { request, result in handler(unsafeDowncast(request, to: Typed.self), result.typed()) }
+            lifecycle.addCompletionHandler { [unowned self] _, result in handler(self, result.typed()) }
         }
         if case .callNow(let result, let queue) = action {
-            queue.async { handler(unsafeDowncast(self, to: Typed.self), result.typed()) }
+            queue.async { handler(self, result.typed()) }
         }
     }
 
     /// Keeps a progress handler while the request has not finished.
-    func addTypedProgressHandler<Typed: AnyRequest>(_ handler: @escaping @Sendable (Typed, TransferProgress) -> Void) {
+    func addTypedProgressHandler(_ handler: @escaping @Sendable (Self, TransferProgress) -> Void) {
         withStateMachine { lifecycle in
-            lifecycle.addProgressHandler { request, progress in handler(unsafeDowncast(request, to: Typed.self), progress) }
+            lifecycle.addProgressHandler { [unowned self] _, progress in handler(self, progress) }
         }
     }
 
     /// Keeps a state handler while the request has not finished.
-    func addTypedStateHandler<Typed: AnyRequest>(_ handler: @escaping @Sendable (Typed, RequestState) -> Void) {
+    func addTypedStateHandler(_ handler: @escaping @Sendable (Self, RequestState) -> Void) {
         withStateMachine { lifecycle in
-            lifecycle.addStateHandler { request, state in handler(unsafeDowncast(request, to: Typed.self), state) }
+            lifecycle.addStateHandler { [unowned self] _, state in handler(self, state) }
         }
     }
 }

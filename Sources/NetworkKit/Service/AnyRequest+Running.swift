@@ -26,7 +26,7 @@ extension AnyRequest {
         }
         switch action {
         case .run: return .started
-        case .finish(let delivery): perform(delivery); return .finishedAtStart
+        case .finish(let handlers): call(handlers); return .finishedAtStart
         case .ignore: return .startedBefore
         }
     }
@@ -45,18 +45,18 @@ extension AnyRequest {
             break
         case .cancel(let work):
             work.cancel()
-        case .cancelAndFinish(let work, let delivery):
+        case .cancelAndFinish(let work, let handlers):
             work.cancel()
-            perform(delivery)
+            call(handlers)
         }
     }
 
     /// Finishes the request from its pipeline: a stop wins over `result`, and an earlier finish
     /// over both. Returns what the request finished with and the metrics as kept.
     func finish(_ result: AnyResult, metrics: RequestMetrics) -> (result: AnyResult, metrics: RequestMetrics) {
-        let settled = withStateMachine { $0.finish(result, metrics: metrics) }
-        if let delivery = settled.delivery { perform(delivery) }
-        return (settled.result, settled.metrics)
+        let action = withStateMachine { $0.finish(result, metrics: metrics) }
+        if let handlers = action.handlersToCall { call(handlers) }
+        return (action.result, action.metrics)
     }
 
     /// The result, once the request has finished.
@@ -151,14 +151,14 @@ extension AnyRequest {
     /// Carries out a finish: out of the service's registry before anyone hears of it (a batch
     /// that observes it may finish at once), the observers, then the handlers on the callback
     /// queue (the queued block keeps the request alive until they have run).
-    private func perform(_ delivery: StateMachine.FinishDelivery) {
-        delivery.context.registry.remove(id)
-        let result = delivery.result
-        for observer in delivery.resultObservers { observer(result) }
-        let completionHandlers = delivery.completionHandlers, stateHandlers = delivery.stateHandlers
+    private func call(_ handlers: StateMachine.HandlersToCall) {
+        handlers.context.registry.remove(id)
+        let result = handlers.result
+        for observer in handlers.resultObservers { observer(result) }
+        let completionHandlers = handlers.completionHandlers, stateHandlers = handlers.stateHandlers
         guard !completionHandlers.isEmpty || !stateHandlers.isEmpty else { return }
-        let state = delivery.state
-        delivery.context.callbackQueue.async {
+        let state = handlers.state
+        handlers.context.callbackQueue.async {
             for handler in stateHandlers { handler(self, state) }
             for handler in completionHandlers { handler(self, result) }
         }

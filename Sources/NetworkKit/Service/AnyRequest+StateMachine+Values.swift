@@ -21,10 +21,10 @@ extension AnyRequest.StateMachine {
         var cachedReplyObservers: [@Sendable (CachedReply) -> Void] = []
     }
 
-    /// What a request that just finished delivers, and to whom, after the lock: leave the
-    /// registry, tell the observers, then queue the state and completion handlers on the
-    /// callback queue. The lifecycle hands it out once, to the finish that won.
-    struct FinishDelivery {
+    /// The handlers and observers a request that just finished calls after the lock, and with
+    /// what: leave the registry, tell the observers, then queue the state and completion
+    /// handlers on the callback queue. The lifecycle hands it out once, to the finish that won.
+    struct HandlersToCall {
         let result: AnyResult
         let state: RequestState
         let context: StartContext

@@ -101,7 +101,7 @@ extension AnyRequest.StateMachine {
         /// there) and tell the state handlers, if any.
         case run(StateReport?)
         /// It was stopped before start: finish at once.
-        case finish(FinishDelivery)
+        case finish(HandlersToCall)
         /// Started before: nothing to do.
         case ignore
     }
@@ -125,7 +125,7 @@ extension AnyRequest.StateMachine {
         /// Cancel the running work; the pipeline finishes the request.
         case cancel(CancellableWork)
         /// Cancel the running work and finish now.
-        case cancelAndFinish(CancellableWork, FinishDelivery)
+        case cancelAndFinish(CancellableWork, HandlersToCall)
     }
 
     /// `cancel()`, or a limit the kit enforces: the request is to finish with `reason`.
@@ -158,47 +158,47 @@ extension AnyRequest.StateMachine {
         return .kept
     }
 
-    /// What the request settled on when its pipeline finished it: the winning result, the
-    /// metrics as kept, and the delivery to perform when this finish was the one that won.
-    struct SettledResult {
+    /// What to do after the pipeline's `finish`: the result the request finished with, the
+    /// metrics as kept, and the handlers to call when this finish was the one that won.
+    struct FinishAction {
         /// What the request finished with: the pipeline's result, or the stop's error, or an
         /// earlier finish's result.
         var result: AnyResult
         /// The metrics as kept, with the error the request finished with.
         var metrics: RequestMetrics
-        /// The delivery to perform; nil when an earlier finish performed it.
-        var delivery: FinishDelivery?
+        /// The handlers to call; nil when an earlier finish called them.
+        var handlersToCall: HandlersToCall?
     }
 
     /// The pipeline is done with `result`. A stop wins over it; an earlier finish wins over both.
-    mutating func finish(_ result: AnyResult, metrics: RequestMetrics) -> SettledResult {
+    mutating func finish(_ result: AnyResult, metrics: RequestMetrics) -> FinishAction {
         var kept = metrics
         let final: AnyResult
-        var delivery: FinishDelivery?
+        var handlersToCall: HandlersToCall?
         switch phase {
         case .running(let running):
             final = result
-            delivery = finish(with: result, context: running.context)
+            handlersToCall = finish(with: result, context: running.context)
         case .stopping(let running, let reason):
             final = .failure(reason)
-            delivery = finish(with: final, context: running.context)
+            handlersToCall = finish(with: final, context: running.context)
         case .finished(let earlier, _, _):
             final = earlier
         case .ready, .stoppedBeforeStart:
             // Never started: there is nobody to tell.
-            return SettledResult(result: result, metrics: metrics, delivery: nil)
+            return FinishAction(result: result, metrics: metrics, handlersToCall: nil)
         }
         if case .failure(let error) = final { kept.error = error }
         self.metrics = kept
-        return SettledResult(result: final, metrics: kept, delivery: delivery)
+        return FinishAction(result: final, metrics: kept, handlersToCall: handlersToCall)
     }
 
-    private mutating func finish(with result: AnyResult, context: StartContext) -> FinishDelivery {
+    private mutating func finish(with result: AnyResult, context: StartContext) -> HandlersToCall {
         let state: RequestState = if case .failure(.cancelled) = result { .cancelled } else { .finished }
         phase = .finished(result: result, state: state, callbackQueue: context.callbackQueue)
         let taken = handlers
         handlers = Handlers()
-        return FinishDelivery(result: result, state: state, context: context, completionHandlers: taken.completion,
+        return HandlersToCall(result: result, state: state, context: context, completionHandlers: taken.completion,
                          stateHandlers: taken.state, resultObservers: taken.resultObservers)
     }
 }

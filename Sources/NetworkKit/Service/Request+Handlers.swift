@@ -1,7 +1,7 @@
 import Foundation
 
-/// The typed handlers (see `AnyRequest.addTypedCompletionHandler`).
-extension Request {
+/// The typed handlers (see `TypedHandlers`).
+extension Request: TypedHandlers {
     /// Adds a handler called once, on the service's callback queue, when the request finishes.
     /// Handlers run in the order added. One added after the finish is called with the stored result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {

@@ -18,12 +18,14 @@ public final class Service: Sendable {
     /// The configuration, and what the pipeline reads of it, made at each change.
     private let settings: Protected<(configuration: ServiceConfiguration, pipeline: PipelineSettings)>
     private let executor: PipelineExecutor
-    /// Finishes requests whose time limit passes.
-    let timeLimits = TimeLimits()
-    /// Fails transfers that go idle for their request's timeout.
-    let idleWatch = IdleWatch()
-    /// Holds requests back where the configuration limits those in flight.
-    let inFlight = InFlightGate()
+    /// The parts that watch or hold requests back, each made when a request first needs it.
+    private let watchers = Protected(Watchers())
+
+    private struct Watchers {
+        var timeLimits: TimeLimits?
+        var idleWatch: IdleWatch?
+        var inFlight: InFlightGate?
+    }
 
     /// Creates a service that sends through `transport`.
     public convenience init(configuration: ServiceConfiguration = ServiceConfiguration(), transport: any Transport) {
@@ -152,7 +154,35 @@ public final class Service: Sendable {
     /// How many of them wait for room where the configuration limits the requests in flight
     /// (``ServiceConfiguration/maxRequestsInFlight``).
     public var waitingRequestCount: Int {
-        inFlight.waitingCount
+        watchers.withLock { $0.inFlight }?.waitingCount ?? 0
+    }
+}
+
+extension Service {
+    /// Finishes requests whose time limit passes; made for the first request with one.
+    var timeLimits: TimeLimits {
+        watchers.withLock { $0.timeLimits.madeOnFirstUse(TimeLimits.init) }
+    }
+
+    /// Fails transfers that go idle for their request's timeout; made for the first transfer with one.
+    var idleWatch: IdleWatch {
+        watchers.withLock { $0.idleWatch.madeOnFirstUse(IdleWatch.init) }
+    }
+
+    /// Holds requests back where the configuration limits those in flight; made for the first
+    /// request under a limit.
+    var inFlight: InFlightGate {
+        watchers.withLock { $0.inFlight.madeOnFirstUse(InFlightGate.init) }
+    }
+}
+
+extension Optional {
+    /// The wrapped value, made with `make` and kept the first time there is none.
+    fileprivate mutating func madeOnFirstUse(_ make: () -> Wrapped) -> Wrapped {
+        if let made = self { return made }
+        let made = make()
+        self = made
+        return made
     }
 }
 

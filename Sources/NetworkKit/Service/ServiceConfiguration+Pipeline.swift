@@ -11,4 +11,11 @@ extension ServiceConfiguration {
                          maxRequestsInFlight: maxRequestsInFlight, maxRequestsInFlightPerHost: maxRequestsInFlightPerHost,
                          clock: clock)
     }
+
+    /// The monitors every request of the service tells, in order: ``eventMonitors``, then a
+    /// ``LoggingMonitor`` when the service has a ``logger``.
+    var requestMonitors: [any EventMonitor] {
+        guard let logger else { return eventMonitors }
+        return eventMonitors + [LoggingMonitor(logger: logger, redaction: redaction)]
+    }
 }

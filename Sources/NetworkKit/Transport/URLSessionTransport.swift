@@ -43,7 +43,7 @@ public final class URLSessionTransport: Transport {
         let delegateQueue = Self.delegateOperationQueue(target: delegateDispatchQueue)
         self.transfers = transfers
         session = URLSession(configuration: Self.sessionConfiguration(configuration),
-                             delegate: URLSessionEventForwarder(transfers: transfers, proxy: Self.proxyInEffect),
+                             delegate: URLSessionEventForwarder(transfers: transfers),
                              delegateQueue: delegateQueue)
     }
 
@@ -149,11 +149,8 @@ final class URLSessionTransfers: Sendable {
 /// transfer its task belongs to.
 final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable {
     let transfers: URLSessionTransfers
-    /// The proxies the session sends through, to tell a proxy's `407` from a server's.
-    let proxy: ProxySettings
-    init(transfers: URLSessionTransfers, proxy: ProxySettings) {
+    init(transfers: URLSessionTransfers) {
         self.transfers = transfers
-        self.proxy = proxy
     }
 
     func urlSession(
@@ -161,7 +158,9 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         if let http = response as? HTTPURLResponse {
-            if http.statusCode == 407, let url = http.url, let server = proxy.proxy(for: url),
+            // The proxies the session sends through are read only for a `407`, to tell a proxy's
+            // from a server's.
+            if http.statusCode == 407, let url = http.url, let server = URLSessionTransport.proxyInEffect.proxy(for: url),
                let events = transfers.remove(dataTask.taskIdentifier) {
                 // The proxy answered an absolute-form request itself.
                 completionHandler(.cancel)

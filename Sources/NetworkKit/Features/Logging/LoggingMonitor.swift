@@ -57,12 +57,3 @@ extension Duration {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }
-
-extension ServiceConfiguration {
-    /// The monitors every request of the service tells, in order: ``eventMonitors``, then a
-    /// ``LoggingMonitor`` when the service has a ``logger``.
-    var requestMonitors: [any EventMonitor] {
-        guard let logger else { return eventMonitors }
-        return eventMonitors + [LoggingMonitor(logger: logger, redaction: redaction)]
-    }
-}

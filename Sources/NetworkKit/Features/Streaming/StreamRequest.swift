@@ -123,3 +123,6 @@ struct StreamSummaryParser: ResponseParser {
 
     var isLightweight: Bool { true }
 }
+
+/// The typed handlers (see `TypedHandlers`).
+extension StreamRequest: TypedHandlers {}
