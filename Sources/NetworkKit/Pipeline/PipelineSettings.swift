@@ -26,8 +26,8 @@ struct PipelineSettings: Sendable {
     var cookies: (any CookieStoring)?
     var redirectPolicy = RedirectPolicy.follow
     var unprocessedResendLimit = 0
-    var maxRequestsInFlight: Int?
-    var maxRequestsInFlightPerHost: Int?
+    /// The service's limits on requests in flight; nil when it sets none (requests never wait).
+    var inFlightLimits: InFlightLimits.Limits?
     /// The clock retry delays and reconnections are waited on.
     var clock: any Clock<Duration> = ContinuousClock()
 }

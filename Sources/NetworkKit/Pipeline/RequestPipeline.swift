@@ -324,10 +324,9 @@ struct RequestPipeline: Sendable {
     /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
     private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, body: Transfer.Body,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
-        let limits = InFlightLimits.Limits(total: settings.maxRequestsInFlight,
-                                           perHost: settings.maxRequestsInFlightPerHost)
-        let host = limits.isUnlimited ? nil : adapted.url?.host?.lowercased() ?? ""
-        if let host, await !waitForRoom(host: host, limits: limits) {
+        let limits = settings.inFlightLimits
+        let host = limits == nil ? nil : adapted.url?.host?.lowercased() ?? ""
+        if let host, let limits, await !waitForRoom(host: host, limits: limits) {
             return TransferOutcome(error: .cancelled)
         }
         defer { if let host { service.inFlight.leave(host: host) } }

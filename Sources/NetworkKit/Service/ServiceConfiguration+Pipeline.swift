@@ -8,8 +8,13 @@ extension ServiceConfiguration {
                          environment: environment, responseCache: responseCache,
                          ignoredCacheKeyArguments: ignoredCacheKeyArguments, cookies: cookies,
                          redirectPolicy: redirectPolicy, unprocessedResendLimit: unprocessedResendLimit,
-                         maxRequestsInFlight: maxRequestsInFlight, maxRequestsInFlightPerHost: maxRequestsInFlightPerHost,
-                         clock: clock)
+                         inFlightLimits: inFlightLimits, clock: clock)
+    }
+
+    /// The limits on requests in flight, as the pipeline reads them; nil when neither is set.
+    private var inFlightLimits: InFlightLimits.Limits? {
+        guard maxRequestsInFlight != nil || maxRequestsInFlightPerHost != nil else { return nil }
+        return InFlightLimits.Limits(total: maxRequestsInFlight, perHost: maxRequestsInFlightPerHost)
     }
 
     /// The monitors every request of the service tells, in order: ``eventMonitors``, then a

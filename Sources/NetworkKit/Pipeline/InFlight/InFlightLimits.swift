@@ -10,9 +10,6 @@ struct InFlightLimits: Sendable {
         var total: Int?
         /// At most this many transfers at once to one host; nil for no limit.
         var perHost: Int?
-
-        /// True when neither limit is set: the request never waits.
-        var isUnlimited: Bool { total == nil && perHost == nil }
     }
 
     /// What a request that asks to transfer must do.
