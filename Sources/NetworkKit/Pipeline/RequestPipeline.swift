@@ -410,9 +410,10 @@ struct RequestPipeline: Sendable {
     /// request was stopped while it waited (it holds no place then). Like a retry's wait, the
     /// wait runs in a task of its own that `Request.cancel()` can cancel.
     private func waitForRoom(host: String, limits: InFlightLimits.Limits) async -> Bool {
-        let gate = service.inFlight, id = request.id, priority = options.priority
-        if gate.tryEnter(id, host: host, priority: priority, limits: limits) { return true }
-        let wait = Task { if await !gate.enter(id, host: host, priority: priority, limits: limits) { throw CancellationError() } }
+        let gate = service.inFlight, id = request.id
+        // In line from here: requests of one priority go in the order they reach this line.
+        if gate.enter(id, host: host, priority: options.priority, limits: limits) { return true }
+        let wait = Task { if await !gate.waitForTurn(id, host: host) { throw CancellationError() } }
         request.attach(.wait(wait))
         do {
             try await withTaskCancellationHandler { try await wait.value } onCancel: { wait.cancel() }

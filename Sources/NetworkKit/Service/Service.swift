@@ -164,7 +164,7 @@ extension Service {
         watchers.withLock { $0.timeLimits.madeOnFirstUse(TimeLimits.init) }
     }
 
-    /// Fails transfers that go idle for their request's timeout; made for the first transfer with one.
+    /// Fails transfers that go idle for their request's timeout; made for the service's first transfer.
     var idleWatch: IdleWatch {
         watchers.withLock { $0.idleWatch.madeOnFirstUse(IdleWatch.init) }
     }
