@@ -14,7 +14,7 @@ final class InFlightGate: Sendable {
     private let state = Protected(State())
 
     /// Lets request `id` in at once (true), or puts it in line and returns false: the caller then
-    /// calls `waitForTurn` (or gives up with `withdraw`). The one step without a task switch.
+    /// calls `waitForTurn`, whose cancellation gives the place up. The one step without a task switch.
     func enter(_ id: RequestID, host: String, priority: RequestPriority, limits: InFlightLimits.Limits) -> Bool {
         state.withLock { $0.limits.enter(id, host: host, priority: priority, limits: limits) == .proceed }
     }
@@ -49,7 +49,7 @@ final class InFlightGate: Sendable {
 
     /// Request `id` gives up its place in line, or, when it was let in before its wait ran, the
     /// place it was given.
-    func giveUp(_ id: RequestID, host: String) {
+    private func giveUp(_ id: RequestID, host: String) {
         enum Step { case none, resume(CheckedContinuation<Bool, Never>), release }
         let step: Step = state.withLock { state in
             if state.limits.withdraw(id) { return state.waiting.removeValue(forKey: id).map(Step.resume) ?? .none }
