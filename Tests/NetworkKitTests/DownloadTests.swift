@@ -9,19 +9,25 @@ import FixtureServer
 @Suite("Downloads to disk")
 struct DownloadTests {
     /// Checks `file` against the fixture file of `seed` and `size`, a megabyte at a time.
-    static func expectIdentical(_ file: URL, seed: UInt64 = 1, size: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        var offset = 0
-        while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
-            let expected = FixtureFile.bytes(seed: seed, offset: offset, count: block.count)
-            guard [UInt8](block) == expected else {
-                Issue.record("bytes differ in the megabyte at \(offset)", sourceLocation: sourceLocation)
-                return
+    static func expectIdentical(_ file: URL, seed: UInt64 = 1, size: Int,
+                                sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        // Hundreds of megabytes made and compared: on a thread of its own (see `onThreadOfItsOwn`).
+        let (differingMegabyte, length) = try await onThreadOfItsOwn { () throws -> (Int?, Int) in
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            var offset = 0
+            while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
+                let expected = FixtureFile.bytes(seed: seed, offset: offset, count: block.count)
+                guard [UInt8](block) == expected else { return (offset, offset) }
+                offset += block.count
             }
-            offset += block.count
+            return (nil, offset)
         }
-        #expect(offset == size, "file has \(offset) bytes, expected \(size)", sourceLocation: sourceLocation)
+        if let differingMegabyte {
+            Issue.record("bytes differ in the megabyte at \(differingMegabyte)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(length == size, "file has \(length) bytes, expected \(size)", sourceLocation: sourceLocation)
     }
 
     @Test("a large download streams to disk byte for byte, memory flat", arguments: TransportKind.allCases)
@@ -43,7 +49,7 @@ struct DownloadTests {
         #expect(file.byteCount == Int64(size))
         #expect(file.resumedFrom == 0)
         #expect(file.head.statusCode == 200)
-        try Self.expectIdentical(destination, size: size)
+        try await Self.expectIdentical(destination, size: size)
         // Other suites run in this process meanwhile (image decodes allocate tens of MB, the other
         // transport's tests more), so the bound is loose: three quarters of the file proves it was
         // never held whole. nk-bench measures the kit alone (peak growth 25-41 MiB for 1 GiB).
@@ -70,7 +76,7 @@ struct DownloadTests {
         let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: Int64(offset)))
         #expect(file.head.statusCode == 206)
-        try Self.expectIdentical(destination, size: size)
+        try await Self.expectIdentical(destination, size: size)
         #expect(folder.contents == ["f.bin"])
     }
 
@@ -85,7 +91,7 @@ struct DownloadTests {
         let file = try await fixture.service.send(request)
         #expect(request.attemptCount == 2)
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: 700_000))
-        try Self.expectIdentical(destination, size: 2_000_000)
+        try await Self.expectIdentical(destination, size: 2_000_000)
     }
 
     @Test("a resume is found again when the service adds a new nonce to every request", arguments: TransportKind.allCases)
@@ -100,7 +106,7 @@ struct DownloadTests {
         #expect(first.failure != nil)
         let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: 400_000))
-        try Self.expectIdentical(destination, size: 1_000_000)
+        try await Self.expectIdentical(destination, size: 1_000_000)
         #expect(folder.contents == ["n.bin"], "partial files left: \(folder.contents)")
     }
 
@@ -115,7 +121,7 @@ struct DownloadTests {
         let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
         #expect(file.resumedFrom == 0)
         #expect(file.head.statusCode == 200)
-        try Self.expectIdentical(destination, seed: 2, size: 1_000_000)
+        try await Self.expectIdentical(destination, seed: 2, size: 1_000_000)
     }
 
     @Test("a 200 answer to a range starts again from zero", arguments: TransportKind.allCases)
@@ -128,7 +134,7 @@ struct DownloadTests {
         _ = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
         let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
         #expect(file.resumedFrom == 0)
-        try Self.expectIdentical(destination, size: 1_000_000)
+        try await Self.expectIdentical(destination, size: 1_000_000)
     }
 
     @Test("a Content-Range that does not line up restarts from zero", arguments: TransportKind.allCases)
@@ -143,7 +149,7 @@ struct DownloadTests {
         let file = try await fixture.service.send(request)
         #expect(file.resumedFrom == 0)
         #expect(request.attemptCount == 2)
-        try Self.expectIdentical(destination, size: 1_000_000)
+        try await Self.expectIdentical(destination, size: 1_000_000)
     }
 
     @Test("cancel keeps the partial file, and the next start resumes it", arguments: TransportKind.allCases)
@@ -164,7 +170,7 @@ struct DownloadTests {
         #expect(folder.contents.count == 2, "partial file and its record: \(folder.contents)")
         let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
         #expect(file.resumedFrom > 4 * 1024 * 1024)
-        try Self.expectIdentical(destination, size: size)
+        try await Self.expectIdentical(destination, size: size)
         #expect(folder.contents == ["x.bin"])
     }
 
@@ -218,7 +224,7 @@ struct DownloadTests {
         request.download?.digest = FileDigest(hex: good, makeHasher: { SHA256Hasher() })
         let file = try await fixture.service.send(request)
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: 1_234_567))
-        try Self.expectIdentical(destination, size: size)
+        try await Self.expectIdentical(destination, size: size)
     }
 
     @Test("server file names never leave the directory, and collisions get new names", arguments: TransportKind.allCases)
@@ -274,7 +280,7 @@ struct DownloadTests {
         replacing.download?.replacesExisting = true
         let file = try await fixture.service.send(replacing)
         #expect(file.byteCount == 100)
-        try Self.expectIdentical(destination, size: 100)
+        try await Self.expectIdentical(destination, size: 100)
     }
 
     @Test("an unwritable destination is a typed error", arguments: TransportKind.allCases)

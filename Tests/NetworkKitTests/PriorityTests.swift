@@ -10,9 +10,10 @@ import Testing
 /// (`/held/{gate}`), on both transports.
 @Suite("Priority and requests in flight")
 struct PriorityTests {
-    /// Waits until `count` requests wait at the service's gate (at most 10 s).
+    /// Waits until exactly `count` requests wait at the service's gate (at most 10 s): more as
+    /// requests begin to wait, fewer as cancelled ones withdraw (from their wait's task).
     private static func waitUntil(_ service: Service, hasWaiting count: Int) async throws {
-        for _ in 0..<1000 where service.inFlight.waitingCount < count {
+        for _ in 0..<1000 where service.inFlight.waitingCount != count {
             try await Task.sleep(for: .milliseconds(10))
         }
         try #require(service.inFlight.waitingCount == count, "\(service.inFlight.waitingCount) of \(count) requests wait")
