@@ -345,12 +345,15 @@ struct RequestPipeline: Sendable {
     /// and moved into place between validating and parsing.
     private func respond(to outcome: TransferOutcome, file: PartialDownload?,
                          cache: (any RequestCaching)?) async -> AnyResult {
+        if case .stream(let stream) = options.kind, let error = await endConnection(of: stream, outcome: outcome) {
+            return .failure(error)
+        }
         if let error = outcome.error { return .failure(error) }
         guard let head = outcome.head else {
             return .failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response")))
         }
-        if case .stream(let stream) = options.kind {
-            return respond(toStream: stream, head: head, body: outcome.body)
+        if case .stream = options.kind {
+            return respondToStream(head: head, body: outcome.body)
         }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate

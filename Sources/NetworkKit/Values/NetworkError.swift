@@ -33,8 +33,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case timeLimitExceeded(Duration)
     /// A download could not be written, checked or moved into place.
     case download(DownloadError)
-    /// A stream's consumers fell `limit` items behind a transport that cannot pause reading
-    /// (URLSession): the stream was stopped rather than hold more.
+    /// A stream's consumers fell `limit` items (for a loop that parses, `limit` × 256 bytes)
+    /// behind a transport that cannot pause reading (URLSession): the stream was stopped rather
+    /// than hold more.
     case streamBufferFull(limit: Int)
     /// The connection could not be made: a server that failed a TLS check (on every transport),
     /// a proxy that wants credentials or refused, a connection setting the transport cannot do.
@@ -88,7 +89,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .download(let error):
             return "download failed: \(error)"
         case .streamBufferFull(let limit):
-            return "the stream's consumer fell \(limit) items behind a transport that cannot pause reading"
+            return "the stream's consumer fell its buffer behind (\(limit) items, or \(limit * 256) bytes its loop had "
+                + "not parsed) a transport that cannot pause reading"
         case .connection(let failure):
             return "connection failed: \(failure)"
         }

@@ -31,7 +31,7 @@ public struct ItemStream<Item: Sendable>: AsyncSequence, Sendable {
 
     /// Starts the request and returns the one iterator of its items.
     public func makeAsyncIterator() -> Iterator {
-        request.sink.attachSequence()
+        request.sink.attachSequence(of: request)
         let consumer = Consumer(request: request)
         service.start(request)
         return Iterator(consumer: consumer)

@@ -17,9 +17,14 @@ import Foundation
 /// limit is the request's own ``AnyRequest/maxResponseBytes`` (per connection); the parsers' line
 /// and event limits bound what it holds.
 ///
-/// A slow consumer does not make memory grow: at most ``bufferLimit`` items wait for the handlers
-/// and the sequence. A transport that can pause reading (NIO) stops reading there; one that
-/// cannot (URLSession) fails the request with ``NetworkError/streamBufferFull(limit:)``. On
+/// When ``Service/stream(_:)`` is the one consumer (no item handler was added before the loop
+/// began), the loop's task parses the body's chunks as it asks for items; otherwise they are
+/// parsed as they arrive and the items queued for the handlers and the loop.
+///
+/// A slow consumer does not make memory grow: at most ``bufferLimit`` items (or, for a loop that
+/// parses, `bufferLimit` × 256 bytes not yet parsed) wait for the consumers. A transport that can
+/// pause reading (NIO) stops reading there; one that cannot (URLSession) fails the request with
+/// ``NetworkError/streamBufferFull(limit:)``. On
 /// Linux, FoundationNetworking also queues what it read ahead of the kit, without a bound of its
 /// own: a body that arrives faster than it is parsed grows memory there. Use the NIO transport
 /// for a firehose.
@@ -36,7 +41,8 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     /// Called when the state changes.
     public typealias StateHandler = @Sendable (StreamRequest<Item>, RequestState) -> Void
 
-    /// The items the consumers can fall behind by, fixed when the request is made.
+    /// The items the consumers can fall behind by (for a loop that parses, 256 bytes an item),
+    /// fixed when the request is made.
     public let bufferLimit: Int
     let sink: StreamSink<Item>
 

@@ -3,14 +3,22 @@ import Foundation
 /// The stream's part of the pipeline: how an answer ends a stream's connection, and what a
 /// stream's result is. The attempt loop calls these for a request whose kind is `.stream`.
 extension RequestPipeline {
-    /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends
-    /// it, and a body that ended as it should gives the parser's last items.
-    func respond(toStream stream: StreamSetup, head: ResponseHead, body: Data) -> AnyResult {
+    /// The end of a stream's connection, before step 5: returns once its consumers parsed all of
+    /// it (a body that ended as it should gives the parser's last items), with the parser's
+    /// error, if any.
+    func endConnection(of stream: StreamSetup, outcome: TransferOutcome) async -> NetworkError? {
+        let bodyEnded = outcome.error == nil && outcome.head.map {
+            acceptableStatusCodes.contains($0.statusCode) && $0.statusCode != 204
+        } ?? false
+        return await stream.sink.endConnection(bodyEnded: bodyEnded, request: request)
+    }
+
+    /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends it.
+    func respondToStream(head: ResponseHead, body: Data) -> AnyResult {
         guard acceptableStatusCodes.contains(head.statusCode) else {
             return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
         }
         if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
-        if let error = stream.sink.endBody(request: request) { return .failure(error) }
         return .success(StreamSummary.Ending.endOfBody)
     }
 
