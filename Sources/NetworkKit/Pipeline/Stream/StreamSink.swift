@@ -13,9 +13,11 @@ import Foundation
 /// Either way, the iterator takes what is held at once (one lock for many items), and a
 /// transport that pauses reading stops at the bound.
 ///
-/// A connection's end waits in `endConnection` until the sequence parsed every chunk of it, so
-/// the pipeline reads the counts and the resumption (`Last-Event-ID`, `retry:`) of the whole body,
-/// and the next connection's `begin` finds nothing of the last one left to parse.
+/// At a connection's end (`endConnection`) the pipeline parses what the sequence has not taken yet
+/// and the body's end, after the chunk the sequence may be parsing at that moment (never waiting
+/// for the sequence to ask for more), and hands the items to it. So the pipeline reads the counts
+/// and the resumption (`Last-Event-ID`, `retry:`) of the whole body, the next connection's `begin`
+/// finds nothing of the last one left to parse, and the request's end never waits for its consumer.
 ///
 /// `@unchecked Sendable`: `parser` is read and written only inside its `Protected` (by the
 /// serialized transfer events, or by the one iterator while only it parses), `flow` only inside
@@ -27,34 +29,28 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         var items = 0
     }
 
-    /// A body's part the sequence has yet to parse.
-    private enum Unparsed {
-        case chunk(Data)
-        /// The body ended as it should: the parser's `finish`.
-        case endOfBody
-    }
-
     /// A sequence consumer waiting for something to take, a transport waiting for room, and the
-    /// pipeline waiting for a connection's last chunk to be parsed.
-    private typealias Consumer = CheckedContinuation<Void, Never>
-    private typealias Producer = CheckedContinuation<Void, Never>
-    private typealias Drain = CheckedContinuation<NetworkError?, Never>
+    /// pipeline waiting for the chunk the sequence parses at a connection's end.
+    typealias Consumer = CheckedContinuation<Void, Never>
+    typealias Producer = CheckedContinuation<Void, Never>
+    typealias Drain = CheckedContinuation<ConnectionRest, Never>
 
     /// What `feed` does with a chunk: parse it here, or hand it to the sequence (waking it), or
     /// refuse it.
     private enum Handed { case parseHere, handed(Consumer?), refused }
-    /// What `endConnection` does: parse the body's end here, return now, or wait for the sequence.
-    private enum ConnectionEnd { case parseHere, done(NetworkError?), wait }
+    /// What is left of a connection at its end: the transfer parses (no sequence parses), the
+    /// chunks the sequence has not taken, or the stream already ended (with its error, if any).
+    enum ConnectionRest { case parseHere, unparsed([Data]), ended(NetworkError?) }
 
     /// The consumers' side.
-    private struct Flow {
+    struct Flow {
         var handlers: [@Sendable (Item) -> Void] = []
         /// Items queued for the handlers whose block has not run yet.
         var pendingForHandlers = 0
         /// Items parsed by the transfer, held for the sequence.
         var buffered: [Item] = []
         /// Chunks held for the sequence to parse, when it parses.
-        var unparsed: [Unparsed] = []
+        var unparsed: [Data] = []
         var unparsedBytes = 0
         /// True while the iterator parses a part it took.
         var parsing = false
@@ -87,11 +83,18 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             return handlers
         }
 
-        /// The waiting pipeline, once nothing of the connection is left to parse.
-        mutating func drainToWake() -> Drain? {
-            guard unparsed.isEmpty, !parsing, let waiting = drain else { return nil }
-            drain = nil
-            return waiting
+        /// The chunks not taken yet, taken.
+        mutating func takeUnparsed() -> [Data] {
+            defer { unparsed = []; unparsedBytes = 0 }
+            return unparsed
+        }
+
+        /// What is left at a connection's end; nil while the sequence parses a chunk.
+        mutating func connectionRest() -> ConnectionRest? {
+            guard sequenceParses else { return .parseHere }
+            if case .failure(let error) = end { return .ended(error) }
+            if end != nil { return .ended(nil) }
+            return parsing ? nil : .unparsed(takeUnparsed())
         }
     }
 
@@ -100,7 +103,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     /// The most bytes held for the sequence to parse: 256 a held item.
     let unparsedByteLimit: Int
     private let parserState: Protected<ParserState>
-    private let flow = Protected(Flow())
+    let flow = Protected(Flow())
     private let parserName: String
 
     init(parser: some StreamParser<Item>, limit: Int) {
@@ -113,7 +116,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     // MARK: The pipeline's side
 
     func begin(_ response: Response) throws(NetworkError) {
-        assert(flow.withLock { $0.unparsed.isEmpty && !$0.parsing }, "a body began before the last one was parsed")
+        assert(flow.withLock { $0.unparsed.isEmpty && !$0.parsing }, "a body began before the last one's end")
         do {
             try parserState.withLock { state in
                 state.connections += 1
@@ -130,7 +133,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             guard flow.end == nil else { return .handed(nil) }
             // A transport that cannot wait is refused the chunk once the sequence is a whole buffer behind.
             if !canWait, flow.unparsedBytes >= unparsedByteLimit { return .refused }
-            flow.unparsed.append(.chunk(chunk))
+            flow.unparsed.append(chunk)
             flow.unparsedBytes += chunk.count
             defer { flow.consumer = nil }
             return .handed(flow.consumer)
@@ -147,33 +150,32 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     func endConnection(bodyEnded: Bool, request: any RunningRequest) async -> NetworkError? {
-        let next = flow.withLock { flow -> ConnectionEnd in
-            guard flow.sequenceParses else { return bodyEnded ? .parseHere : .done(nil) }
-            if case .failure(let error)? = flow.end { return .done(error) }
-            if flow.end != nil { return .done(nil) }
-            if bodyEnded { flow.unparsed.append(.endOfBody) }
-            return flow.unparsed.isEmpty && !flow.parsing ? .done(nil) : .wait
-        }
-        switch next {
-        case .parseHere:
-            return deliver(request: request, canWait: true) { try $0.finish() }
-        case .done(let error):
-            return error
-        case .wait:
-            return await withCheckedContinuation { (continuation: Drain) in
-                let (now, consumer) = flow.withLock { flow -> (NetworkError??, Consumer?) in
-                    if let end = flow.end {
-                        guard case .failure(let error) = end else { return (.some(nil), nil) }
-                        return (.some(error), nil)
-                    }
-                    if flow.unparsed.isEmpty, !flow.parsing { return (.some(nil), nil) }
+        let rest = await withCheckedContinuation { (continuation: Drain) in
+            let now = flow.withLock { flow -> ConnectionRest? in
+                guard let rest = flow.connectionRest() else {
                     flow.drain = continuation
-                    defer { flow.consumer = nil }
-                    return (nil, flow.consumer)
+                    return nil
                 }
-                consumer?.resume()
-                if let now { continuation.resume(returning: now) }
+                return rest
             }
+            if let now { continuation.resume(returning: now) }
+        }
+        switch rest {
+        case .parseHere:
+            return bodyEnded ? deliver(request: request, canWait: true) { try $0.finish() } : nil
+        case .ended(let error):
+            return error
+        case .unparsed(let chunks):
+            var items: [Item] = []
+            var failure: NetworkError?
+            do {
+                for chunk in chunks { items += try parsed { try $0.parse(chunk) } }
+                if bodyEnded { items += try parsed { try $0.finish() } }
+            } catch {
+                failure = error
+            }
+            handOut(items, request: request)
+            return failure
         }
     }
 
@@ -208,7 +210,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             return (flow.consumer, flow.producer, flow.drain)
         }
         producer?.resume()
-        drain?.resume(returning: nil)
+        if case .failure(let error) = result { drain?.resume(returning: .ended(error)) } else { drain?.resume(returning: .ended(nil)) }
         consumer?.resume()
     }
 
@@ -226,6 +228,13 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         // A transport that cannot wait is refused the chunk once the consumers are a whole buffer
         // behind: they hold at most the buffer and one chunk's items.
         if !canWait, flow.withLock({ $0.held >= limit && $0.end == nil }) { return .streamBufferFull(limit: limit) }
+        handOut(items, request: request)
+        return nil
+    }
+
+    /// Hands parsed items to the handlers and to the sequence, if one iterates.
+    private func handOut(_ items: [Item], request: any RunningRequest) {
+        guard !items.isEmpty else { return }
         queueForHandlers(items, request: request)
         let consumer = flow.withLock { flow -> Consumer? in
             guard flow.sequenceAttached, flow.end == nil else { return nil }
@@ -235,11 +244,10 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             return flow.consumer
         }
         consumer?.resume()
-        return nil
     }
 
     /// Runs `parse` on the parser and counts its items; a thrown error comes back in the kit's words.
-    private func parsed(_ parse: (inout any StreamParser<Item>) throws -> [Item]) throws(NetworkError) -> [Item] {
+    func parsed(_ parse: (inout any StreamParser<Item>) throws -> [Item]) throws(NetworkError) -> [Item] {
         do {
             return try parserState.withLock { state in
                 let items = try parse(&state.parser)
@@ -258,7 +266,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     /// Queues the block of `queueForHandlers` for `handlers` (none: nothing to do).
-    private func queue(_ items: [Item], for handlers: [@Sendable (Item) -> Void], request: any RunningRequest) {
+    func queue(_ items: [Item], for handlers: [@Sendable (Item) -> Void], request: any RunningRequest) {
         guard !handlers.isEmpty else { return }
         let queued = request.queueWhileRunning {
             for item in items {
@@ -275,133 +283,5 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
             flow.pendingForHandlers -= count
             return flow.producerToWake(limit: limit, byteLimit: unparsedByteLimit)
         }?.resume()
-    }
-
-    // MARK: The consumers' side
-
-    /// Adds an item handler; items parsed from then on reach it.
-    func addHandler(_ handler: @escaping @Sendable (Item) -> Void) {
-        flow.withLock { $0.handlers.append(handler) }
-    }
-
-    /// An `ItemStream` iterates `request`: items are held for it from now on, and when no handler
-    /// was added it parses the chunks itself.
-    func attachSequence(of request: any RunningRequest) {
-        flow.withLock { flow in
-            flow.sequenceAttached = true
-            flow.sequenceParses = flow.handlers.isEmpty
-            flow.request = request
-        }
-    }
-
-    /// What the iterator does next.
-    private enum Take {
-        case items([Item])
-        case parse(Unparsed)
-        case end(Result<[Item], NetworkError>)
-        case wait
-    }
-
-    /// Every item held for the sequence, in order; none once the stream ended as it should, the
-    /// error once it failed. Parses the chunks held for it, and waits while there are none and
-    /// the stream goes on. A parser's error stops the request.
-    func nextItems() async -> Result<[Item], NetworkError> {
-        while true {
-            switch take() {
-            case .items(let items):
-                return .success(items)
-            case .end(let end):
-                return end
-            case .parse(let part):
-                let result: Result<[Item], NetworkError>
-                do {
-                    switch part {
-                    case .chunk(let chunk): result = .success(try parsed { try $0.parse(chunk) })
-                    case .endOfBody: result = .success(try parsed { try $0.finish() })
-                    }
-                } catch {
-                    result = .failure(error)
-                }
-                let handedOut = parsedPart(result)
-                // A part that completed no item: take the next.
-                if case .success(let items) = handedOut, items.isEmpty { continue }
-                return handedOut
-            case .wait:
-                await withCheckedContinuation { (continuation: Consumer) in
-                    let now = flow.withLock { flow -> Bool in
-                        guard Self.mustWait(flow) else { return true }
-                        flow.consumer = continuation
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            }
-        }
-    }
-
-    /// The iterator's next step, under the lock; a transport waiting for room reads on.
-    private func take() -> Take {
-        let (take, producer) = flow.withLock { flow -> (Take, Producer?) in
-            let take = Self.take(from: &flow)
-            if case .wait = take { return (take, nil) }
-            return (take, flow.producerToWake(limit: limit, byteLimit: unparsedByteLimit))
-        }
-        producer?.resume()
-        return take
-    }
-
-    /// The held items, else the next part to parse, else the end; `.wait` when there is none yet.
-    private static func take(from flow: inout Flow) -> Take {
-        if !flow.buffered.isEmpty {
-            var items: [Item] = []
-            swap(&items, &flow.buffered)
-            return .items(items)
-        }
-        if !flow.unparsed.isEmpty {
-            let part = flow.unparsed.removeFirst()
-            if case .chunk(let chunk) = part { flow.unparsedBytes -= chunk.count }
-            flow.parsing = true
-            return .parse(part)
-        }
-        if let end = flow.end { return .end(end.map { _ in [] }) }
-        return .wait
-    }
-
-    private static func mustWait(_ flow: Flow) -> Bool {
-        flow.buffered.isEmpty && flow.unparsed.isEmpty && flow.end == nil
-    }
-
-    /// The iterator parsed a part into `result`: item handlers added since the loop began get the
-    /// items, the pipeline waiting for the connection's end hears of it once nothing is left, and
-    /// a parser's error stops the request. Returns what the iterator hands out.
-    private func parsedPart(_ result: Result<[Item], NetworkError>) -> Result<[Item], NetworkError> {
-        typealias Handlers = [@Sendable (Item) -> Void]
-        let (drain, producer, request, handlers) = flow.withLock { flow -> (Drain?, Producer?, (any RunningRequest)?, Handlers) in
-            flow.parsing = false
-            switch result {
-            case .success(let items):
-                let handlers = items.isEmpty || flow.request == nil ? [] : flow.handlersTaking(items.count)
-                return (flow.drainToWake(), nil, flow.request, handlers)
-            case .failure(let error):
-                // The stream ends here: what is left goes unparsed, and a waiting transport reads
-                // on (to chunks it drops) until the stop reaches it.
-                if flow.end == nil { flow.end = .failure(error) }
-                flow.unparsed = []
-                flow.unparsedBytes = 0
-                defer { flow.drain = nil; flow.producer = nil }
-                return (flow.drain, flow.producer, flow.request, [])
-            }
-        }
-        producer?.resume()
-        switch result {
-        case .success(let items):
-            // Queued before the pipeline hears of the end: the handlers run before the finish's.
-            if let request { queue(items, for: handlers, request: request) }
-            drain?.resume(returning: nil)
-        case .failure(let error):
-            drain?.resume(returning: error)
-            request?.stop(with: error)
-        }
-        return result
     }
 }
