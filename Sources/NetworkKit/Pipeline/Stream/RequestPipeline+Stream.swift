@@ -3,9 +3,9 @@ import Foundation
 /// The stream's part of the pipeline: how an answer ends a stream's connection, and what a
 /// stream's result is. The attempt loop calls these for a request whose kind is `.stream`.
 extension RequestPipeline {
-    /// The end of a stream's connection, before step 5: returns once its consumers parsed all of
-    /// it (a body that ended as it should gives the parser's last items), with the parser's
-    /// error, if any.
+    /// The end of a stream's connection, before step 5: returns once every chunk of it was parsed
+    /// (what the loop had not taken, here) and, for a body that ended as it should, the parser's
+    /// last items were handed out; with the parser's error, if any.
     func endConnection(of stream: StreamSetup, outcome: TransferOutcome) async -> NetworkError? {
         let bodyEnded = outcome.error == nil && outcome.head.map {
             acceptableStatusCodes.contains($0.statusCode) && $0.statusCode != 204

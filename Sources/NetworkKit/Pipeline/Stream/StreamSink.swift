@@ -52,7 +52,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         /// Chunks held for the sequence to parse, when it parses.
         var unparsed: [Data] = []
         var unparsedBytes = 0
-        /// True while the iterator parses a part it took.
+        /// True while the iterator parses a chunk it took.
         var parsing = false
         var sequenceAttached = false
         /// True when the sequence parses (it alone consumed when it was attached).
