@@ -15,7 +15,7 @@ struct Entrance: Decodable {
 
 func fuzzJSON(_ data: Data) {
     let response = Response(url: nil, statusCode: 200, data: data)
-    let checked = JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")
+    let checked = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
     _ = try? JSONParser().parse(response)
     _ = try? checked.parse(response)
     _ = try? ModelParser([Entrance].self, json: checked).parse(response)

@@ -24,7 +24,7 @@ func fuzzStreams(_ data: Data) {
 
     compare(ServerSentEventParser(maxLineLength: 256, maxEventBytes: 512), contentType: "text/event-stream", body, chunks, byteByByte)
     compare(LineParser(maxLineLength: 256), contentType: "text/plain", body, chunks, byteByByte)
-    compare(JSONLinesParser(JSONParser(checkKeyPath: "code", contentKeyPath: "data"), maxLineLength: 256),
+    compare(JSONLinesParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"), maxLineLength: 256),
             contentType: "application/jsonl", body, chunks, byteByByte)
     compare(JSONSequenceParser(maxRecordLength: 256), contentType: "application/json-seq", body, chunks, byteByByte)
 }

@@ -115,7 +115,7 @@ public enum FixtureAPI {
         var headers: [String: String] = [:]
         headers["X-Trace-ID"] = xTraceId
         let request = Request(path: "/echo", method: .put, headers: headers, parser: parser(Echo.self))
-        request.body = try jsonBody(body)
+        request.body = try .json(body, encoder: jsonEncoder())
         return request
     }
 
@@ -167,25 +167,22 @@ public enum FixtureAPI {
 
     /// The parser of a model in the document's JSON, with the business-code check and content key
     /// path the document's configuration gives (the service's envelope does not apply).
-    private static func parser<Model: Sendable>(
+    private static func parser<Model: Decodable & Sendable>(
         _ type: Model.Type, check: JSONKeyPath? = nil, ok: JSON = 0, message: JSONKeyPath? = nil,
         content: JSONKeyPath? = nil
     ) -> ModelParser<Model> {
-        var json = JSONParser(checkKeyPath: check, okValue: ok, messageKeyPath: message, contentKeyPath: content)
+        let businessCode = check.map { BusinessCodeCheck(codeKeyPath: $0, okValues: [ok], messageKeyPaths: message.map { [$0] } ?? ["message", "msg"]) }
+        var json = JSONParser(businessCode: businessCode, contentKeyPath: content)
         json.usesServiceEnvelope = false
         return ModelParser(type, json: json, registry: models)
     }
 
-    /// `value` as a JSON body (dates as ISO 8601).
-    private static func jsonBody(_ value: some Encodable) throws(NetworkError) -> RequestBody {
+    /// The encoder of JSON bodies (dates as ISO 8601).
+    private static func jsonEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .iso8601
-        do {
-            return .data(try encoder.encode(value), contentType: "application/json")
-        } catch {
-            throw .invalidRequest("cannot encode the body as JSON: \(error)")
-        }
+        return encoder
     }
 
     /// `value` percent-escaped as one path segment (a `/` in it does not start another).

@@ -25,7 +25,7 @@ struct CacheBenchmarks {
         defer { try? FileManager.default.removeItem(at: folder) }
         let memory = service(ResponseCache(memoryCapacity: 16 << 20))
         let disk = service(ResponseCache(memoryCapacity: 0, directory: folder))
-        let parser = JSONParser(checkKeyPath: "code", okValue: 0)
+        let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))
 
         // Fill both caches, and keep the bytes for the direct baseline.
         let request = { self.request(path, parser) }

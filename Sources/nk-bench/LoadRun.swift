@@ -70,7 +70,7 @@ struct LoadRun {
     }
 
     func run(transport: (any Transport)?) async throws -> Figures {
-        var configuration = ServiceConfiguration(baseURL: baseURL, timeout: 10,
+        var configuration = ServiceConfiguration(baseURL: baseURL, timeout: .seconds(10),
                                                  callbackQueue: DispatchQueue(label: "load.callbacks"))
         configuration.interceptors = [RetryPolicy(maxRetries: 1)]
         let service = transport.map { Service(configuration: configuration, transport: $0) } ?? Service(configuration: configuration)
@@ -134,7 +134,7 @@ struct LoadRun {
     private static func request(_ index: Int, file: URL) -> AnyLoadRequest {
         switch index % 20 {
         case 8, 9:
-            let parser = ModelParser([FeedItem].self, json: JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance"))
+            let parser = ModelParser([FeedItem].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance"))
             return AnyLoadRequest(Request(path: "/json/feed", parser: parser))
         case 10: return AnyLoadRequest(Request(path: "/blob/load.png", parser: ImageParser()))
         case 11: return AnyLoadRequest(Request(download: .path("/files/load.bin?size=65536"), to: .file(file)))

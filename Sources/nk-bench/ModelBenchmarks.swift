@@ -36,7 +36,7 @@ enum ModelBenchmarks {
     static func run() throws {
         let data = body()
         let response = Response(url: nil, statusCode: 200, headers: ["Content-Type": "application/json"], data: data)
-        let parser = ModelParser([Entrance].self, json: JSONParser(checkKeyPath: "code", okValue: 0,
+        let parser = ModelParser([Entrance].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
                                                                 contentKeyPath: "content/entrance"))
         let viaKit: () throws -> Int = { try parser.parse(response).count }
         let byHand: () throws -> Int = {

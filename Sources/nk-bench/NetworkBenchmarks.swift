@@ -83,7 +83,7 @@ struct NetworkBenchmarks {
             seconds = try await serviceBatch(service, url: url, count: count, inFlight: inFlight)
         } else {
             let timeout = Double(ProcessInfo.processInfo.environment["NK_BENCH_TIMEOUT"] ?? "") ?? 15
-            let service = Service(configuration: ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "bench.callbacks")))
+            let service = Service(configuration: ServiceConfiguration(timeout: .seconds(timeout), callbackQueue: DispatchQueue(label: "bench.callbacks")))
             seconds = try await serviceBatch(service, url: url, count: count, inFlight: inFlight)
         }
         print(String(format: "%@: %d GETs, %d in flight, in %.1f ms", mode, count, inFlight, seconds * 1000))

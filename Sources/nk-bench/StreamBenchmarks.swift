@@ -126,7 +126,7 @@ struct StreamBenchmarks {
             let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.slow"))
             let service = transport == "NIO" ? Service(configuration: configuration, transport: NIOTransport())
                                              : Service(configuration: configuration)
-            let parser = JSONLinesParser(ModelParser(Line.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data")))
+            let parser = JSONLinesParser(ModelParser(Line.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")))
             let request = StreamRequest(RequestTarget(absolute: server.url("/jsonl/bytes?mb=\(megabytes)")), parser: parser)
             let before = ResidentMemory.current ?? 0
             ResidentMemory.resetPeak()

@@ -15,7 +15,7 @@ guard let mode = arguments.first, mode == "setup" || (mode == "get" && arguments
 }
 
 let service = Service(configuration: ServiceConfiguration(baseURL: base))
-let request = Request(path: "/json/small", parser: JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content"))
+let request = Request(path: "/json/small", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content"))
 if mode == "get" {
     do {
         let content = try await service.send(request)

@@ -40,7 +40,7 @@ extension DemoTour {
             }),
             ("Paging: 45 items, 10 a page, page 3 failing once and asked for again", {
                 let key = "demo-pages-\(UUID().uuidString.prefix(8))"
-                let parser = PageParser(DemoPagedItem.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data"),
+                let parser = PageParser(DemoPagedItem.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
                                         items: "items", lastPage: .totalCount(at: "total"))
                 let pager = Pager(service: service, path: "/pages/\(key)?failOnce=3", paging: Paging(pageSize: 10),
                                   parser: parser)

@@ -10,7 +10,7 @@ extension DemoTour {
                 let key = "demo-\(UUID().uuidString.prefix(8))"
                 var replies: [String] = []
                 for _ in 0..<3 {
-                    let request = Request(path: "/cache/\(key)", parser: JSONParser(checkKeyPath: "code", okValue: 0))
+                    let request = Request(path: "/cache/\(key)", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
                     request.cache = .seconds(60)
                     let reply = try await service.reply(to: request)
                     replies.append("\(reply.metrics.cache)")

@@ -16,7 +16,7 @@ extension DemoTour {
                 func fetch(pins: [String]) async throws -> Result<String, NetworkError> {
                     let trust = TrustSettings(roots: .custom([.file(certificates.ca.certificateFile)]),
                                               pinnedKeys: try pins.map { try PublicKeyPin(sha256Base64: $0) })
-                    let pinned = Service(configuration: ServiceConfiguration(timeout: 15),
+                    let pinned = Service(configuration: ServiceConfiguration(timeout: .seconds(15)),
                                          transport: try NIOTransport(connection: ConnectionSettings(trust: trust)))
                     return await pinned.result(of: Request(url: server.helloURL(), parser: StringParser()))
                 }
@@ -33,7 +33,7 @@ extension DemoTour {
                 let server = try await RotatingServer.start(presenting: certificates.server,
                                                             behaviour: .init(goAwayAfterStreams: 100))
                 let resends = RotationCount()
-                var configuration = ServiceConfiguration(timeout: 15)
+                var configuration = ServiceConfiguration(timeout: .seconds(15))
                 configuration.eventMonitors = [resends]
                 let trust = TrustSettings(roots: .custom([.file(certificates.ca.certificateFile)]))
                 let rotating = Service(configuration: configuration,

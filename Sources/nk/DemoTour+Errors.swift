@@ -13,7 +13,7 @@ extension DemoTour {
             ("A server slower than the timeout", {
                 // The server answers long after the 1 s timeout, even on a busy machine.
                 let request = Request(path: "/slow?ms=10000")
-                request.timeout = 1
+                request.timeout = .seconds(1)
                 return try await failure(of: request, \.isTimeout)
             }),
             ("HTTP 404 with a body", {

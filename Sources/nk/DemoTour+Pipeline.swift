@@ -94,7 +94,7 @@ extension DemoTour {
             }),
             ("Envelope keys set once for the service; a JSON shape checked", {
                 var configuration = service.configuration
-                configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, contentKeyPath: "content")
+                configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content")
                 let enveloped = Service(configuration: configuration)
                 let shape: JSONShape = ["entrance": [["name": .string, "type": .integer]]]
                 let content = try await enveloped.send(Request(path: "/json/feed", parser: JSONParser(shape: shape)))

@@ -23,7 +23,7 @@ extension DemoTour {
             }),
             ("JSON Lines into models as each line arrives, the business code checked per line", {
                 let parser = JSONLinesParser(ModelParser(DemoLineItem.self,
-                                                         json: JSONParser(checkKeyPath: "code", contentKeyPath: "data")))
+                                                         json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")))
                 let request = StreamRequest(path: "/jsonl?count=5&interval=20&fail_at=5", parser: parser)
                 var items: [String] = []
                 do {

@@ -45,12 +45,12 @@ struct DemoTour {
                 return "iso-8859-1 body → \"\(text)\""
             }),
             ("JSON with business-code check (code == 0) and content key path content/entrance", {
-                let parser = JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")
+                let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
                 let entrance = try await service.send(Request(path: "/json/feed?quoted=1", parser: parser))
                 return "code \"0\" matched okValue 0; \(entrance.arrayValue?.count ?? 0) entries, first: \(entrance[0]?["name"] ?? nil)"
             }),
             ("A business-code mismatch is a typed error carrying code and message", {
-                let parser = JSONParser(checkKeyPath: "code", okValue: 0)
+                let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))
                 let request = Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser)
                 let result = await service.result(of: request)
                 guard case .failure(.businessCode(let code, let message)) = result else {
@@ -60,7 +60,7 @@ struct DemoTour {
             }),
             ("Model via the default Codable converter", {
                 let parser = ModelParser([DemoEntrance].self,
-                                         json: JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance"))
+                                         json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance"))
                 let models = try await service.send(Request(path: "/json/feed", parser: parser))
                 return "[DemoEntrance]: " + models.map { "\($0.name) (type \($0.type))" }.joined(separator: ", ")
             }),

@@ -45,7 +45,7 @@ struct EventsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ServiceConfiguration(timeout: timeout, callbackQueue: DispatchQueue(label: "nk"))
+        var configuration = ServiceConfiguration(timeout: .seconds(timeout), callbackQueue: DispatchQueue(label: "nk"))
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         let service = transport.service(configuration)
         let request = StreamRequest(events: RequestTarget(absolute: url), lastEventID: lastEventID,

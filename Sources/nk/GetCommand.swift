@@ -96,7 +96,7 @@ struct GetCommand: AsyncParsableCommand {
             return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
         }
         if json || codeKey != nil || keyPath != nil {
-            let parser = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
+            let parser = JSONParser(businessCode: businessCode,
                                     contentKeyPath: keyPath.map { JSONKeyPath($0) })
             let request = Request(url: url, method: method, parameters: parameters, headers: headerFields, parser: parser)
             try await send(request, on: service, form: form) { print(try render($0)) }
@@ -110,7 +110,7 @@ struct GetCommand: AsyncParsableCommand {
     /// goes to stderr with exit status 1.
     private func send<Output>(_ request: Request<Output>, on service: Service, form: MultipartForm?,
                               output: (Output) throws -> Void) async throws {
-        request.timeout = timeout
+        request.timeout = .seconds(timeout)
         if let form {
             request.body = .multipart(form)
             let line = ProgressLine(quiet: isatty(STDERR_FILENO) == 0)
@@ -137,7 +137,7 @@ struct GetCommand: AsyncParsableCommand {
         let target = RequestTarget(absolute: url)
         do {
             if jsonLines {
-                let line = JSONParser(checkKeyPath: codeKey.map { JSONKeyPath($0) }, okValue: JSON(codeText: okValue),
+                let line = JSONParser(businessCode: businessCode,
                                       contentKeyPath: keyPath.map { JSONKeyPath($0) })
                 let request = StreamRequest(target, method: method, parameters: parameters, headers: headers,
                                             parser: JSONLinesParser(line))
@@ -159,7 +159,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// `request` with the command's idle timeout and limits, as a sequence of its items.
     private func streaming<Item>(_ request: StreamRequest<Item>, on service: Service) -> ItemStream<Item> {
-        request.timeout = timeout
+        request.timeout = .seconds(timeout)
         if let maxFilesize { request.maxResponseBytes = maxFilesize }
         if let maxTime { request.timeLimit = .milliseconds(Int64(maxTime * 1000)) }
         return service.stream(request)
@@ -177,6 +177,11 @@ struct GetCommand: AsyncParsableCommand {
             return URL(fileURLWithPath: xdg).appendingPathComponent("nk")
         }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/nk")
+    }
+
+    /// The check `--code-key` and `--ok` ask for, if any.
+    private var businessCode: BusinessCodeCheck? {
+        codeKey.map { BusinessCodeCheck(codeKeyPath: JSONKeyPath($0), okValues: [JSON(codeText: okValue)]) }
     }
 
     private func render(_ value: JSON) throws -> String {

@@ -98,7 +98,7 @@ func pagerToTheEnd(service: Service) async throws {
     // {"code": 0, "data": {"items": [{"id": 1, "title": "…"}, …], "total": 45}}
     let pager = Pager(service: service, path: "/articles", parameters: ["tag": "swift"],
                       paging: Paging(pageSize: 20),
-                      parser: PageParser(Article.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data"),
+                      parser: PageParser(Article.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
                                          items: "items", lastPage: .totalCount(at: "total")))
     let first = try await pager.loadFirstPage()          // GET /articles?tag=swift&page=1&size=20
     print(first.items.count, first.isLast)

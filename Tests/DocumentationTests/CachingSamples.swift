@@ -8,7 +8,7 @@ private struct Profile: Codable, Sendable {
 }
 
 func cachedFeed(service: Service) async throws {
-    let request = Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", okValue: 0))
+    let request = Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
     request.cache = .seconds(300)
     let reply = try await service.reply(to: request)
     print(reply.value, reply.metrics.cache, reply.metrics.isFromCache)

@@ -41,7 +41,7 @@ func makeShopService(onlineKey: String, offlineKey: String, token: @escaping @Se
     shop.signer = EnvironmentKeySigner()   // from "Keys per environment" in The Request Pipeline
     shop.responseValidation = ResponseValidation(acceptableContentTypes: ["application/json"],
                                                  requiredKeyPaths: ["sign"])
-    shop.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: "100", messageKeyPath: "msg",
+    shop.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: ["100"], messageKeyPaths: ["msg"]),
                                      contentKeyPath: "data")
     return Service(configuration: shop)
 }

@@ -12,7 +12,7 @@ func generatedProfile() async throws {
 
 func generatedFeed(service: Service) {
     let request = FixtureAPI.getFeed()
-    request.timeout = 5
+    request.timeout = .seconds(5)
     request.addCompletionHandler { _, result in print(result) }
     service.start(request)
 }
@@ -31,6 +31,6 @@ private struct Banner: Codable, Sendable {
 }
 
 func inferredModelParser() {
-    let entrances = ModelParser([Banner].self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance"))
+    let entrances = ModelParser([Banner].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance"))
     _ = entrances
 }

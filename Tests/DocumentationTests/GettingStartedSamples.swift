@@ -20,13 +20,13 @@ func gettingStartedService() -> Service {
 func gettingStartedAsync(api: Service) async throws {
     // {"code": 0, "message": "ok", "content": {"entrance": [...]}}
     let request = Request(path: "/feed", parser: ModelParser([Entrance].self, json: JSONParser(
-        checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")))
+        businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")))
     let entrances = try await api.send(request)
     print(entrances.count)
 }
 
 func gettingStartedHandlers(api: Service) {
-    let request = Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance"))
+    let request = Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance"))
     request.addCompletionHandler { request, result in
         switch result {
         case .success(let entrance): print(entrance)

@@ -27,7 +27,7 @@ struct StatusLineParser: ResponseParser {
 // MARK: - Errors
 
 func errorsSwitch(api: Service) async {
-    switch await api.result(of: Request(path: "/me", parser: JSONParser(checkKeyPath: "code"))) {
+    switch await api.result(of: Request(path: "/me", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))) {
     case .success(let profile):
         print(profile)
     case .failure(.businessCode(let code, let message)):

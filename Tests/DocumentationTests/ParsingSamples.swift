@@ -7,8 +7,7 @@ func parsersBuiltIn() {
     _ = Request(path: "/logo.bin")                                   // DataParser: the body as sent
     _ = Request(path: "/readme", parser: StringParser())             // text in the charset of Content-Type
     _ = Request(path: "/feed", parser: JSONParser())                 // the whole JSON document
-    _ = Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", okValue: 0,
-                                                  messageKeyPath: "message",
+    _ = Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["message"]),
                                                   contentKeyPath: "content/entrance/0"))
 }
 
@@ -23,7 +22,7 @@ func parsersModels() {
         var nick: String
         var level: Int
     }
-    _ = Request(path: "/me", parser: ModelParser(Profile.self, json: JSONParser(checkKeyPath: "code",
+    _ = Request(path: "/me", parser: ModelParser(Profile.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
                                                                                contentKeyPath: "data")))
     _ = Request(path: "/me", parser: ModelParser(modelName: "Profile"))
 }
@@ -40,7 +39,7 @@ func parsersMapAndReform() {
             (entrances.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         }
     }
-    let parser = JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance")
+    let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
     _ = Request(path: "/feed", parser: parser.reformed(by: Names()))
     _ = Request(path: "/feed", parser: parser.map { $0.arrayValue?.count ?? 0 })
 }

@@ -30,7 +30,7 @@ func pipelineConfiguration(tokenStore: @escaping @Sendable () -> String) -> Serv
     configuration.urlFilters = [QueryArgumentsFilter(["platform": "ios", "v": "2.1"])]
     configuration.commonHeaders = { ["X-Token": tokenStore()] }   // read for every request
     configuration.commonParameters = { ["lang": "en"] }
-    configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, messageKeyPath: "message",
+    configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["message"]),
                                               contentKeyPath: "data")
     let api = Service(configuration: configuration)
     api.useEnvironment(named: "staging")   // requests in flight finish where they went

@@ -32,7 +32,7 @@ struct Order: Codable, Sendable {
 }
 
 func exportOrders(service: Service) async throws -> [Order] {
-    let parser = JSONLinesParser(ModelParser(Order.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data")))
+    let parser = JSONLinesParser(ModelParser(Order.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")))
     var orders: [Order] = []
     for try await order in service.stream(StreamRequest(path: "/exports/orders.jsonl", parser: parser)) {
         orders.append(order)
@@ -67,6 +67,6 @@ struct CSVRowParser: StreamParser {
 func boundedStream(service: Service) -> ItemStream<String> {
     let request = StreamRequest(path: "/firehose", parser: LineParser(), bufferLimit: 256)
     request.maxResponseBytes = 1 << 30
-    request.timeout = 30
+    request.timeout = .seconds(30)
     return service.stream(request)
 }

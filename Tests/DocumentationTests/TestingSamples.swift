@@ -11,7 +11,7 @@ func stubAFeed() async throws -> StubTransport {
                           transport: stub)
 
     let names = try await service.send(Request(path: "/feed", parser: JSONParser(
-        checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")))
+        businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")))
     assert(names[0]?["name"] == "News")
     assert(stub.requests.map(\.description) == ["GET https://api.example.com/v1/feed"])
     return stub

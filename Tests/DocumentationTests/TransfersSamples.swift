@@ -27,7 +27,7 @@ func downloadChecked(service: Service, to destination: URL, sha256 hex: String,
 
 func downloadJSON(service: Service, to destination: URL) async throws -> JSON {
     let request = Request(download: .path("/exports/feed.json"), to: .file(destination),
-                          parser: FileContentsParser(JSONParser(checkKeyPath: "code", okValue: 0)))
+                          parser: FileContentsParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))))
     return try await service.send(request)
 }
 

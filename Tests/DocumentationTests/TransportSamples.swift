@@ -9,6 +9,6 @@ func sendThroughNIO() async throws -> JSON {
         configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1")),
         transport: NIOTransport(connectionsPerHost: 16)
     )
-    let feed = try await service.send(Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", okValue: 0)))
+    let feed = try await service.send(Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))))
     return feed
 }

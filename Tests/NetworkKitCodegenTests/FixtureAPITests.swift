@@ -12,7 +12,7 @@ import Testing
     func withService(_ body: (FixtureServer, Service) async throws -> Void) async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL, timeout: 15))
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL, timeout: .seconds(15)))
         try await body(server, service)
     }
 

@@ -255,8 +255,8 @@ import Testing
             #expect(four.source.components(separatedBy: "public static func item\(index)(").count == 2)
         }
         // The helpers the other files call are visible to them.
-        #expect(four.files[0].contains("    static func parser<Model: Sendable>("))
-        #expect(one.source.contains("    private static func parser<Model: Sendable>("))
+        #expect(four.files[0].contains("    static func parser<Model: Decodable & Sendable>("))
+        #expect(one.source.contains("    private static func parser<Model: Decodable & Sendable>("))
     }
 
     @Test func schemasOpenAPIKitCannotReadAreReadAsJSON() throws {

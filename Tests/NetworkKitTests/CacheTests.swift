@@ -37,7 +37,7 @@ struct CacheFixture {
 
     /// A JSON request for `/cache/KEY?QUERY` with `policy`, reading the body's `hit`.
     func request(_ key: String, _ query: String = "", policy: CachePolicy? = .seconds(60)) -> Request<JSON> {
-        let request = Request(path: "/cache/\(key)?\(query)", parser: JSONParser(checkKeyPath: "code", okValue: 0))
+        let request = Request(path: "/cache/\(key)?\(query)", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
         request.cache = policy
         return request
     }

@@ -124,7 +124,7 @@ struct ConnectionRotationTests {
         do {
             let monitor = RotationMonitor()
             let queue = DispatchQueue(label: "tests.rotation.urlsession")
-            var configuration = ServiceConfiguration(timeout: 15, callbackQueue: queue)
+            var configuration = ServiceConfiguration(timeout: .seconds(15), callbackQueue: queue)
             configuration.eventMonitors = [monitor]
             let rig = Rig(service: Service(configuration: configuration), monitor: monitor, queue: queue)
             let outcome = try await rig.send(count: 400, inFlight: inFlight) { id in
@@ -247,7 +247,7 @@ struct ConnectionRotationTests {
             let transport = try NIOTransport(connection: ConnectionSettings(trust: trust, httpVersions: versions))
             let monitor = RotationMonitor()
             let queue = DispatchQueue(label: "tests.rotation")
-            var configuration = ServiceConfiguration(timeout: 15, callbackQueue: queue)
+            var configuration = ServiceConfiguration(timeout: .seconds(15), callbackQueue: queue)
             configuration.eventMonitors = [monitor]
             try await body(server, Rig(service: Service(configuration: configuration, transport: transport),
                                        monitor: monitor, queue: queue))

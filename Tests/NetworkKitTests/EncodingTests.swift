@@ -18,11 +18,11 @@ struct EncodingTests {
         let url = try #require(URL(string: "http://127.0.0.1/"))
         let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headers: [:])
         var draft = RequestDraft(options)
-        #expect(try URLRequestBuilder.build(draft, options: options, timeout: 15, acceptEncoding: "gzip, deflate")
+        #expect(try URLRequestBuilder.build(draft, options: options, timeout: .seconds(15), acceptEncoding: "gzip, deflate")
             .value(forHTTPHeaderField: "Accept-Encoding") == "gzip, deflate")
-        #expect(try URLRequestBuilder.build(draft, options: options, timeout: 15).value(forHTTPHeaderField: "Accept-Encoding") == nil)
+        #expect(try URLRequestBuilder.build(draft, options: options, timeout: .seconds(15)).value(forHTTPHeaderField: "Accept-Encoding") == nil)
         draft.headers = ["accept-encoding": "identity"]
-        let named = try URLRequestBuilder.build(draft, options: options, timeout: 15, acceptEncoding: "gzip, deflate")
+        let named = try URLRequestBuilder.build(draft, options: options, timeout: .seconds(15), acceptEncoding: "gzip, deflate")
         #expect(named.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
         #expect(named.allHTTPHeaderFields?.count == 1)
     }

@@ -48,7 +48,7 @@ struct ErrorTests {
     }
 
     @Test(arguments: TransportKind.allCases) func serviceTimeoutAppliesByDefault(transport: TransportKind) async throws {
-        let fixture = try await Fixture.start(timeout: 1, transport: transport)
+        let fixture = try await Fixture.start(timeout: .seconds(1), transport: transport)
         defer { fixture.server.stop() }
         let result = await fixture.service.completion(of: Request(path: "/slow?ms=5000"))
         #expect(result.failure?.isTimeout == true, "got \(result)")

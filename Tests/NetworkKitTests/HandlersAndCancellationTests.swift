@@ -106,7 +106,7 @@ struct HandlersAndCancellationTests {
             for index in 0..<total {
                 if index >= 16 { try await group.next() }
                 group.addTask {
-                    let request = Request(path: "/json/small", parser: JSONParser(checkKeyPath: "code", contentKeyPath: "content/id"))
+                    let request = Request(path: "/json/small", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/id"))
                     let value = try await withCheckedThrowingContinuation { continuation in
                         request.addCompletionHandler { _, result in
                             counts.withLock { $0[index] += 1 }

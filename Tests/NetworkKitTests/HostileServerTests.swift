@@ -91,7 +91,7 @@ struct HostileServerTests {
     func closeDelimitedBody(transport: TransportKind) async throws {
         let fixture = try await Self.start(transport)
         defer { fixture.server.stop() }
-        let request = Request(url: fixture.server.rawURL("/raw/http10-close"), parser: JSONParser(checkKeyPath: "code"))
+        let request = Request(url: fixture.server.rawURL("/raw/http10-close"), parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
         let measured = await fixture.finishMeasured(request)
         #expect(measured.result.success?["items"]?.arrayValue?.count == 5_000, "\(measured.result)")
         #expect(measured.result.success?["items"]?[4_999]?["id"] == 4_999)
@@ -135,7 +135,7 @@ struct HostileServerTests {
     /// A fixture whose service gives each request 60 s in all: generous on a loaded machine, the
     /// bound a hostile server cannot pass.
     static func start(_ transport: TransportKind) async throws -> Fixture {
-        let fixture = try await Fixture.start(timeout: 15, transport: transport)
+        let fixture = try await Fixture.start(timeout: .seconds(15), transport: transport)
         fixture.service.configure { $0.timeLimit = .seconds(60) }
         return fixture
     }

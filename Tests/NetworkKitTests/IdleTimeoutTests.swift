@@ -29,8 +29,8 @@ struct IdleTimeoutTests {
     }
 
     /// Seen from the stub's answer, which plays after the transfer was added to the watch.
-    @Test(arguments: [(TimeInterval.infinity, 0), (30, 1)])
-    func onlyATransferWithAnIdleTimeoutIsWatched(timeout: TimeInterval, watchedWhileRunning: Int) async throws {
+    @Test(arguments: [(Duration.seconds(1_000_000_000), 0), (.seconds(30), 1)])
+    func onlyATransferWithAnIdleTimeoutIsWatched(timeout: Duration, watchedWhileRunning: Int) async throws {
         let stub = StubTransport()
         let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
                               transport: stub)
@@ -44,5 +44,32 @@ struct IdleTimeoutTests {
         _ = try await service.send(request)
         #expect(watched.snapshot == watchedWhileRunning)
         #expect(service.idleWatch.watchedCount == 0)
+    }
+
+    /// A timeout is a positive `Duration`, kept to the fraction of a second on every platform;
+    /// zero or less fails the request before anything is sent.
+    @Test func aTimeoutIsPositiveAndKeptAsGiven() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1/"))
+        let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headers: [:])
+        let built = try URLRequestBuilder.build(RequestDraft(options), options: options, timeout: .milliseconds(300))
+        #expect(built.timeoutInterval == 0.3)
+        #expect(IdleTimeout(built)?.duration == .milliseconds(300))
+
+        let stub = StubTransport()
+        let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
+                              transport: stub)
+        stub.answer(.any, with: .json("{}"))
+        for timeout in [Duration.zero, .seconds(-1)] {
+            let request = Request(path: "/x")
+            request.timeout = timeout
+            do {
+                _ = try await service.send(request)
+                Issue.record("a timeout of \(timeout) must fail the request")
+            } catch {
+                guard case .invalidRequest(let reason) = error else { Issue.record("got \(error)"); continue }
+                #expect(reason.hasPrefix("the timeout must be positive"))
+            }
+        }
+        #expect(stub.requests.isEmpty)
     }
 }

@@ -52,7 +52,7 @@ struct LeakTests {
     }
 
     private func use(_ kind: TransportKind, server: FixtureServer, watched: Watched) async throws {
-        let service = kind.service(ServiceConfiguration(baseURL: server.baseURL, timeout: 15))
+        let service = kind.service(ServiceConfiguration(baseURL: server.baseURL, timeout: .seconds(15)))
         let request = Request(path: "/json/small", parser: JSONParser())
         _ = try await service.send(request)
         for _ in 0..<20 {

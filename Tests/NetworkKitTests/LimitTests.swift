@@ -78,7 +78,7 @@ struct LimitTests {
 
     @Test("a server dripping a byte every 300 ms trips the time limit, not the idle timeout", arguments: TransportKind.allCases)
     func dripTimeLimit(transport: TransportKind) async throws {
-        let fixture = try await Fixture.start(timeout: 15, transport: transport)
+        let fixture = try await Fixture.start(timeout: .seconds(15), transport: transport)
         defer { fixture.server.stop() }
         let request = Request(path: "/drip?bytes=100&ms=300")
         request.timeLimit = .milliseconds(800)

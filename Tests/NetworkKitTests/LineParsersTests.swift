@@ -39,7 +39,7 @@ struct LineParsersTests {
     }
 
     @Test func jsonLinesCheckEachLineAndNameTheOneThatFails() throws {
-        let parser = JSONLinesParser(JSONParser(checkKeyPath: "code", contentKeyPath: "data"))
+        let parser = JSONLinesParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"))
         let good = Array("{\"code\":0,\"data\":1}\n\n  \n{\"code\":0,\"data\":\"é\"}".utf8)
         #expect(try Self.items(parser, good, type: "application/jsonl") == [1, "é"])
         var broken = parser

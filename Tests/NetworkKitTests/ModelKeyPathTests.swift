@@ -36,14 +36,14 @@ import FixtureServer
         }
     }
 
-    static let envelope = JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")
+    static let envelope = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
 
     @Test func theModelBehindTheKeyPath() throws {
         let text = #"{"code": "0", "message": "ok", "content": {"entrance": [{"street": "Elm 1", "zip": "12"}, {"street": "Oak 2"}]}}"#
         let (parser, _) = both([Address].self, text, Self.envelope)
         #expect(try parser.get() == [Address(street: "Elm 1", zip: "12"), Address(street: "Oak 2")])
         expectSame([Address].self, text, Self.envelope)
-        expectSame(Address.self, text, JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance/1"))
+        expectSame(Address.self, text, JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance/1"))
         expectSame(String.self, text, JSONParser(contentKeyPath: "content/entrance/0/street"))
         // The body's digits, where `JSON` would have kept the nearest Double.
         let (big, _) = both(UInt64.self, #"{"data": {"big": 18446744073709551615}}"#, JSONParser(contentKeyPath: "data/big"))
@@ -72,7 +72,7 @@ import FixtureServer
         }
         for path in ["content/entrance/2", "content/entrance/x", "content/entrance/-1", "content/entrance/0/street/z"] {
             expectSame(Address.self, #"{"code": 0, "content": {"entrance": [{"street": "a"}, {"street": "b"}]}}"#,
-                       JSONParser(checkKeyPath: "code", contentKeyPath: JSONKeyPath(path)))
+                       JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: JSONKeyPath(path)))
         }
     }
 
@@ -104,11 +104,11 @@ import FixtureServer
         struct Named: Codable, Equatable, Sendable { var firstName: String }
         let snake = CodableConverter { let decoder = JSONDecoder(); decoder.keyDecodingStrategy = .convertFromSnakeCase; return decoder }
         let text = #"{"code": 0, "the_content": {"first_name": "Ann"}}"#
-        let (parser, steps) = both(Named.self, text, JSONParser(checkKeyPath: "code", contentKeyPath: "the_content"), converter: snake)
+        let (parser, steps) = both(Named.self, text, JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "the_content"), converter: snake)
         #expect(try parser.get() == Named(firstName: "Ann"))
         #expect(try steps.get() == Named(firstName: "Ann"))
         let converter = CodableConverter { let decoder = JSONDecoder(); decoder.dateDecodingStrategy = .secondsSince1970; return decoder }
-        let (dated, _) = both([Date].self, #"{"code": 0, "data": [86400]}"#, JSONParser(checkKeyPath: "code", contentKeyPath: "data"),
+        let (dated, _) = both([Date].self, #"{"code": 0, "data": [86400]}"#, JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
                               converter: converter)
         #expect(try dated.get() == [Date(timeIntervalSince1970: 86400)])
     }
@@ -146,7 +146,7 @@ import FixtureServer
         for _ in 0..<1500 {
             let text = String(decoding: try value(0).serialized(), as: UTF8.self)
             let path = (0..<Int.random(in: 1...3, using: &random)).map { _ in keys.randomElement(using: &random) ?? "content" }
-            let json = JSONParser(checkKeyPath: Bool.random(using: &random) ? "code" : nil, contentKeyPath: JSONKeyPath(path.joined(separator: "/")))
+            let json = JSONParser(businessCode: Bool.random(using: &random) ? BusinessCodeCheck(codeKeyPath: "code") : nil, contentKeyPath: JSONKeyPath(path.joined(separator: "/")))
             expectSame(Sample.self, text, json)
             expectSame([Sample].self, text, json)
             expectSame(Strict.self, text, json)

@@ -15,7 +15,7 @@ struct PagingTests {
     /// A pager of `/pages/KEY` with `query` (the fixture's options), parsed for `rule`.
     func pager(_ fixture: Fixture, key: String, query: String = "", paging: Paging = Paging(pageSize: 10),
                rule: LastPageRule = .totalCount(at: "total")) -> Pager<PagedItem> {
-        let parser = PageParser(PagedItem.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data"),
+        let parser = PageParser(PagedItem.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
                                 items: "items", lastPage: rule)
         return Pager(service: fixture.service, path: "/pages/\(key)?\(query)", paging: paging, parser: parser)
     }

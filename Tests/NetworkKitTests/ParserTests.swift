@@ -49,7 +49,7 @@ struct ParserTests {
     func codeCheckTreatsNumberAndStringAlike(path: String, okValue: JSON) async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
-        let parser = JSONParser(checkKeyPath: "code", okValue: okValue, contentKeyPath: "content/entrance")
+        let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [okValue]), contentKeyPath: "content/entrance")
         let entrance = try await fixture.service.send(Request(path: path, parser: parser))
         #expect(entrance.arrayValue?.count == 2)
     }
@@ -57,7 +57,7 @@ struct ParserTests {
     @Test func codeMismatchIsABusinessErrorWithCodeAndMessage() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
-        let parser = JSONParser(checkKeyPath: "code", okValue: 0)
+        let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))
         let result = await fixture.service.completion(of: Request(path: "/json/feed?code=1001&message=token%20expired", parser: parser))
         guard case .businessCode(let code, let message) = result.failure else {
             Issue.record("expected business code error, got \(result)"); return
@@ -89,7 +89,7 @@ struct ParserTests {
     @Test func modelThroughTheDefaultCodableConverter() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
-        let parser = ModelParser([Entrance].self, json: JSONParser(checkKeyPath: "code", okValue: "0",
+        let parser = ModelParser([Entrance].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: ["0"]),
                                                                     contentKeyPath: "content/entrance"))
         let entrances = try await fixture.service.send(Request(path: "/json/feed", parser: parser))
         #expect(entrances.map(\.name) == ["Spring sale", "New arrivals"])
@@ -104,7 +104,7 @@ struct ParserTests {
     }
 
     @Test func modelThroughACustomConverterRegisteredByType() async throws {
-        struct Headline: Sendable { var text: String }
+        struct Headline: Decodable, Sendable { var text: String }
         let registry = ModelRegistry()
         registry.register(Headline.self) { json in
             guard let name = json["name"]?.stringValue else { throw ParseError(parser: "headline", reason: "no name") }
@@ -114,6 +114,22 @@ struct ParserTests {
         defer { fixture.server.stop() }
         let parser = ModelParser(Headline.self, json: JSONParser(contentKeyPath: "content/entrance/0"), registry: registry)
         #expect(try await fixture.service.send(Request(path: "/json/feed", parser: parser)).text == "SPRING SALE")
+    }
+
+    @Test func aModelThatIsNotDecodableByItsRegisteredName() async throws {
+        final class Headline: Sendable { let text: String; init(text: String) { self.text = text } }
+        let registry = ModelRegistry()
+        registry.register(Headline.self, name: "Headline") { json in Headline(text: json["name"]?.stringValue ?? "") }
+        let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
+        let parser = ModelParser(Headline.self, modelName: "Headline", json: JSONParser(contentKeyPath: "content/entrance/0"),
+                                 registry: registry)
+        #expect(try await fixture.service.send(Request(path: "/json/feed", parser: parser)).text == "Spring sale")
+        let wrong = ModelParser(Int.self, modelName: "Headline", json: JSONParser(contentKeyPath: "content/entrance/0"),
+                                registry: registry)
+        let result = await fixture.service.completion(of: Request(path: "/json/feed", parser: wrong))
+        guard case .parse(let error) = result.failure else { Issue.record("got \(result)"); return }
+        #expect(error.reason.contains("returned Headline, not Int"))
     }
 
     @Test func modelByRegisteredName() async throws {

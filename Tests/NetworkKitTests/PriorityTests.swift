@@ -29,7 +29,7 @@ struct PriorityTests {
         let held = Request(path: "/held/\(gate)", parser: JSONParser())
         // Held until the test opens the gate, however slowly a loaded machine gets there: no idle
         // timeout of the fixture's 15 s (the server lets go after 60 s at the latest).
-        held.timeout = 120
+        held.timeout = .seconds(120)
         fixture.service.start(held)
         try await waitUntilSent(held)
         return (fixture, gate, held)

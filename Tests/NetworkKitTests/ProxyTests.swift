@@ -17,7 +17,7 @@ struct ProxyTests {
         let settings = ProxySettings.server(ProxyServer(host: "127.0.0.1", port: proxy.port, credentials: credentials),
                                             bypass: ProxyBypass(bypass))
         let transport = try NIOTransport(connection: ConnectionSettings(proxy: settings))
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL, timeout: 15), transport: transport)
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL, timeout: .seconds(15)), transport: transport)
         try await body(service, server, proxy)
     }
 
@@ -104,7 +104,7 @@ struct ProxyTests {
         let port = closed.port
         await closed.stopAndWait()
         let transport = try NIOTransport(connection: ConnectionSettings(proxy: .server(ProxyServer(host: "127.0.0.1", port: port))))
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL, timeout: 15), transport: transport)
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL, timeout: .seconds(15)), transport: transport)
         let result = await service.completion(of: Request(path: "/echo", parser: JSONParser()))
         guard case .connection(.proxyFailed(let name, _)) = result.failure else {
             Issue.record("expected an unreachable proxy, got \(String(describing: result.failure))")

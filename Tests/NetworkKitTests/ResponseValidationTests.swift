@@ -92,7 +92,7 @@ struct ResponseValidationTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         fixture.service.configure {
-            $0.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, messageKeyPath: "message", contentKeyPath: "content")
+            $0.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["message"]), contentKeyPath: "content")
         }
         let reply = try await fixture.service.reply(to: Request(path: "/json/small", parser: JSONParser()))
         #expect(reply.value["name"] == "small")

@@ -173,7 +173,7 @@ struct ServiceSetupTests {
         let server = try await FixtureServer.start()
         defer { server.stop() }
         var configuration = configuration(server)
-        configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, messageKeyPath: "message",
+        configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["message"]),
                                                   contentKeyPath: "data")
         let service = Service(configuration: configuration)
         server.publish(Data(#"{"code": 0, "data": {"nick": "ann", "level": 3}}"#.utf8), as: "ok", contentType: "application/json")
@@ -224,7 +224,7 @@ struct ServiceSetupTests {
         }, refresh: { FixtureServer.freshToken })
         var configuration = configuration(server)
         configuration.interceptors = [tokens]
-        configuration.envelope = ResponseEnvelope(codeKeyPath: "code", contentKeyPath: "data")
+        configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")
         let user = try await Service(configuration: configuration).send(Request(path: "/protected?style=code", parser: JSONParser()))
         #expect(user["user"] == "ann")
     }
@@ -235,7 +235,7 @@ struct ServiceSetupTests {
         }
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        let parser = JSONParser(checkKeyPath: "code", contentKeyPath: "content/entrance").reformed(by: Names())
+        let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance").reformed(by: Names())
         let names = try await Service(configuration: configuration(server)).send(Request(path: "/json/feed", parser: parser))
         #expect(!names.isEmpty)
     }

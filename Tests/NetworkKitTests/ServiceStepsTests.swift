@@ -52,7 +52,7 @@ struct ServiceStepsTests {
     func envelope(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0, contentKeyPath: "data") }
+        fixture.service.configure { $0.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data") }
         let enveloped = try await fixture.service.send(Request(path: "/protected?style=code", parser: JSONParser()).authorized())
         #expect(enveloped["user"] == "ann")
         let raw = Request(path: "/protected?style=code", parser: JSONParser()).authorized()

@@ -24,7 +24,7 @@ struct SetCookieFieldsTests {
         let server = try await FixtureServer.start()
         defer { server.stop() }
         let heads = HeadRecorder()
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, timeout: 15)
+        var configuration = ServiceConfiguration(baseURL: server.baseURL, timeout: .seconds(15))
         configuration.eventMonitors = [heads]
         let service = transport.service(configuration)
         _ = try await service.send(Request(path: CookiePaths.set(["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT; Path=/", "b=2; HttpOnly"]),

@@ -29,14 +29,14 @@ struct StreamParserJSONTests {
 
     @Test("JSON Lines: the business code and the key path are checked on each line")
     func keyPathPerLine() {
-        let parser = JSONLinesParser(JSONParser(checkKeyPath: "code", contentKeyPath: "data"))
+        let parser = JSONLinesParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"))
         let text = "{\"code\":0,\"data\":{\"id\":1}}\n{\"code\":\"0\",\"data\":[1]}\n"
         Feeding.check(parser, [UInt8](utf8: text), [["id": 1], [1]], head: Self.jsonl)
     }
 
     @Test("JSON Lines: a business code on line 3 stops the stream after lines 1 and 2, as a business code error")
     func businessCodeOnLine3() {
-        let parser = JSONLinesParser(JSONParser(checkKeyPath: "code", contentKeyPath: "data"))
+        let parser = JSONLinesParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"))
         let text = """
             {"code":0,"data":"one"}
             {"code":0,"data":"two"}
@@ -81,7 +81,7 @@ struct StreamParserJSONTests {
 
     @Test("JSON Lines: each line's response has the head and the service's envelope from begin")
     func envelope() {
-        let head = Feeding.head("application/jsonl", envelope: ResponseEnvelope(codeKeyPath: "code", contentKeyPath: "data"))
+        let head = Feeding.head("application/jsonl", envelope: ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"))
         let text = "{\"code\":0,\"data\":\"a\"}\n{\"code\":0,\"data\":\"b\"}\n{\"code\":2,\"msg\":\"no\"}\n"
         Feeding.checkFails(JSONLinesParser(), [UInt8](utf8: text), before: ["a", "b"], head: head) {
             Self.isBusinessCode($0, 2, message: "no")
@@ -93,10 +93,10 @@ struct StreamParserJSONTests {
     @Test("JSON Lines into models: Codable, and through a converter registered for the type")
     func models() {
         let text = "{\"code\":0,\"data\":{\"id\":1,\"name\":\"é\"}}\n{\"code\":0,\"data\":{\"id\":2,\"name\":\"😀\"}}\n"
-        let codable = JSONLinesParser(ModelParser(Item.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data")))
+        let codable = JSONLinesParser(ModelParser(Item.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")))
         Feeding.check(codable, [UInt8](utf8: text), [Item(id: 1, name: "é"), Item(id: 2, name: "😀")], head: Self.jsonl)
 
-        struct Headline: Sendable, Equatable { var text: String }
+        struct Headline: Decodable, Sendable, Equatable { var text: String }
         let registry = ModelRegistry()
         registry.register(Headline.self) { json in
             guard let name = json["name"]?.stringValue else { throw ParseError(parser: "headline", reason: "no name") }
@@ -156,7 +156,7 @@ struct StreamParserJSONTests {
 
     @Test("JSON sequences: business code, key path and models per record")
     func wrapped() {
-        let checked = JSONSequenceParser(JSONParser(checkKeyPath: "code", contentKeyPath: "data"))
+        let checked = JSONSequenceParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"))
         Feeding.checkFails(checked, Self.seq("␞{\"code\":0,\"data\":5}\n␞{\"code\":3,\"msg\":\"stop\"}\n"), before: [5],
                            head: Self.jsonSeq) {
             Self.isBusinessCode($0, 3, message: "stop")

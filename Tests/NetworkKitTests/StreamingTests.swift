@@ -191,7 +191,7 @@ struct StreamingTests {
         struct Item: Codable, Sendable, Equatable { var id: Int; var name: String }
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let parser = JSONLinesParser(ModelParser(Item.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data")))
+        let parser = JSONLinesParser(ModelParser(Item.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")))
         let request = StreamRequest(path: "/jsonl?count=5&fail_at=4", parser: parser)
         var items: [Item] = []
         do {
@@ -255,7 +255,7 @@ struct StreamingTests {
         // tests: on a loaded machine FoundationNetworking's own timer, reset by each read, has
         // fired after 3 s although heartbeats came every 100 ms.
         try await MemoryHeavy.exclusive {
-            let fixture = try await Fixture.start(timeout: 5, transport: transport)
+            let fixture = try await Fixture.start(timeout: .seconds(5), transport: transport)
             defer { fixture.server.stop() }
             let kept = StreamRequest(events: .path("/events?count=2&interval=6000&comment_every=100&done=close&stream=\(Self.name("hb", transport))"),
                                      reconnection: .never)

@@ -20,7 +20,7 @@ struct StubTransportTests {
         let stub = StubTransport()
         stub.answer(.get, path: "/v1/feed", json: #"{"code": 0, "content": {"entrance": [{"name": "a"}]}}"#)
         let (service, _) = Self.service(stub)
-        let names = try await service.send(Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", okValue: 0,
+        let names = try await service.send(Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
                                                                                       contentKeyPath: "content/entrance")))
         #expect(names[0]?["name"] == "a")
         #expect(stub.requests.map(\.description) == ["GET https://api.example.com/v1/feed"])
@@ -107,23 +107,23 @@ struct StubTransportTests {
         stub.answer(.get, .path("/v1/silent"), with: StubResponse.json("{}").timingOut())
         let (service, _) = Self.service(stub)
         let slow = Request(path: "/slow")
-        slow.timeout = 60
+        slow.timeout = .seconds(60)
         #expect(try await service.send(slow) == Data("{}".utf8))
         #expect(clock.slept == [.seconds(30), .seconds(5)])
         let silent = Request(path: "/silent")
-        silent.timeout = 45
+        silent.timeout = .seconds(45)
         #expect(await service.result(of: silent).failure?.isTimeout == true)
         #expect(clock.slept.last == .seconds(45))   // on the stub's clock: the suite's minute would not hold 80 real seconds
     }
 
-    /// An infinite `timeoutInterval` is no timeout: a delay of a day is waited out, on the clock.
+    /// A timeout of a billion seconds is no timeout: a delay of a day is waited out, on the clock.
     @Test func aRequestWithoutATimeoutWaitsOutAnyDelay() async throws {
         let clock = InstantClock()
         let stub = StubTransport(clock: clock)
         stub.answer(.get, .any, with: StubResponse.json("{}").delayed(head: .seconds(86_400)))
         let (service, _) = Self.service(stub)
         let patient = Request(path: "/patient")
-        patient.timeout = .infinity
+        patient.timeout = .seconds(1_000_000_000)
         #expect(try await service.send(patient) == Data("{}".utf8))
         #expect(clock.slept == [.seconds(86_400)])
     }
@@ -161,7 +161,7 @@ func cancelWhileSilent(_ stub: StubTransport,
         return StubResponse.json("{}").timingOut()
     }
     let silent = Request(path: "/silent")
-    silent.timeout = .infinity
+    silent.timeout = .seconds(1_000_000_000)
     let waiting = Task { await awaiting(silent) }
     for await _ in answered { break }
     waiting.cancel()

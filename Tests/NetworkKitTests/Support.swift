@@ -38,7 +38,7 @@ struct Fixture {
     let service: Service
     let callbackQueue: DispatchQueue
 
-    static func start(timeout: TimeInterval = 15, transport: TransportKind = .urlSession) async throws -> Fixture {
+    static func start(timeout: Duration = .seconds(15), transport: TransportKind = .urlSession) async throws -> Fixture {
         let server = try await FixtureServer.start()
         let queue = DispatchQueue(label: "tests.callbacks")
         let service = transport.service(ServiceConfiguration(

@@ -94,7 +94,7 @@ struct UploadTests {
         request.timeLimit = .seconds(300)
         // The server answers once it has read what it buffered, which can lag the upload on a
         // busy machine or under a sanitizer.
-        request.timeout = 60
+        request.timeout = .seconds(60)
         let progress = Recorder<TransferProgress>()
         // Memory at the halfway mark, against memory at the end: a body held in memory grows by
         // half the file in that time, a streamed one not at all. (A bound from the start fails

@@ -3,12 +3,12 @@
 /// and this gives `0` and `"ok"`.
 ///
 /// The kit's JSON and model parsers record it as they check the code
-/// (``ResponseEnvelope``, `JSONParser.checkKeyPath`), so it costs no second parse. Read it from
+/// (``ResponseEnvelope``, ``JSONParser/businessCode``, ``ResponseValidation/businessCode``), so it costs no second parse. Read it from
 /// `Reply.businessStatus` or ``AnyRequest/businessStatus``; the value stays what `send` returns.
 public struct BusinessStatus: Sendable, Equatable {
-    /// The code at the envelope's code key path.
+    /// The code found at the check's code key path.
     public var code: JSON
-    /// The message at its message key path (`message`, then `msg`, when it names none), if any.
+    /// The message found at the check's first message key path that has one, if any.
     public var message: String?
 
     /// A status from its parts.

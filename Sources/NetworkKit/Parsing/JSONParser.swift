@@ -5,18 +5,15 @@ import Foundation
 ///
 /// ```swift
 /// // {"code": 0, "message": "ok", "content": {"entrance": [...]}}
-/// JSONParser(checkKeyPath: "code", okValue: 0, contentKeyPath: "content/entrance")
+/// JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
 /// ```
-/// A code that does not match `okValue` fails with `NetworkError.businessCode`, carrying the code
-/// and the message found at `messageKeyPath` (or at `message`/`msg` when that is not set).
-/// `0` and `"0"` are the same code.
+/// A code that is not one of the check's `okValues` fails with `NetworkError.businessCode`,
+/// carrying the code and the message found at the check's `messageKeyPaths`. `0` and `"0"` are
+/// the same code.
 public struct JSONParser: ResponseParser {
-    /// Where the business code is, e.g. `code`; nil skips the check.
-    public var checkKeyPath: JSONKeyPath?
-    /// The code that means success.
-    public var okValue: JSON
-    /// Where the error message is; nil tries `message`, then `msg`.
-    public var messageKeyPath: JSONKeyPath?
+    /// Where the business code is and which codes mean success; nil checks none (or the
+    /// service's ``ResponseEnvelope``'s, see ``usesServiceEnvelope``).
+    public var businessCode: BusinessCodeCheck?
     /// The part of the document to return, e.g. `content/entrance`; nil returns all of it.
     public var contentKeyPath: JSONKeyPath?
     /// Media types accepted (`application/json`, `text/*`, or a suffix such as `+json`); nil
@@ -29,16 +26,12 @@ public struct JSONParser: ResponseParser {
 
     /// Creates a JSON parser; with no arguments it parses the whole body and checks nothing.
     public init(
-        checkKeyPath: JSONKeyPath? = nil,
-        okValue: JSON = 0,
-        messageKeyPath: JSONKeyPath? = nil,
+        businessCode: BusinessCodeCheck? = nil,
         contentKeyPath: JSONKeyPath? = nil,
         acceptableContentTypes: Set<String>? = nil,
         shape: JSONShape? = nil
     ) {
-        self.checkKeyPath = checkKeyPath
-        self.okValue = okValue
-        self.messageKeyPath = messageKeyPath
+        self.businessCode = businessCode
         self.contentKeyPath = contentKeyPath
         self.acceptableContentTypes = acceptableContentTypes
         self.shape = shape
@@ -47,7 +40,7 @@ public struct JSONParser: ResponseParser {
     /// Light: a small body parses in microseconds.
     public var isLightweight: Bool { true }
 
-    /// The checked content (with the service's envelope applied, see `applying(_:)`).
+    /// The checked content (with the service's envelope applied, see ``usesServiceEnvelope``).
     public func parse(_ response: Response) throws -> JSON {
         let parser = applying(response.envelope)
         return try parser.content(of: parser.document(of: response))
@@ -76,18 +69,11 @@ public struct JSONParser: ResponseParser {
         return content
     }
 
-    /// Throws `NetworkError.businessCode` when the code at `checkKeyPath` is not `okValue`;
-    /// returns the code and message of a success (nil when there is no code to check).
+    /// Throws `NetworkError.businessCode` when ``businessCode`` fails; returns the code and
+    /// message of a success (nil when there is no code to check).
     @discardableResult
     func checkCode(in json: JSON) throws -> BusinessStatus? {
-        guard let checkKeyPath else { return nil }
-        return try BusinessCodeCheck(codeKeyPath: checkKeyPath, okValues: [okValue], messageKeyPaths: messageKeyPaths)
-            .check(json, parser: "json")
-    }
-
-    /// Where the message may be, in the order tried.
-    var messageKeyPaths: [JSONKeyPath] {
-        messageKeyPath.map { [$0] } ?? ["message", "msg"]
+        try businessCode?.check(json, parser: "json")
     }
 
     /// Throws when the body is empty or its `Content-Type` is not acceptable.

@@ -1,18 +1,14 @@
 import Foundation
 
-/// What `KeyPathModel` checks and follows: the business code's key path and the value that means
-/// success, and the content's key path. `JSONDecoder.userInfo` carries it under `userInfoKey`.
+/// What `KeyPathModel` checks and follows: the business code's check and the content's key path.
+/// `JSONDecoder.userInfo` carries it under `userInfoKey`.
 struct KeyPathRoute: Sendable {
     /// The `userInfo` key of the route.
     static let userInfoKey = CodingUserInfoKey(rawValue: "NetworkKit.KeyPathRoute")!  // a constant: never nil
-    /// Where the business code is; nil checks none.
-    var codeKeyPath: JSONKeyPath?
-    /// The code that means success (compared as `JSON.matchesCode` does).
-    var okValue: JSON
+    /// Where the business code is and which codes mean success; nil checks none.
+    var businessCode: BusinessCodeCheck?
     /// Where the model is; no components for the whole document.
     var contentKeyPath: JSONKeyPath
-    /// Where a success's message may be, tried in order (see `BusinessStatus`).
-    var messageKeyPaths: [JSONKeyPath] = []
 }
 
 /// The route did not lead to the model: a wrong business code, a key path that leads nowhere or
@@ -37,11 +33,11 @@ struct KeyPathModel<Model: Decodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let route = decoder.userInfo[KeyPathRoute.userInfoKey] as? KeyPathRoute else { throw KeyPathMiss() }
-        if let codeKeyPath = route.codeKeyPath {
+        if let check = route.businessCode {
             let code: JSON
-            do { code = try Self.decode(JSON.self, at: codeKeyPath.components, in: decoder) } catch { throw KeyPathMiss() }
-            guard code.matchesCode(route.okValue) else { throw KeyPathMiss() }
-            let message = route.messageKeyPaths.lazy.compactMap { try? Self.decode(JSON.self, at: $0.components, in: decoder) }.first
+            do { code = try Self.decode(JSON.self, at: check.codeKeyPath.components, in: decoder) } catch { throw KeyPathMiss() }
+            guard check.okValues.contains(where: { code.matchesCode($0) }) else { throw KeyPathMiss() }
+            let message = check.messageKeyPaths.lazy.compactMap { try? Self.decode(JSON.self, at: $0.components, in: decoder) }.first
             status = BusinessStatus(code: code, message: message.map { $0.stringValue ?? $0.description })
         } else {
             status = nil

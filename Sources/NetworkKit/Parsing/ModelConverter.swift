@@ -39,8 +39,7 @@ public struct CodableConverter: ModelConverter {
         let decoder = makeDecoder()
         guard case .useDefaultKeys = decoder.keyDecodingStrategy else { return nil }
         decoder.userInfo[KeyPathRoute.userInfoKey] = KeyPathRoute(
-            codeKeyPath: parser.checkKeyPath, okValue: parser.okValue, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""),
-            messageKeyPaths: parser.messageKeyPaths)
+            businessCode: parser.businessCode, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""))
         var status: BusinessStatus?
         do {
             let model = try decoding(type) { _ in

@@ -1,10 +1,11 @@
 import Foundation
 
 /// Parses JSON with a `JSONParser` (code check, content key path), then converts the content to
-/// a model through the `ModelRegistry`.
+/// a model: a `Decodable` model by `JSONDecoder` (or the converter registered for its type), any
+/// other by the converter registered under its name.
 ///
 /// ```swift
-/// ModelParser([Entrance].self, json: JSONParser(checkKeyPath: "code", okValue: 0,
+/// ModelParser([Entrance].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
 ///                                                contentKeyPath: "content/entrance"))
 /// ```
 public struct ModelParser<Model: Sendable>: ResponseParser {
@@ -15,9 +16,19 @@ public struct ModelParser<Model: Sendable>: ResponseParser {
     /// Where converters are looked up.
     public var registry: ModelRegistry
 
-    /// A parser producing `type`, converted by the converter registered for it (or Codable).
-    public init(_ type: Model.Type, json: JSONParser = JSONParser(), registry: ModelRegistry = .shared) {
+    /// A parser producing `type`: by the converter registered for the type, when there is one,
+    /// else by the registry's default converter (`JSONDecoder` unless replaced).
+    public init(_ type: Model.Type, json: JSONParser = JSONParser(), registry: ModelRegistry = .shared)
+    where Model: Decodable {
         self.json = json
+        self.registry = registry
+    }
+
+    /// A parser producing `type` by the converter registered under `modelName`, for a model that
+    /// is not `Decodable`; a converter that returns another type fails the parse.
+    public init(_ type: Model.Type, modelName: String, json: JSONParser = JSONParser(), registry: ModelRegistry = .shared) {
+        self.json = json
+        self.modelName = modelName
         self.registry = registry
     }
 
@@ -34,7 +45,7 @@ public struct ModelParser<Model: Sendable>: ResponseParser {
         if modelName == nil, json.shape == nil, !registry.hasConverter(for: Model.self),
            let codable = registry.defaultConverter as? CodableConverter {
             try json.validateBody(of: response)
-            if json.checkKeyPath == nil, json.contentKeyPath == nil {
+            if json.businessCode == nil, json.contentKeyPath == nil {
                 // Nothing to check or extract: decode the body directly.
                 return try codable.decode(response.data, to: Model.self)
             }

@@ -3,10 +3,12 @@ import Foundation
 /// Where model converters are registered at startup: by model type, by model name, or both.
 ///
 /// ```swift
-/// ModelRegistry.shared.register(User.self) { json in try User(json: json) }
+/// ModelRegistry.shared.register(User.self) { json in try User(json: json) }  // ModelParser(User.self)
 /// ModelRegistry.shared.register(name: "TestModel") { json in try TestModel(json) }
 /// ```
-/// Types with no converter of their own go to `defaultConverter` (Codable).
+/// `ModelParser(User.self)` takes a `Decodable` model: the converter registered for its type
+/// when there is one, else `defaultConverter` (Codable). A model that is not `Decodable` is
+/// converted by name: `ModelParser(TestModel.self, modelName: "TestModel")`.
 public final class ModelRegistry: Sendable {
     /// The registry `ModelParser` uses unless given another.
     public static let shared = ModelRegistry()

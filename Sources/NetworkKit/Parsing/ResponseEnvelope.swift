@@ -6,38 +6,29 @@
 ///
 /// ```swift
 /// // {"code": 0, "message": "ok", "data": {...}}
-/// configuration.envelope = ResponseEnvelope(codeKeyPath: "code", okValue: 0,
-///                                           messageKeyPath: "message", contentKeyPath: "data")
+/// configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
+///                                           contentKeyPath: "data")
 /// ```
 public struct ResponseEnvelope: Sendable, Equatable {
-    /// Where the business code is.
-    public var codeKeyPath: JSONKeyPath
-    /// The code that means success (`0` and `"0"` match alike).
-    public var okValue: JSON
-    /// Where the error message is; nil tries `message`, then `msg`.
-    public var messageKeyPath: JSONKeyPath?
+    /// Where the business code is, which codes mean success, and where a failure's message is.
+    public var businessCode: BusinessCodeCheck
     /// Where the content is; nil is the whole document.
     public var contentKeyPath: JSONKeyPath?
 
     /// Creates an envelope description.
-    public init(codeKeyPath: JSONKeyPath, okValue: JSON = 0, messageKeyPath: JSONKeyPath? = nil,
-                contentKeyPath: JSONKeyPath? = nil) {
-        self.codeKeyPath = codeKeyPath
-        self.okValue = okValue
-        self.messageKeyPath = messageKeyPath
+    public init(businessCode: BusinessCodeCheck, contentKeyPath: JSONKeyPath? = nil) {
+        self.businessCode = businessCode
         self.contentKeyPath = contentKeyPath
     }
 }
 
 extension JSONParser {
-    /// This parser with the key paths it leaves unset taken from `envelope` (when it uses the
-    /// service's envelope and has no code check of its own).
-    public func applying(_ envelope: ResponseEnvelope?) -> JSONParser {
-        guard usesServiceEnvelope, let envelope, checkKeyPath == nil else { return self }
+    /// This parser with the check and the content key path it leaves unset taken from
+    /// `envelope` (when it uses the service's envelope and has no code check of its own).
+    func applying(_ envelope: ResponseEnvelope?) -> JSONParser {
+        guard usesServiceEnvelope, let envelope, businessCode == nil else { return self }
         var parser = self
-        parser.checkKeyPath = envelope.codeKeyPath
-        parser.okValue = envelope.okValue
-        parser.messageKeyPath = messageKeyPath ?? envelope.messageKeyPath
+        parser.businessCode = envelope.businessCode
         parser.contentKeyPath = contentKeyPath ?? envelope.contentKeyPath
         return parser
     }

@@ -10,8 +10,8 @@ struct PipelineSettings: Sendable {
     var monitors: [any EventMonitor] = []
     var envelope: ResponseEnvelope?
     var responseValidation: ResponseValidation?
-    /// Seconds a transfer may wait for data.
-    var timeout: TimeInterval = 15
+    /// How long a transfer may go without a byte.
+    var timeout: Duration = .seconds(15)
     var timeLimit: Duration?
     var downloadTimeLimit: Duration?
     var maxResponseBytes: Int64?

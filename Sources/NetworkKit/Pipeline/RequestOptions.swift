@@ -10,7 +10,7 @@ struct RequestOptions: Sendable {
     var parameters: [String: JSON]
     var headers: [String: String]
     var body: RequestBody = .automatic
-    var timeout: TimeInterval?
+    var timeout: Duration?
     var useCDN = false
     var bodyEncoding: ContentCoding?
     var acceptableStatusCodes: Range<Int> = 200..<300

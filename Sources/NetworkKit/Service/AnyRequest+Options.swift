@@ -25,8 +25,10 @@ extension AnyRequest {
         set { self[option: \.headers] = newValue }
     }
 
-    /// Seconds without data before the request fails; nil uses the service's timeout.
-    public var timeout: TimeInterval? {
+    /// How long the request may go without receiving or sending a byte before it fails; nil
+    /// uses the service's ``ServiceConfiguration/timeout``. Zero or less fails the request with
+    /// `NetworkError.invalidRequest`.
+    public var timeout: Duration? {
         get { self[option: \.timeout] }
         set { self[option: \.timeout] = newValue }
     }

@@ -15,6 +15,24 @@ extension Request: TypedHandlers {
         addTypedProgressHandler(handler)
     }
 
+    /// The request's progress as an asynchronous sequence: each value its progress handlers get,
+    /// on the same schedule, ending when the request finishes (after the last progress value,
+    /// before or with its completion handlers). A consumer that falls behind gets the newest
+    /// value, not every one. Make the sequence before the request starts to see it all; one
+    /// made while it runs reports from then on, one made after it finished is empty.
+    ///
+    /// ```swift
+    /// let download = Request(download: "/big.zip", to: .directory(downloads))
+    /// Task { for await progress in download.progressUpdates { bar.update(progress.fractionCompleted) } }
+    /// let file = try await service.send(download)
+    /// ```
+    public var progressUpdates: AsyncStream<TransferProgress> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            addProgressHandler { _, progress in continuation.yield(progress) }
+            addCompletionHandler { _, _ in continuation.finish() }
+        }
+    }
+
     /// Adds a handler called on the callback queue when the request starts running and when it finishes.
     public func addStateHandler(_ handler: @escaping StateHandler) {
         addTypedStateHandler(handler)

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// and who to tell.
 ///
 /// ```swift
-/// let request = Request(path: "/feed", parser: JSONParser(checkKeyPath: "code", okValue: 0,
+/// let request = Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
 ///                                                         contentKeyPath: "content/entrance"))
 /// request.addCompletionHandler { request, result in print(result) }
 /// Service.shared.start(request)            // or: let feed = try await Service.shared.send(request)

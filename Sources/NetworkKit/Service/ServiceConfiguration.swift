@@ -4,8 +4,12 @@ import Logging
 /// What a `Service` applies to every request it sends. It can be changed at runtime
 /// (e.g. a tester switching servers); requests already running keep what they started with.
 public struct ServiceConfiguration: Sendable {
-    /// Seconds a request may wait for data before it fails with a timeout; a request's own `timeout` wins.
-    public var timeout: TimeInterval
+    /// How long a request may go without receiving or sending a byte before it fails with a
+    /// timeout (15 s by default); a request's own `timeout` wins. It must be positive: a request
+    /// with a timeout of zero or less fails with `NetworkError.invalidRequest` before it is sent.
+    /// A timeout of a billion seconds or more is none. The kit watches it itself, to the tenth
+    /// of a second, on every transport and platform.
+    public var timeout: Duration
     /// Where completion, progress and state handlers run. Main by default, as UI code expects;
     /// use a serial queue so handlers stay in order.
     public var callbackQueue: DispatchQueue
@@ -91,7 +95,7 @@ public struct ServiceConfiguration: Sendable {
     public init(
         baseURL: URL? = nil,
         cdnURL: URL? = nil,
-        timeout: TimeInterval = 15,
+        timeout: Duration = .seconds(15),
         callbackQueue: DispatchQueue = .main,
         maxDecompressedBytes: Int = 256 * 1024 * 1024,
         environments: [ServiceEnvironment] = []

@@ -19,7 +19,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case httpStatus(code: Int, body: Data, headers: [String: String])
     /// A parser rejected the body.
     case parse(ParseError)
-    /// The business code at the parser's `checkKeyPath` was not the `okValue`.
+    /// The business code a ``BusinessCodeCheck`` found was not one of its `okValues`.
     case businessCode(code: JSON, message: String?)
     /// The request was cancelled (by `cancel()`, the service, or the awaiting `Task`).
     case cancelled

@@ -188,9 +188,9 @@ struct APIEmitter {
             case .json?:
                 if let body = operation.parameters.first(where: { if case .jsonBody = $0.placement { return true } else { return false } }) {
                     if body.isRequired {
-                        writer.line("request.body = try jsonBody(\(body.name))")
+                        writer.line("request.body = try .json(\(body.name), encoder: jsonEncoder())")
                     } else {
-                        writer.line("if let \(body.name) { request.body = try jsonBody(\(body.name)) }")
+                        writer.line("if let \(body.name) { request.body = try .json(\(body.name), encoder: jsonEncoder()) }")
                     }
                 }
             case .form?:
@@ -267,24 +267,21 @@ struct APIEmitter {
             writer.line()
             writer.line("/// The parser of a model in the document's JSON, with the business-code check and content key")
             writer.line("/// path the document's configuration gives (the service's envelope does not apply).")
-            writer.block("\(scope)static func parser<Model: Sendable>(\n        _ type: Model.Type, check: JSONKeyPath? = nil, ok: JSON = 0, message: JSONKeyPath? = nil,\n        content: JSONKeyPath? = nil\n    ) -> ModelParser<Model>") { writer in
-                writer.line("var json = JSONParser(checkKeyPath: check, okValue: ok, messageKeyPath: message, contentKeyPath: content)")
+            writer.block("\(scope)static func parser<Model: Decodable & Sendable>(\n        _ type: Model.Type, check: JSONKeyPath? = nil, ok: JSON = 0, message: JSONKeyPath? = nil,\n        content: JSONKeyPath? = nil\n    ) -> ModelParser<Model>") { writer in
+                writer.line("let businessCode = check.map { BusinessCodeCheck(codeKeyPath: $0, okValues: [ok], messageKeyPaths: message.map { [$0] } ?? [\"message\", \"msg\"]) }")
+                writer.line("var json = JSONParser(businessCode: businessCode, contentKeyPath: content)")
                 writer.line("json.usesServiceEnvelope = false")
                 writer.line("return ModelParser(type, json: json, registry: models)")
             }
         }
         if usesJSONBody {
             writer.line()
-            writer.line("/// `value` as a JSON body\(usesDates ? " (dates as ISO 8601)" : "").")
-            writer.block("\(scope)static func jsonBody(_ value: some Encodable) throws(NetworkError) -> RequestBody") { writer in
+            writer.line("/// The encoder of JSON bodies\(usesDates ? " (dates as ISO 8601)" : "").")
+            writer.block("\(scope)static func jsonEncoder() -> JSONEncoder") { writer in
                 writer.line("let encoder = JSONEncoder()")
                 writer.line("encoder.outputFormatting = .sortedKeys")
                 if usesDates { writer.line("encoder.dateEncodingStrategy = .iso8601") }
-                writer.line("do {")
-                writer.line("    return .data(try encoder.encode(value), contentType: \"application/json\")")
-                writer.line("} catch {")
-                writer.line("    throw .invalidRequest(\"cannot encode the body as JSON: \\(error)\")")
-                writer.line("}")
+                writer.line("return encoder")
             }
         }
         if usesPathSegments {

@@ -75,7 +75,7 @@ struct ConformanceTests {
             server = started
             baseURL = started.baseURL
         }
-        let service = Service(configuration: ServiceConfiguration(baseURL: baseURL, timeout: 15,
+        let service = Service(configuration: ServiceConfiguration(baseURL: baseURL, timeout: .seconds(15),
                                                                   callbackQueue: DispatchQueue(label: "tests.conformance")),
                               transport: transport)
         let request = scenario.request()

@@ -13,7 +13,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     var scripts: [(name: String, answer: StubResponse)]
     var method: HTTPMethod = .get
     var body: Data?
-    var timeout: TimeInterval?
+    var timeout: Duration?
     /// Cancels the request this long after it started.
     var cancelAfter: Duration?
     /// The transports the scenario cannot apply to, each with the reason.
@@ -24,7 +24,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     init(_ name: String, _ scripts: [(name: String, answer: StubResponse)], method: HTTPMethod = .get, body: Data? = nil,
-         timeout: TimeInterval? = nil, cancelAfter: Duration? = nil, skips: [ConformanceTransport: String] = [:],
+         timeout: Duration? = nil, cancelAfter: Duration? = nil, skips: [ConformanceTransport: String] = [:],
          expect: @escaping @Sendable (ScenarioOutcome) async -> Void) {
         self.name = name
         self.scripts = scripts
@@ -150,7 +150,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     /// The server answers after 20 s: a 1 s timeout fails the request (had the answer come first,
     /// it would have succeeded).
     static let headLaterThanTimeout = Scenario("a head later than the timeout times out", [("late", StubResponse.json("{}").delayed(head: .seconds(20)))],
-                                               timeout: 1) { outcome in
+                                               timeout: .seconds(1)) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
         #expect(outcome.trace.heads.isEmpty)
     }
@@ -158,7 +158,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     /// 6 s of silence after 100 bytes: long enough that a loaded machine delivers the head
     /// before the timeout, so the silence is mid-body.
     static let silentMidBody = Scenario("a server silent mid-body times out", [("silent", StubResponse(body: Data(repeating: 0x61, count: 1_000))
-                                            .timingOut(afterBytes: 100))], timeout: 6) { outcome in
+                                            .timingOut(afterBytes: 100))], timeout: .seconds(6)) { outcome in
         #expect(outcome.result.failure?.isTimeout == true, "got \(outcome.result)")
         #expect(outcome.trace.heads.count == 1)
         #expect(outcome.trace.body.count <= 100)

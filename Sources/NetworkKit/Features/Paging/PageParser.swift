@@ -14,7 +14,7 @@ public enum LastPageRule: Sendable, Hashable {
 ///
 /// ```swift
 /// // {"code": 0, "data": {"items": [...], "total": 45}}
-/// PageParser(Article.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data"),
+/// PageParser(Article.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
 ///            items: "items", lastPage: .totalCount(at: "total"))
 /// ```
 public struct PageParser<Item: Sendable>: ResponseParser {

@@ -5,7 +5,7 @@
 /// ```swift
 /// let pager = Pager(service: service, path: "/articles", parameters: ["tag": "swift"],
 ///                   paging: Paging(pageSize: 20),
-///                   parser: PageParser(Article.self, json: JSONParser(checkKeyPath: "code", contentKeyPath: "data"),
+///                   parser: PageParser(Article.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
 ///                                      items: "items", lastPage: .totalCount(at: "total")))
 /// try await pager.loadFirstPage()
 /// while pager.hasMorePages { try await pager.loadNextPage() }

@@ -9,7 +9,7 @@ enum URLRequestBuilder {
     /// the `Accept-Encoding` to ask for unless the draft names its own.
     /// - Throws: `NetworkError.invalidURL` when the target is not an absolute URL (a path nothing
     ///   resolved), `.invalidRequest` when the parameters or body cannot be encoded.
-    static func build(_ draft: RequestDraft, options: RequestOptions, timeout: TimeInterval,
+    static func build(_ draft: RequestDraft, options: RequestOptions, timeout: Duration,
                       acceptEncoding: String? = nil) throws -> URLRequest {
         var url: URL
         switch draft.target {
@@ -64,7 +64,7 @@ enum URLRequestBuilder {
         // that would set the default anyway. (The timeout must be set through the property:
         // FoundationNetworking ignores the one given to the initializer.)
         var request = URLRequest(url: url)
-        request.timeoutInterval = effectiveTimeout(options.timeout ?? timeout)
+        request.timeoutInterval = try timeoutInterval(options.timeout ?? timeout)
         // Set first, while the request has no header to compare with (Foundation compares names
         // case-insensitively through capitalized copies): the draft's own `Accept-Encoding`, set
         // below, replaces it.
@@ -99,14 +99,14 @@ enum URLRequestBuilder {
         return url.absoluteString
     }
 
-    /// FoundationNetworking on Linux truncates the timeout to whole seconds, so a timeout under
-    /// one second would fire at once: round up to whole seconds there.
-    static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
-        #if canImport(FoundationNetworking)
-        return max(1, seconds.rounded(.up))
-        #else
-        return seconds
-        #endif
+    /// `timeout` as the `URLRequest`'s interval, which carries it to the transports and the
+    /// kit's idle watch (`IdleTimeout`).
+    /// - Throws: `NetworkError.invalidRequest` when it is zero or less.
+    static func timeoutInterval(_ timeout: Duration) throws -> TimeInterval {
+        guard timeout > .zero else {
+            throw NetworkError.invalidRequest("the timeout must be positive, not \(timeout)")
+        }
+        return timeout.inSeconds
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))
