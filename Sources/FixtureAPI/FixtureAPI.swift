@@ -148,7 +148,7 @@ public enum FixtureAPI {
     public static func downloadFile(name: String, to destination: Download.Destination, size: Int? = nil) -> Request<DownloadedFile> {
         var parameters: [String: JSON] = [:]
         parameters["size"] = size.map { .int(Int64($0)) }
-        let request = Request(download: .path("/files/\(segment(name))"), to: destination, parameters: parameters)
+        let request = Request(path: "/files/\(segment(name))", downloadTo: destination, parameters: parameters)
         return request
     }
 

@@ -37,19 +37,19 @@ public struct StubResponse: Sendable {
         /// This many chunks of nearly equal size (fewer when the body has fewer bytes).
         case pieces(Int)
         /// Chunks of this many bytes, the last one shorter.
-        case size(Int)
+        case size(Int64)
     }
 
     /// A failure of the transfer, as a real network produces one.
     public enum Fault: Sendable {
         /// The head and the first `afterBytes` body bytes arrive, then the connection drops: the
         /// transfer fails with `.networkConnectionLost`.
-        case dropConnection(afterBytes: Int)
+        case dropConnection(afterBytes: Int64)
         /// The server falls silent: before the head when `afterBytes` is nil, else after the head
         /// and that many body bytes. The transfer fails with `.timedOut` once the
         /// request's `timeoutInterval` has passed without anything arriving; a request with no
         /// timeout (zero, or infinite) waits until it is cancelled.
-        case timeOut(afterBytes: Int?)
+        case timeOut(afterBytes: Int64?)
         /// No answer at all: the transfer fails with `error` (`.notConnectedToInternet`,
         /// `.cannotFindHost`…) once the head delay has passed.
         case failure(URLError)
@@ -133,7 +133,7 @@ public struct StubResponse: Sendable {
     }
 
     /// This answer with its body delivered in chunks of `size` bytes.
-    public func chunked(bySize size: Int) -> StubResponse {
+    public func chunked(bySize size: Int64) -> StubResponse {
         var copy = self
         copy.chunking = .size(size)
         return copy
@@ -149,7 +149,7 @@ public struct StubResponse: Sendable {
     }
 
     /// This answer with the connection dropped after `bytes` body bytes (see ``Fault/dropConnection(afterBytes:)``).
-    public func droppingConnection(afterBytes bytes: Int) -> StubResponse {
+    public func droppingConnection(afterBytes bytes: Int64) -> StubResponse {
         var copy = self
         copy.fault = .dropConnection(afterBytes: bytes)
         return copy
@@ -157,7 +157,7 @@ public struct StubResponse: Sendable {
 
     /// This answer with the server falling silent after `bytes` body bytes, or before the head
     /// when nil (see ``Fault/timeOut(afterBytes:)``).
-    public func timingOut(afterBytes bytes: Int? = nil) -> StubResponse {
+    public func timingOut(afterBytes bytes: Int64? = nil) -> StubResponse {
         var copy = self
         copy.fault = .timeOut(afterBytes: bytes)
         return copy
@@ -174,7 +174,7 @@ public struct StubResponse: Sendable {
     /// How many body bytes cross the wire before the fault, if any, stops the transfer.
     package var sentBodyLength: Int {
         switch fault {
-        case .dropConnection(let bytes), .timeOut(let bytes?): min(max(bytes, 0), body.count)
+        case .dropConnection(let bytes), .timeOut(let bytes?): Int(min(max(bytes, 0), Int64(body.count)))
         case .timeOut(.none), .failure: 0
         case nil: body.count
         }
@@ -187,7 +187,7 @@ public struct StubResponse: Sendable {
         let bounds: [Int] = switch chunking {
         case .whole: [0, length]
         case .pieces(let count): (0...max(count, 1)).map { length * $0 / max(count, 1) }
-        case .size(let size): Array(stride(from: 0, to: length, by: max(size, 1))) + [length]
+        case .size(let size): Array(stride(from: 0, to: length, by: Int(clamping: max(size, 1)))) + [length]
         }
         let end = sentBodyLength, base = body.startIndex
         return zip(bounds, bounds.dropFirst()).compactMap { lower, upper in

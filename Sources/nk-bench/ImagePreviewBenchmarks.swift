@@ -18,7 +18,7 @@ enum ImagePreviewBenchmarks {
             ("a preview after the first scan only", ImagePreviewPolicy(cadence: .firstOnly)),
             ("no previews", .none),
         ]
-        var first: (bytes: Int, stage: ImageStreamStage)?
+        var first: (bytes: Int64, stage: ImageStreamStage)?
         var times = [[Double]](repeating: [], count: policies.count + 1)
         for round in 0...rounds {
             for offset in 0...policies.count {

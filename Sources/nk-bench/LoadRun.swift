@@ -137,7 +137,7 @@ struct LoadRun {
             let parser = ModelParser([FeedItem].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance"))
             return AnyLoadRequest(Request(path: "/json/feed", parser: parser))
         case 10: return AnyLoadRequest(Request(path: "/blob/load.png", parser: ImageParser()))
-        case 11: return AnyLoadRequest(Request(download: .path("/files/load.bin?size=65536"), to: .file(file)))
+        case 11: return AnyLoadRequest(Request(path: "/files/load.bin?size=65536", downloadTo: .file(file)))
         case 12:
             let request = Request(path: "/echo", method: .post, parser: DataParser())
             request.body = .data(Data(repeating: UInt8(index % 251), count: 16 * 1024), contentType: "application/octet-stream")

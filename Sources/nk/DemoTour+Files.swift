@@ -13,7 +13,7 @@ extension DemoTour {
                     FixtureFile.bytes(seed: 1, offset: block << 20, count: 1 << 20).withUnsafeBytes { expected.update($0) }
                 }
                 let hex = expected.finalize().map { String(format: "%02x", $0) }.joined()
-                let request = Request(download: .path("/files/demo.bin?size=\(32 << 20)"), to: .directory(folder.url))
+                let request = Request(path: "/files/demo.bin?size=\(32 << 20)", downloadTo: .directory(folder.url))
                 request.download?.digest = FileDigest(hex: hex, makeHasher: { SHA256Hasher() })
                 let file = try await service.send(request)
                 return "\(file.url.lastPathComponent): \(file.byteCount) bytes, SHA-256 \(hex.prefix(12))… matched"
@@ -22,9 +22,9 @@ extension DemoTour {
                 let folder = try DemoFolder()
                 let destination = folder.url.appendingPathComponent("resumed.bin")
                 let path = "/files/resumed.bin?size=\(8 << 20)&dropAt=\(5 << 20)&dropKey=\(UUID().uuidString)"
-                let first = await service.result(of: Request(download: .path(path), to: .file(destination)))
+                let first = await service.result(of: Request(path: path, downloadTo: .file(destination)))
                 guard case .failure(let error) = first else { throw DemoError.unexpected("the first attempt succeeded") }
-                let file = try await service.send(Request(download: .path(path), to: .file(destination)))
+                let file = try await service.send(Request(path: path, downloadTo: .file(destination)))
                 return "first: \(error); second: \(file.head.statusCode) from byte \(file.resumedFrom), \(file.byteCount) bytes in all"
             }),
             ("Multipart upload: a text field and a 12 MB file assembled on disk, parsed by multipart-kit", {

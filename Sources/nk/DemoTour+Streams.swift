@@ -10,7 +10,7 @@ extension DemoTour {
             ("Server-sent events: 6 ticks over 3 connections, each resumed with Last-Event-ID", {
                 let name = "demo-\(UUID().uuidString.prefix(8))"
                 let policy = StreamReconnection(delay: .milliseconds(50), maxDelay: .seconds(1))
-                let request = StreamRequest(events: .path("/events?count=6&close_after=2&interval=30&retry=40&stream=\(name)"),
+                let request = StreamRequest(path: "/events?count=6&close_after=2&interval=30&retry=40&stream=\(name)",
                                             reconnection: policy)
                 let started = ContinuousClock.now
                 var ticks: [String] = []

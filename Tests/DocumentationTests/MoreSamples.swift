@@ -27,22 +27,22 @@ struct StatusLineParser: ResponseParser {
 // MARK: - Errors
 
 func errorsSwitch(api: Service) async {
-    switch await api.result(of: Request(path: "/me", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))) {
-    case .success(let profile):
+    do {
+        let profile = try await api.send(Request(path: "/me", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))))
         print(profile)
-    case .failure(.businessCode(let code, let message)):
+    } catch .businessCode(let code, let message) {
         print("the server refused: \(code) \(message ?? "")")
-    case .failure(let error) where error.header("Retry-After") != nil:
+    } catch let error where error.header("Retry-After") != nil {
         print("busy: come back in \(error.header("Retry-After") ?? "") s")
-    case .failure(.httpStatus(let status, _, _)):
+    } catch .httpStatus(let status, _, _) {
         print("HTTP \(status)")
-    case .failure(.transport(let error)) where error.code == .notConnectedToInternet:
+    } catch .transport(let error) where error.code == .notConnectedToInternet {
         print("offline")
-    case .failure(.parse(let error)) where error.kind == .keyPath:
+    } catch .parse(let error) where error.kind == .keyPath {
         print("the answer changed shape: \(error)")
-    case .failure(.cancelled):
-        break
-    case .failure(let error):
+    } catch .cancelled {
+        return
+    } catch {
         print(error)
     }
 }

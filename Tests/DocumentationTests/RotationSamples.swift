@@ -19,13 +19,14 @@ struct VersionMonitor: EventMonitor {
     }
 }
 
-func placeOrder(_ service: Service, order: Data) async -> Result<Data, NetworkError> {
+func placeOrder(_ service: Service, order: Data) async throws(NetworkError) -> Data {
     let request = Request(path: "/orders", method: .post, parser: DataParser())
     request.body = .data(order, contentType: "application/json")
     request.interceptors = [RetryPolicy(maxRetries: 2)]
-    let result = await service.completion(of: request)
-    if case .failure(let error) = result, error.serverProcessing == .mayHaveProcessed {
+    do {
+        return try await service.send(request)
+    } catch let error where error.serverProcessing == .mayHaveProcessed {
         // The connection was lost after the order went out: look it up before placing it again.
+        throw error
     }
-    return result
 }

@@ -4,14 +4,14 @@ import NetworkKit
 // MARK: - Streaming
 
 func followTicks(service: Service) async throws {
-    let ticks = StreamRequest(events: .path("/events"))
+    let ticks = StreamRequest(path: "/events")
     for try await event in service.stream(ticks) {
         print(event.type, event.id, event.data)
     }
 }
 
 func followWithHandlers(service: Service) {
-    let ticks = StreamRequest(events: .path("/events"), lastEventID: "41")
+    let ticks = StreamRequest(path: "/events", lastEventID: "41")
     ticks.addItemHandler { _, event in print(event.data) }
     ticks.addCompletionHandler { _, result in
         if case .success(let summary) = result { print(summary.itemCount, summary.lastEventID) }
@@ -23,7 +23,7 @@ func tuneReconnection() -> StreamRequest<ServerSentEvent> {
     var policy = StreamReconnection.eventSource
     policy.delay = .seconds(1)
     policy.maxFailedConnects = 10
-    return StreamRequest(events: .path("/notifications"), reconnection: policy)
+    return StreamRequest(path: "/notifications", reconnection: policy)
 }
 
 struct Order: Codable, Sendable {

@@ -7,7 +7,7 @@ import FoundationNetworking
 // MARK: - Transfers
 
 func downloadReport(service: Service, downloads: URL) async throws -> URL {
-    let request = Request(download: .path("/files/report.pdf"), to: .directory(downloads))
+    let request = Request(path: "/files/report.pdf", downloadTo: .directory(downloads))
     request.addProgressHandler { _, progress in
         print(progress.fractionCompleted ?? 0, progress.bytesPerSecond ?? 0, progress.estimatedTimeRemaining ?? .zero)
     }
@@ -18,7 +18,7 @@ func downloadReport(service: Service, downloads: URL) async throws -> URL {
 
 func downloadChecked(service: Service, to destination: URL, sha256 hex: String,
                      hasher: @escaping @Sendable () -> any DigestHasher) async throws -> DownloadedFile {
-    let request = Request(download: RequestTarget(absolute: "https://cdn.example.com/app.zip"), to: .file(destination))
+    let request = Request(path: "/releases/app.zip", downloadTo: .file(destination))
     request.download?.replacesExisting = true
     request.download?.createsDirectories = true
     request.download?.digest = FileDigest(hex: hex, makeHasher: hasher)
@@ -26,7 +26,7 @@ func downloadChecked(service: Service, to destination: URL, sha256 hex: String,
 }
 
 func downloadJSON(service: Service, to destination: URL) async throws -> JSON {
-    let request = Request(download: .path("/exports/feed.json"), to: .file(destination),
+    let request = Request(path: "/exports/feed.json", downloadTo: .file(destination),
                           parser: FileContentsParser(JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))))
     return try await service.send(request)
 }
@@ -70,12 +70,13 @@ func handleLimits(service: Service) async {
     let request = Request(path: "/feed", parser: JSONParser())
     request.maxResponseBytes = 512 * 1024
     request.timeLimit = .seconds(5)
-    switch await service.result(of: request) {
-    case .failure(.responseTooLarge(let limit)):
+    do {
+        print(try await service.send(request))
+    } catch .responseTooLarge(let limit) {
         print("more than \(limit) bytes")
-    case .failure(.timeLimitExceeded(let limit)):
+    } catch .timeLimitExceeded(let limit) {
         print("took longer than \(limit)")
-    default:
-        break
+    } catch {
+        print(error)
     }
 }

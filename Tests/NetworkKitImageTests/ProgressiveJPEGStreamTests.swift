@@ -27,7 +27,7 @@ struct ProgressiveJPEGStreamTests {
             #expect(preview.image.sourceWidth == 320 && preview.image.sourceHeight == 240)
             #expect(preview.image.pixels.contains { $0 != 0 }, "scan \(scan) preview is empty")
         }
-        #expect(items.last?.bytesReceived == data.count)
+        #expect(items.last?.bytesReceived == Int64(data.count))
     }
 
     @Test func laterScansLookMoreLikeTheFinalImage() throws {

@@ -18,7 +18,7 @@ struct CacheFixture {
     let cache: ResponseCache
     let date: TestDate
 
-    static func start(memory: Int = 1 << 20, disk: Int = 1 << 20, directory: URL? = nil,
+    static func start(memory: Int64 = 1 << 20, disk: Int64 = 1 << 20, directory: URL? = nil,
                       logger: Logger = Logger(label: "test.cache"),
                       transport: TransportKind = .urlSession) async throws -> CacheFixture {
         let server = try await FixtureServer.start()

@@ -37,7 +37,7 @@ struct DownloadTests {
         let folder = try TestFolder()
         let size = 192 * 1024 * 1024
         let destination = folder.url.appendingPathComponent("large.bin")
-        let request = Request(download: .path("/files/large.bin?size=\(size)"), to: .file(destination))
+        let request = Request(path: "/files/large.bin?size=\(size)", downloadTo: .file(destination))
         let progress = Recorder<TransferProgress>()
         request.addProgressHandler { _, value in progress.append(value) }
         let (file, before, after) = try await MemoryHeavy.exclusive {
@@ -70,10 +70,10 @@ struct DownloadTests {
         let size = 4_000_000
         let destination = folder.url.appendingPathComponent("f.bin")
         let path = "/files/f.bin?size=\(size)&dropAt=\(offset)&dropKey=drop-\(offset)-\(UUID().uuidString)"
-        let first = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
+        let first = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
         guard case .transport = first.failure else { Issue.record("expected a transport error, got \(first)"); return }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
-        let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
+        let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: Int64(offset)))
         #expect(file.head.statusCode == 206)
         try await Self.expectIdentical(destination, size: size)
@@ -86,7 +86,7 @@ struct DownloadTests {
         defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("r.bin")
-        let request = Request(download: .path("/files/r.bin?size=2000000&dropAt=700000&dropKey=\(UUID().uuidString)"), to: .file(destination))
+        let request = Request(path: "/files/r.bin?size=2000000&dropAt=700000&dropKey=\(UUID().uuidString)", downloadTo: .file(destination))
         request.interceptors = [RetryPolicy(maxRetries: 1, backoff: Backoff(initial: .zero, jitter: 0))]
         let file = try await fixture.service.send(request)
         #expect(request.attemptCount == 2)
@@ -102,9 +102,9 @@ struct DownloadTests {
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("n.bin")
         let path = "/files/n.bin?size=1000000&dropAt=400000&dropKey=\(UUID().uuidString)"
-        let first = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
+        let first = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
         #expect(first.failure != nil)
-        let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
+        let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: 400_000))
         try await Self.expectIdentical(destination, size: 1_000_000)
         #expect(folder.contents == ["n.bin"], "partial files left: \(folder.contents)")
@@ -117,8 +117,8 @@ struct DownloadTests {
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("c.bin")
         let path = "/files/c.bin?size=1000000&dropAt=400000&dropKey=\(UUID().uuidString)&changeAfterDrop=1"
-        _ = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
-        let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
+        _ = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
+        let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(file.resumedFrom == 0)
         #expect(file.head.statusCode == 200)
         try await Self.expectIdentical(destination, seed: 2, size: 1_000_000)
@@ -131,8 +131,8 @@ struct DownloadTests {
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("i.bin")
         let path = "/files/i.bin?size=1000000&dropAt=300000&dropKey=\(UUID().uuidString)&ignoreRange=1"
-        _ = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
-        let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
+        _ = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
+        let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(file.resumedFrom == 0)
         try await Self.expectIdentical(destination, size: 1_000_000)
     }
@@ -144,8 +144,8 @@ struct DownloadTests {
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("m.bin")
         let path = "/files/m.bin?size=1000000&dropAt=300000&dropKey=\(UUID().uuidString)&badRange=1"
-        _ = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
-        let request = Request(download: .path(path), to: .file(destination))
+        _ = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
+        let request = Request(path: path, downloadTo: .file(destination))
         let file = try await fixture.service.send(request)
         #expect(file.resumedFrom == 0)
         #expect(request.attemptCount == 2)
@@ -160,7 +160,7 @@ struct DownloadTests {
         let size = 32 * 1024 * 1024
         let destination = folder.url.appendingPathComponent("x.bin")
         let path = "/files/x.bin?size=\(size)"
-        let request = Request(download: .path(path), to: .file(destination))
+        let request = Request(path: path, downloadTo: .file(destination))
         request.addProgressHandler { request, progress in
             if progress.completedBytes > 4 * 1024 * 1024 { request.cancel() }
         }
@@ -168,7 +168,7 @@ struct DownloadTests {
         guard case .cancelled = first.failure else { Issue.record("expected cancelled, got \(first)"); return }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(folder.contents.count == 2, "partial file and its record: \(folder.contents)")
-        let file = try await fixture.service.send(Request(download: .path(path), to: .file(destination)))
+        let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(file.resumedFrom > 4 * 1024 * 1024)
         try await Self.expectIdentical(destination, size: size)
         #expect(folder.contents == ["x.bin"])
@@ -183,13 +183,13 @@ struct DownloadTests {
         let good = SHA256.hash(data: Data(FixtureFile.bytes(seed: 1, offset: 0, count: 300_000)))
             .map { String(format: "%02x", $0) }.joined()
 
-        let request = Request(download: .path("/files/d.bin?size=300000"), to: .file(destination))
+        let request = Request(path: "/files/d.bin?size=300000", downloadTo: .file(destination))
         request.download?.digest = FileDigest(hex: good, makeHasher: { SHA256Hasher() })
         let file = try await fixture.service.send(request)
         #expect(file.byteCount == 300_000)
         try FileManager.default.removeItem(at: destination)
 
-        let wrong = Request(download: .path("/files/d.bin?size=300000"), to: .file(destination))
+        let wrong = Request(path: "/files/d.bin?size=300000", downloadTo: .file(destination))
         wrong.download?.digest = FileDigest(hex: String(repeating: "0", count: 64), makeHasher: { SHA256Hasher() })
         let result = await fixture.service.result(of: wrong)
         guard case .download(let error) = result.failure, case .digestMismatch(_, let computed) = error.reason else {
@@ -198,7 +198,7 @@ struct DownloadTests {
         }
         #expect(computed == good)
 
-        let short = Request(download: .path("/files/d.bin?size=300000"), to: .file(destination))
+        let short = Request(path: "/files/d.bin?size=300000", downloadTo: .file(destination))
         short.download?.expectedLength = 300_001
         let shortResult = await fixture.service.result(of: short)
         guard case .download(let lengthError) = shortResult.failure,
@@ -219,8 +219,8 @@ struct DownloadTests {
         let good = SHA256.hash(data: Data(FixtureFile.bytes(seed: 1, offset: 0, count: size)))
             .map { String(format: "%02x", $0) }.joined()
         let path = "/files/h.bin?size=\(size)&dropAt=1234567&dropKey=\(UUID().uuidString)"
-        _ = await fixture.service.result(of: Request(download: .path(path), to: .file(destination)))
-        let request = Request(download: .path(path), to: .file(destination))
+        _ = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
+        let request = Request(path: path, downloadTo: .file(destination))
         request.download?.digest = FileDigest(hex: good, makeHasher: { SHA256Hasher() })
         let file = try await fixture.service.send(request)
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: 1_234_567))
@@ -235,8 +235,8 @@ struct DownloadTests {
         let disposition = "attachment; filename=\"../../evil.txt\""
         let encoded = disposition.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let path = "/files/ignored?size=1000&disposition=\(encoded)"
-        let first = try await fixture.service.send(Request(download: .path(path), to: .directory(folder.url)))
-        let second = try await fixture.service.send(Request(download: .path(path), to: .directory(folder.url)))
+        let first = try await fixture.service.send(Request(path: path, downloadTo: .directory(folder.url)))
+        let second = try await fixture.service.send(Request(path: path, downloadTo: .directory(folder.url)))
         #expect(first.url.lastPathComponent == "evil.txt")
         #expect(second.url.lastPathComponent == "evil (1).txt")
         #expect(first.url.deletingLastPathComponent().standardizedFileURL.path == folder.url.standardizedFileURL.path)
@@ -270,13 +270,13 @@ struct DownloadTests {
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("keep.txt")
         try Data("precious".utf8).write(to: destination)
-        let result = await fixture.service.result(of: Request(download: .path("/files/k?size=100"), to: .file(destination)))
+        let result = await fixture.service.result(of: Request(path: "/files/k?size=100", downloadTo: .file(destination)))
         guard case .download(let error) = result.failure, error.reason == .destinationExists else {
             Issue.record("expected destinationExists, got \(result)")
             return
         }
         #expect(try Data(contentsOf: destination) == Data("precious".utf8))
-        let replacing = Request(download: .path("/files/k?size=100"), to: .file(destination))
+        let replacing = Request(path: "/files/k?size=100", downloadTo: .file(destination))
         replacing.download?.replacesExisting = true
         let file = try await fixture.service.send(replacing)
         #expect(file.byteCount == 100)
@@ -291,13 +291,13 @@ struct DownloadTests {
         // A file where the directory should be: not writable even for root.
         let blocker = folder.url.appendingPathComponent("not-a-dir")
         try Data().write(to: blocker)
-        let request = Request(download: .path("/files/u?size=100"), to: .file(blocker.appendingPathComponent("u.bin")))
+        let request = Request(path: "/files/u?size=100", downloadTo: .file(blocker.appendingPathComponent("u.bin")))
         let result = await fixture.service.result(of: request)
         guard case .download(let error) = result.failure, error.reason == .cannotWrite else {
             Issue.record("expected cannotWrite, got \(result)")
             return
         }
-        let created = Request(download: .path("/files/u?size=100"), to: .file(folder.url.appendingPathComponent("a/b/u.bin")))
+        let created = Request(path: "/files/u?size=100", downloadTo: .file(folder.url.appendingPathComponent("a/b/u.bin")))
         created.download?.createsDirectories = true
         let file = try await fixture.service.send(created)
         #expect(file.byteCount == 100)
@@ -309,7 +309,7 @@ struct DownloadTests {
         defer { fixture.server.stop() }
         let folder = try TestFolder()
         let destination = folder.url.appendingPathComponent("feed.json")
-        let request = Request(download: .path("/json/small"), to: .file(destination), parser: FileContentsParser(JSONParser()))
+        let request = Request(path: "/json/small", downloadTo: .file(destination), parser: FileContentsParser(JSONParser()))
         let json = try await fixture.service.send(request)
         #expect(json["code"] == 0)
         #expect(FileManager.default.fileExists(atPath: destination.path))
@@ -320,7 +320,7 @@ struct DownloadTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         let folder = try TestFolder()
-        let result = await fixture.service.result(of: Request(download: .path("/status/404"), to: .file(folder.url.appendingPathComponent("n"))))
+        let result = await fixture.service.result(of: Request(path: "/status/404", downloadTo: .file(folder.url.appendingPathComponent("n"))))
         guard case .httpStatus(404, let body, _) = result.failure else { Issue.record("got \(result)"); return }
         #expect(!body.isEmpty)
         #expect(folder.contents.isEmpty)

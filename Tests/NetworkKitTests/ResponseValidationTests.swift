@@ -80,9 +80,9 @@ struct ResponseValidationTests {
         #expect(try await fixture.service.send(html).contains("Not JSON"))
         _ = try await fixture.service.send(Request(path: "/json/small", method: .head))
         let folder = try TestFolder()
-        let download = Request(download: .path("/json/small"), to: .file(folder.url.appendingPathComponent("small.json")))
+        let download = Request(path: "/json/small", downloadTo: .file(folder.url.appendingPathComponent("small.json")))
         _ = try await fixture.service.send(download)
-        let page = Request(download: .path("/html"), to: .file(folder.url.appendingPathComponent("page.html")))
+        let page = Request(path: "/html", downloadTo: .file(folder.url.appendingPathComponent("page.html")))
         let typed = await fixture.service.result(of: page)
         #expect(typed.failure.flatMap(\.parseError)?.kind == .contentType)
     }

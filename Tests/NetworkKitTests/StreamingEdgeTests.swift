@@ -20,7 +20,7 @@ struct StreamingEdgeTests {
     func headersOfEachConnection(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=4&close_after=2&stream=\(Support.name("hdr", transport))"),
+        let request = StreamRequest(path: "/events?count=4&close_after=2&stream=\(Support.name("hdr", transport))",
                                     reconnection: Support.quick)
         let seen = Recorder<[String]>()
         request.interceptors = [HeaderRecorder(names: ["Accept", "Cache-Control", "Last-Event-ID"], recorder: seen)]
@@ -40,7 +40,7 @@ struct StreamingEdgeTests {
         let refusing = try RefusingPort()
         defer { refusing.close() }
         let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/events"))
-        let request = StreamRequest(events: .url(url), reconnection: Support.quick)
+        let request = StreamRequest(url: url, reconnection: Support.quick)
         let result = await fixture.service.completion(of: request)
         guard case .transport(let error) = result.failure else {
             Issue.record("expected a transport failure, got \(result)")
@@ -56,12 +56,12 @@ struct StreamingEdgeTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         fixture.service.configure { $0.timeLimit = .milliseconds(500) }
-        let request = StreamRequest(events: .path("/events?count=3&interval=400&done=close&stream=\(Support.name("long", transport))"),
+        let request = StreamRequest(path: "/events?count=3&interval=400&done=close&stream=\(Support.name("long", transport))",
                                     reconnection: .never)
         let summary = try await fixture.service.completion(of: request).get()
         #expect(summary.itemCount == 3)
         // A request's own limit still holds.
-        let limited = StreamRequest(events: .path("/events?count=3&interval=400&done=close&stream=\(Support.name("cut", transport))"),
+        let limited = StreamRequest(path: "/events?count=3&interval=400&done=close&stream=\(Support.name("cut", transport))",
                                     reconnection: .never)
         limited.timeLimit = .milliseconds(500)
         let cut = await fixture.service.completion(of: limited)
@@ -88,7 +88,7 @@ struct StreamingEdgeTests {
     func limits(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let long = StreamRequest(events: .path("/events/many?count=2&size=5000"), reconnection: Support.quick,
+        let long = StreamRequest(path: "/events/many?count=2&size=5000", reconnection: Support.quick,
                                  maxLineLength: 1_000)
         let tooLong = await fixture.service.completion(of: long)
         guard case .parse(let error) = tooLong.failure else {

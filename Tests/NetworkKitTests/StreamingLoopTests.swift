@@ -17,7 +17,7 @@ struct StreamingLoopTests {
         defer { fixture.server.stop() }
         let tokens = TokenCounter()
         let request = StreamRequest(
-            events: .path("/events?count=6&close_after=2&retry=30&stream=\(StreamingTests.name("loop-re", transport))"),
+            path: "/events?count=6&close_after=2&retry=30&stream=\(StreamingTests.name("loop-re", transport))",
             reconnection: StreamingTests.quick)
         request.interceptors = [tokens]
         var ticks: [StreamingTests.Tick] = []
@@ -38,7 +38,7 @@ struct StreamingLoopTests {
     func handlersAndLoop(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=30&stream=\(StreamingTests.name("both", transport))"),
+        let request = StreamRequest(path: "/events?count=30&stream=\(StreamingTests.name("both", transport))",
                                     reconnection: StreamingTests.quick)
         let handled = Recorder<String>()
         request.addItemHandler { _, event in handled.append(event.id) }

@@ -32,7 +32,7 @@ struct StreamingTests {
     func sequence(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=5&stream=\(Self.name("seq", transport))"),
+        let request = StreamRequest(path: "/events?count=5&stream=\(Self.name("seq", transport))",
                                     reconnection: Self.quick)
         var events: [ServerSentEvent] = []
         for try await event in fixture.service.stream(request) { events.append(event) }
@@ -49,7 +49,7 @@ struct StreamingTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         let tokens = TokenCounter()
-        let request = StreamRequest(events: .path("/events?count=6&close_after=2&retry=30&stream=\(Self.name("re", transport))"),
+        let request = StreamRequest(path: "/events?count=6&close_after=2&retry=30&stream=\(Self.name("re", transport))",
                                     reconnection: Self.quick)
         request.interceptors = [tokens]
         let items = Recorder<Tick>()
@@ -72,7 +72,7 @@ struct StreamingTests {
     func drop(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events/drop?count=6&stream=\(Self.name("drop", transport))"),
+        let request = StreamRequest(path: "/events/drop?count=6&stream=\(Self.name("drop", transport))",
                                     reconnection: Self.quick)
         var ids: [String] = []
         for try await event in fixture.service.stream(request) { ids.append(event.id) }
@@ -83,7 +83,7 @@ struct StreamingTests {
     func handlers(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=20&stream=\(Self.name("h", transport))"),
+        let request = StreamRequest(path: "/events?count=20&stream=\(Self.name("h", transport))",
                                     reconnection: Self.quick)
         let log = Recorder<String>()
         request.addItemHandler { _, event in log.append("a\(event.id)") }
@@ -98,7 +98,7 @@ struct StreamingTests {
     func status(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events/status/503"), reconnection: Self.quick)
+        let request = StreamRequest(path: "/events/status/503", reconnection: Self.quick)
         let result = await fixture.service.completion(of: request)
         guard case .httpStatus(503, _, _) = result.failure else {
             Issue.record("expected HTTP 503, got \(result)")
@@ -111,7 +111,7 @@ struct StreamingTests {
     func wrongType(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events/wrong-type"), reconnection: Self.quick)
+        let request = StreamRequest(path: "/events/wrong-type", reconnection: Self.quick)
         let result = await fixture.service.completion(of: request)
         guard case .parse(let error) = result.failure else {
             Issue.record("expected a parse error, got \(result)")
@@ -126,7 +126,7 @@ struct StreamingTests {
     func noContent(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events/no-content"), reconnection: Self.quick)
+        let request = StreamRequest(path: "/events/no-content", reconnection: Self.quick)
         let summary = try await fixture.service.completion(of: request).get()
         #expect(summary.ending == .noContent)
         #expect(summary.itemCount == 0)
@@ -136,7 +136,7 @@ struct StreamingTests {
     func leaving(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=1000&interval=20&stream=\(Self.name("leave", transport))"))
+        let request = StreamRequest(path: "/events?count=1000&interval=20&stream=\(Self.name("leave", transport))")
         var seen = 0
         for try await _ in fixture.service.stream(request) {
             seen += 1
@@ -152,7 +152,7 @@ struct StreamingTests {
     func cancelTask(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=1000&interval=20&stream=\(Self.name("task", transport))"))
+        let request = StreamRequest(path: "/events?count=1000&interval=20&stream=\(Self.name("task", transport))")
         let service = fixture.service
         let firstSeen = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
@@ -177,7 +177,7 @@ struct StreamingTests {
     func cancelByID(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events?count=1000&interval=20&stream=\(Self.name("id", transport))"))
+        let request = StreamRequest(path: "/events?count=1000&interval=20&stream=\(Self.name("id", transport))")
         let service = fixture.service
         request.addItemHandler { request, event in
             if event.id == "2" { service.cancel(id: request.id) }
@@ -230,7 +230,7 @@ struct StreamingTests {
         defer { fixture.server.stop() }
         let target = "/events?count=3&stream=\(Self.name("redirect", transport))"
         let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let request = StreamRequest(events: .path("/redirect?to=\(encoded)"), reconnection: .never)
+        let request = StreamRequest(path: "/redirect?to=\(encoded)", reconnection: .never)
         let signed = Recorder<String>()
         request.interceptors = [HeaderSigner(recorder: signed)]
         var ids: [String] = []
@@ -243,7 +243,7 @@ struct StreamingTests {
     func gzip(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(events: .path("/events/gzip?count=4"), reconnection: .never)
+        let request = StreamRequest(path: "/events/gzip?count=4", reconnection: .never)
         var ids: [String] = []
         for try await event in fixture.service.stream(request) { ids.append(event.id) }
         #expect(ids == ["1", "2", "3", "4"])
@@ -257,11 +257,11 @@ struct StreamingTests {
         try await MemoryHeavy.exclusive {
             let fixture = try await Fixture.start(timeout: .seconds(5), transport: transport)
             defer { fixture.server.stop() }
-            let kept = StreamRequest(events: .path("/events?count=2&interval=6000&comment_every=100&done=close&stream=\(Self.name("hb", transport))"),
+            let kept = StreamRequest(path: "/events?count=2&interval=6000&comment_every=100&done=close&stream=\(Self.name("hb", transport))",
                                      reconnection: .never)
             let summary = try await fixture.service.completion(of: kept).get()
             #expect(summary.itemCount == 2)
-            let silent = StreamRequest(events: .path("/events?count=2&interval=6000&done=close&stream=\(Self.name("silent", transport))"),
+            let silent = StreamRequest(path: "/events?count=2&interval=6000&done=close&stream=\(Self.name("silent", transport))",
                                        reconnection: .never)
             let result = await fixture.service.completion(of: silent)
             #expect(result.failure?.isTimeout == true)

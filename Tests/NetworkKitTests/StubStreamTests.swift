@@ -24,7 +24,7 @@ struct StubStreamTests {
         configuration.clock = clock
         let service = Service(configuration: configuration, transport: stub)
         var events: [ServerSentEvent] = []
-        for try await event in service.stream(StreamRequest(events: .path("/ticks"))) { events.append(event) }
+        for try await event in service.stream(StreamRequest(path: "/ticks")) { events.append(event) }
         #expect(events.map(\.data) == ["1", "2", "3\nthree"])
         #expect(events.map(\.type) == ["tick", "tick", "tick"])
         #expect(stub.requests.map { $0.request.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "2", "3"])

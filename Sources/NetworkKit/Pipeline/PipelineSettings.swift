@@ -16,7 +16,7 @@ struct PipelineSettings: Sendable {
     var downloadTimeLimit: Duration?
     var maxResponseBytes: Int64?
     var maxDownloadBytes: Int64?
-    var maxDecompressedBytes = Int.max
+    var maxDecompressedBytes = Int64.max
     /// The environment paths are resolved on (a download's identity reads it).
     var environment = ServiceEnvironment(name: "default", baseURL: nil)
     /// Where requests with a ``CachePolicy`` keep their answers; nil caches nothing.

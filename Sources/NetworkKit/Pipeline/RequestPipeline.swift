@@ -263,7 +263,7 @@ struct RequestPipeline: Sendable {
     /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
     private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
         // A stream's bytes are not held: its parser's limits bound it.
-        let decompressionLimit: Int64 = if case .stream = body { .max } else { Int64(settings.maxDecompressedBytes) }
+        let decompressionLimit: Int64 = if case .stream = body { .max } else { settings.maxDecompressedBytes }
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? settings.redirectPolicy,
                                    origin: urlRequest.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,

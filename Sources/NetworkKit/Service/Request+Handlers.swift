@@ -22,7 +22,7 @@ extension Request: TypedHandlers {
     /// made while it runs reports from then on, one made after it finished is empty.
     ///
     /// ```swift
-    /// let download = Request(download: "/big.zip", to: .directory(downloads))
+    /// let download = Request(path: "/big.zip", downloadTo: .directory(downloads))
     /// Task { for await progress in download.progressUpdates { bar.update(progress.fractionCompleted) } }
     /// let file = try await service.send(download)
     /// ```

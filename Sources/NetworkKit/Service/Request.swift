@@ -35,7 +35,7 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
 
     /// Creates a request for `target`: an absolute URL, or a path the service resolves on its
     /// base URL (or CDN URL when `useCDN` is set).
-    public init(
+    package init(
         _ target: RequestTarget,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],

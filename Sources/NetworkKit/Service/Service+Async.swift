@@ -15,7 +15,7 @@ extension Service {
 
     /// Sends `request` and returns its value or error as a `Result`, never throwing.
     /// Cancelling the calling `Task` cancels the request.
-    public func result<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
+    package func result<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
         await anyResult(of: request).typed()
     }
 

@@ -17,7 +17,7 @@ public struct ServiceConfiguration: Sendable {
     /// refused, downloads to disk included (256 MiB by default): a gzip bomb fails instead of
     /// filling memory or the disk. For an in-memory request the smaller of this and
     /// `maxResponseBytes` applies.
-    public var maxDecompressedBytes: Int
+    public var maxDecompressedBytes: Int64
     /// The most body bytes an in-memory request accepts (64 MiB by default), counted as
     /// delivered, after any content decoding; nil accepts any size. A request's own wins.
     public var maxResponseBytes: Int64? = 64 * 1024 * 1024
@@ -97,7 +97,7 @@ public struct ServiceConfiguration: Sendable {
         cdnURL: URL? = nil,
         timeout: Duration = .seconds(15),
         callbackQueue: DispatchQueue = .main,
-        maxDecompressedBytes: Int = 256 * 1024 * 1024,
+        maxDecompressedBytes: Int64 = 256 * 1024 * 1024,
         environments: [ServiceEnvironment] = []
     ) {
         self.timeout = timeout

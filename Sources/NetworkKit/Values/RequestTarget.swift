@@ -13,7 +13,7 @@ public enum RequestTarget: Sendable, Hashable, CustomStringConvertible {
     /// The target of an absolute URL given as text (user input, a link from an answer): `.url`
     /// when it parses as a URL. Text that does not parse, or parses to a relative URL, fails the
     /// request with `NetworkError.invalidURL` before anything is sent.
-    public init(absolute string: String) {
+    package init(absolute string: String) {
         if let url = URL(string: string) {
             self = .url(url)
         } else {

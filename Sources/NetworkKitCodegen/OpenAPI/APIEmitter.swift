@@ -160,12 +160,10 @@ struct APIEmitter {
                     writer.line(assignment("headers[\(SwiftNames.literal(key))]", parameter, convert.text))
                 }
             }
-            // A download's target is a `RequestTarget`; other requests take the path as `path:`.
-            var arguments = [operation.response.isDownload ? ".path(\"\(operation.pathExpression)\")"
-                                                           : "\"\(operation.pathExpression)\""]
+            var arguments = ["\"\(operation.pathExpression)\""]
             if case .download = operation.response {
                 let destination = operation.parameters.first { if case .destination = $0.placement { return true } else { return false } }
-                arguments.append("to: \(destination?.name ?? "destination")")
+                arguments.append("downloadTo: \(destination?.name ?? "destination")")
             }
             if operation.method != "get" { arguments.append("method: .\(operation.method)") }
             if !queryOrForm.isEmpty { arguments.append("parameters: parameters") }
@@ -182,8 +180,7 @@ struct APIEmitter {
                 arguments.append("parser: \(format.parser(item: item))")
                 if format == .events, operation.method == "get" { arguments.append("reconnection: .eventSource") }
             }
-            let label = operation.response.isDownload ? "download" : "path"
-            writer.line("let request = \(requestType)(\(label): \(arguments.joined(separator: ", ")))")
+            writer.line("let request = \(requestType)(path: \(arguments.joined(separator: ", ")))")
             switch operation.body {
             case .json?:
                 if let body = operation.parameters.first(where: { if case .jsonBody = $0.placement { return true } else { return false } }) {
@@ -311,13 +308,6 @@ extension OperationDeclaration.StreamFormat {
         case .jsonLines: return item.map { "JSONLinesParser(parser(\($0).self))" } ?? "JSONLinesParser()"
         case .jsonSequence: return item.map { "JSONSequenceParser(parser(\($0).self))" } ?? "JSONSequenceParser()"
         }
-    }
-}
-
-extension OperationDeclaration.Response {
-    var isDownload: Bool {
-        if case .download = self { return true }
-        return false
     }
 }
 #endif

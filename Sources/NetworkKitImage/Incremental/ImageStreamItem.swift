@@ -7,10 +7,10 @@ public struct ImageStreamItem: Sendable {
     /// What the image shows: a scan, a pass, the top rows, or everything.
     public let stage: ImageStreamStage
     /// The bytes of the body that had arrived when the image was made.
-    public let bytesReceived: Int
+    public let bytesReceived: Int64
 
     /// Creates an item.
-    public init(image: DecodedImage, stage: ImageStreamStage, bytesReceived: Int) {
+    public init(image: DecodedImage, stage: ImageStreamStage, bytesReceived: Int64) {
         self.image = image
         self.stage = stage
         self.bytesReceived = bytesReceived

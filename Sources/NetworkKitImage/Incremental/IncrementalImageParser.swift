@@ -101,7 +101,7 @@ public struct IncrementalImageParser: StreamParser {
             var image = try decoder.finish()
             image.scale = scale
             self.decoder = nil
-            return [ImageStreamItem(image: image, stage: .final, bytesReceived: bytesReceived)]
+            return [ImageStreamItem(image: image, stage: .final, bytesReceived: Int64(bytesReceived))]
         } catch {
             throw wrapped(error)
         }
@@ -130,7 +130,7 @@ public struct IncrementalImageParser: StreamParser {
             return []
         }
         image.scale = scale
-        let item = ImageStreamItem(image: image, stage: stage, bytesReceived: bytesReceived)
+        let item = ImageStreamItem(image: image, stage: stage, bytesReceived: Int64(bytesReceived))
         previewCount += 1
         lastPreviewTime = previews.elapsed()
         lastPreview = item

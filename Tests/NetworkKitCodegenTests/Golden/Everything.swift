@@ -167,7 +167,7 @@ public enum Everything {
     ///   - destination: Where the file goes.
     /// - Returns: A request whose value is `DownloadedFile`.
     public static func exportFile(name: String, to destination: Download.Destination) -> Request<DownloadedFile> {
-        let request = Request(download: .path("/export/\(segment(name))"), to: destination)
+        let request = Request(path: "/export/\(segment(name))", downloadTo: destination)
         return request
     }
 

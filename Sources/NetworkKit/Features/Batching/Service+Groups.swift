@@ -15,7 +15,7 @@ extension Service {
 
     /// Sends `batch` and returns its values or its failure as a `Result`, never throwing.
     /// Cancelling the calling `Task` cancels the batch.
-    public func result(of batch: BatchRequest) async -> Result<RequestValues, BatchError> {
+    package func result(of batch: BatchRequest) async -> Result<RequestValues, BatchError> {
         await awaitResult(of: batch)
     }
 
@@ -34,7 +34,7 @@ extension Service {
 
     /// Sends `chain` and returns its values or its failure as a `Result`, never throwing.
     /// Cancelling the calling `Task` cancels the chain.
-    public func result(of chain: ChainRequest) async -> Result<RequestValues, ChainError> {
+    package func result(of chain: ChainRequest) async -> Result<RequestValues, ChainError> {
         await awaitResult(of: chain)
     }
 }

@@ -20,11 +20,11 @@ public final class ResponseCache: Sendable {
     /// up to `diskCapacity` bytes of files there (created when first needed). Unreadable or
     /// foreign files found there are removed with a warning through `logger`. `now` tells the
     /// time for freshness (tests pass their own).
-    public init(memoryCapacity: Int = 16 << 20, diskCapacity: Int = 256 << 20, directory: URL? = nil,
+    public init(memoryCapacity: Int64 = 16 << 20, diskCapacity: Int64 = 256 << 20, directory: URL? = nil,
                 logger: Logger = Logger(label: "NetworkKit.ResponseCache"),
                 now: @escaping @Sendable () -> Date = { Date() }) {
-        memory = Protected(MemoryCacheStore(capacity: max(0, memoryCapacity)))
-        disk = directory.map { DiskCacheStore(directory: $0, capacity: max(0, diskCapacity), logger: logger) }
+        memory = Protected(MemoryCacheStore(capacity: Int(clamping: max(0, memoryCapacity))))
+        disk = directory.map { DiskCacheStore(directory: $0, capacity: Int(clamping: max(0, diskCapacity)), logger: logger) }
         self.now = now
     }
 

@@ -56,7 +56,7 @@ extension CookieJar {
             throw CookieFileError.unreadable(file: file, reason: error.localizedDescription)
         }
         guard data.count <= NetscapeCookieFile.maxFileBytes else {
-            throw CookieFileError.tooLarge(file: file, bytes: data.count, limit: NetscapeCookieFile.maxFileBytes)
+            throw CookieFileError.tooLarge(file: file, bytes: Int64(data.count), limit: Int64(NetscapeCookieFile.maxFileBytes))
         }
         var bytes = Array(data)[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }  // a UTF-8 byte order mark

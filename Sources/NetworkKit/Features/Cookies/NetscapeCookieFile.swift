@@ -19,7 +19,7 @@ public enum CookieFileError: Error, Equatable, CustomStringConvertible {
     /// The file could not be read; `reason` is what the system said.
     case unreadable(file: URL, reason: String)
     /// The file is larger than the reader takes (`limit` bytes).
-    case tooLarge(file: URL, bytes: Int, limit: Int)
+    case tooLarge(file: URL, bytes: Int64, limit: Int64)
     /// The file could not be written; `reason` is what the system said.
     case unwritable(file: URL, reason: String)
 

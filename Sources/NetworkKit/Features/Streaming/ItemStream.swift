@@ -4,7 +4,7 @@ extension Service {
     /// The items of `request` as they arrive, for `for try await`:
     ///
     /// ```swift
-    /// for try await event in service.stream(StreamRequest(events: .path("/events"))) {
+    /// for try await event in service.stream(StreamRequest(path: "/events")) {
     ///     print(event.data)
     /// }
     /// ```
@@ -14,6 +14,19 @@ extension Service {
     /// called as well. A request can be iterated once.
     public func stream<Item>(_ request: StreamRequest<Item>) -> ItemStream<Item> {
         ItemStream(request: request, service: self)
+    }
+
+    /// Sends the streaming `request`, whose items go to its item handlers, and returns its
+    /// summary once its completion handlers have run (so every item handler call came before).
+    /// Cancelling the calling `Task` cancels the request.
+    ///
+    /// ```swift
+    /// let events = StreamRequest(path: "/events", reconnection: .never)
+    /// events.addItemHandler { _, event in print(event.data) }
+    /// let summary = try await service.send(events)
+    /// ```
+    public func send<Item>(_ request: StreamRequest<Item>) async throws(NetworkError) -> StreamSummary {
+        try await completion(of: request).get()
     }
 }
 

@@ -1,19 +1,52 @@
 import Foundation
 
 extension StreamRequest where Item == ServerSentEvent {
-    /// An event stream (server-sent events, as EventSource reads them): sends
-    /// `Accept: text/event-stream` and `Cache-Control: no-cache`, parses with
+    /// An event stream of `path` on the service's base URL (server-sent events, as EventSource
+    /// reads them): sends `Accept: text/event-stream` and `Cache-Control: no-cache`, parses with
     /// ``ServerSentEventParser``, and reconnects as ``StreamReconnection/eventSource`` says,
     /// sending `Last-Event-ID` (from `lastEventID` until the stream gives one). Lines longer than
     /// `maxLineLength` bytes and events whose data passes `maxEventBytes` fail the stream with a
     /// ``ParseError`` of kind `limit`; at most `bufferLimit` events wait for a slow consumer.
+    ///
+    /// ```swift
+    /// for try await event in service.stream(StreamRequest(path: "/events")) { print(event.data) }
+    /// ```
     public convenience init(
+        path: String,
+        lastEventID: String = "",
+        headers: [String: String] = [:],
+        reconnection: StreamReconnection = .eventSource,
+        maxLineLength: Int64 = 1 << 20,
+        maxEventBytes: Int64 = 16 << 20,
+        bufferLimit: Int = 1024
+    ) {
+        self.init(events: .path(path), lastEventID: lastEventID, headers: headers, reconnection: reconnection,
+                  maxLineLength: maxLineLength, maxEventBytes: maxEventBytes, bufferLimit: bufferLimit)
+    }
+
+    /// An event stream of an absolute URL, as ``init(path:lastEventID:headers:reconnection:maxLineLength:maxEventBytes:bufferLimit:)``
+    /// is for a path.
+    public convenience init(
+        url: URL,
+        lastEventID: String = "",
+        headers: [String: String] = [:],
+        reconnection: StreamReconnection = .eventSource,
+        maxLineLength: Int64 = 1 << 20,
+        maxEventBytes: Int64 = 16 << 20,
+        bufferLimit: Int = 1024
+    ) {
+        self.init(events: .url(url), lastEventID: lastEventID, headers: headers, reconnection: reconnection,
+                  maxLineLength: maxLineLength, maxEventBytes: maxEventBytes, bufferLimit: bufferLimit)
+    }
+
+    /// The event stream of `target`, for the two initializers above and the kit's own modules.
+    package convenience init(
         events target: RequestTarget,
         lastEventID: String = "",
         headers: [String: String] = [:],
         reconnection: StreamReconnection = .eventSource,
-        maxLineLength: Int = 1 << 20,
-        maxEventBytes: Int = 16 << 20,
+        maxLineLength: Int64 = 1 << 20,
+        maxEventBytes: Int64 = 16 << 20,
         bufferLimit: Int = 1024
     ) {
         var headers = headers
@@ -26,4 +59,3 @@ extension StreamRequest where Item == ServerSentEvent {
         self.init(target, headers: headers, parser: parser, reconnection: reconnection, bufferLimit: bufferLimit)
     }
 }
-

@@ -5,7 +5,7 @@ import Foundation
 /// the body ends (server-sent events, JSON Lines, log tails).
 ///
 /// ```swift
-/// let ticks = StreamRequest(events: .path("/events"))
+/// let ticks = StreamRequest(path: "/events")
 /// ticks.addItemHandler { _, event in print(event.type, event.data) }
 /// ticks.addCompletionHandler { _, result in print(result) }
 /// service.start(ticks)                    // or: for try await event in service.stream(ticks) { … }
@@ -49,7 +49,7 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     /// Creates a streaming request for `target` (`.url(…)`, or `.path(…)` on the service's base
     /// URL), whose body `parser` turns into items.
     /// `reconnection` says whether it connects again after its body ends or drops.
-    public init(
+    package init(
         _ target: RequestTarget,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
@@ -65,7 +65,9 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         super.init(options: options, parser: StreamSummaryParser())
     }
 
-    /// Creates a streaming request for a path on the service's base URL.
+    /// Creates a streaming request for a path on the service's base URL, whose body `parser`
+    /// turns into items. `reconnection` says whether it connects again after its body ends or
+    /// drops; at most `bufferLimit` items wait for a slow consumer.
     public convenience init(
         path: String,
         method: HTTPMethod = .get,
@@ -76,6 +78,20 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         bufferLimit: Int = 1024
     ) {
         self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser,
+                  reconnection: reconnection, bufferLimit: bufferLimit)
+    }
+
+    /// Creates a streaming request for an absolute URL, as ``init(path:method:parameters:headers:parser:reconnection:bufferLimit:)`` does for a path.
+    public convenience init(
+        url: URL,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some StreamParser<Item>,
+        reconnection: StreamReconnection = .never,
+        bufferLimit: Int = 1024
+    ) {
+        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser,
                   reconnection: reconnection, bufferLimit: bufferLimit)
     }
 

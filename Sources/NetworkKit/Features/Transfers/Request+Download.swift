@@ -4,9 +4,35 @@ import FoundationNetworking
 #endif
 
 extension Request {
-    /// A download to disk of `target` (`.url(…)`, or `.path(…)` on the service's base URL), whose
-    /// finished file goes to `parser` on the parsing queue (e.g. `FileContentsParser(JSONParser())`).
+    /// A download to disk of `path` on the service's base URL, whose finished file goes to
+    /// `parser` on the parsing queue (e.g. `FileContentsParser(JSONParser())`).
     public convenience init(
+        path: String,
+        downloadTo destination: Download.Destination,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some ResponseParser<Output>
+    ) {
+        self.init(download: .path(path), to: destination, method: method, parameters: parameters, headers: headers,
+                  parser: parser)
+    }
+
+    /// A download to disk of an absolute URL, whose finished file goes to `parser`.
+    public convenience init(
+        url: URL,
+        downloadTo destination: Download.Destination,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:],
+        parser: some ResponseParser<Output>
+    ) {
+        self.init(download: .url(url), to: destination, method: method, parameters: parameters, headers: headers,
+                  parser: parser)
+    }
+
+    /// A download to disk of `target`, for the initializers above and the kit's own modules.
+    package convenience init(
         download target: RequestTarget,
         to destination: Download.Destination,
         method: HTTPMethod = .get,
@@ -46,15 +72,38 @@ extension AnyRequest {
 }
 
 extension Request where Output == DownloadedFile {
-    /// A download to disk of `target` (`.url(…)`, or `.path(…)` on the service's base URL); its
-    /// value is the finished file.
+    /// A download to disk of `path` on the service's base URL; its value is the finished file.
     ///
     /// ```swift
-    /// let request = Request(download: .path("/files/report.pdf"), to: .directory(downloads))
+    /// let request = Request(path: "/files/report.pdf", downloadTo: .directory(downloads))
     /// request.addProgressHandler { _, progress in print(progress.fractionCompleted ?? 0) }
     /// let file = try await service.send(request)
     /// ```
     public convenience init(
+        path: String,
+        downloadTo destination: Download.Destination,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:]
+    ) {
+        self.init(download: .path(path), to: destination, method: method, parameters: parameters, headers: headers,
+                  parser: DownloadParser())
+    }
+
+    /// A download to disk of an absolute URL; its value is the finished file.
+    public convenience init(
+        url: URL,
+        downloadTo destination: Download.Destination,
+        method: HTTPMethod = .get,
+        parameters: [String: JSON] = [:],
+        headers: [String: String] = [:]
+    ) {
+        self.init(download: .url(url), to: destination, method: method, parameters: parameters, headers: headers,
+                  parser: DownloadParser())
+    }
+
+    /// A download to disk of `target`, for the initializers above and the kit's own modules.
+    package convenience init(
         download target: RequestTarget,
         to destination: Download.Destination,
         method: HTTPMethod = .get,

@@ -21,13 +21,13 @@ public struct JSONLinesParser<Line: ResponseParser>: StreamParser {
     private var lineNumber = 0
 
     /// Hands each line of up to `maxLineLength` bytes (16 MiB by default) to `line`.
-    public init(_ line: Line, maxLineLength: Int = 16 << 20) {
+    public init(_ line: Line, maxLineLength: Int64 = 16 << 20) {
         self.line = line
         lines = LineSplitter(maxLineLength: maxLineLength, parser: "json-lines")
     }
 
     /// The longest line, in bytes, that it accepts.
-    public var maxLineLength: Int { lines.maxLineLength }
+    public var maxLineLength: Int64 { Int64(lines.maxLineLength) }
 
     /// Keeps the head and the service's envelope that each line's response carries; lines are
     /// counted from 1 again.
@@ -70,7 +70,7 @@ public struct JSONLinesParser<Line: ResponseParser>: StreamParser {
 
 extension JSONLinesParser where Line == JSONParser {
     /// Each line as JSON, unchecked (a service's envelope, if it has one, applies to each line).
-    public init(maxLineLength: Int = 16 << 20) {
+    public init(maxLineLength: Int64 = 16 << 20) {
         self.init(JSONParser(), maxLineLength: maxLineLength)
     }
 }

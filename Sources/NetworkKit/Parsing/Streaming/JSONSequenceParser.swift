@@ -21,7 +21,7 @@ public struct JSONSequenceParser<Record: ResponseParser>: StreamParser {
     /// The parser each record goes to.
     public let record: Record
     /// The longest record, in bytes, RS not included.
-    public let maxRecordLength: Int
+    public let maxRecordLength: Int64
     /// The unfinished record the last chunk ended with.
     private var current: [UInt8] = []
     /// True once an RS came: the bytes that follow belong to a record.
@@ -30,7 +30,7 @@ public struct JSONSequenceParser<Record: ResponseParser>: StreamParser {
     private var recordNumber = 0
 
     /// Hands each record of up to `maxRecordLength` bytes (16 MiB by default) to `record`.
-    public init(_ record: Record, maxRecordLength: Int = 16 << 20) {
+    public init(_ record: Record, maxRecordLength: Int64 = 16 << 20) {
         self.record = record
         self.maxRecordLength = max(maxRecordLength, 1)
     }
@@ -75,13 +75,13 @@ public struct JSONSequenceParser<Record: ResponseParser>: StreamParser {
 
     /// Keeps `piece` of a record that goes on in the next chunk.
     private mutating func hold(_ piece: UnsafeRawBufferPointer) throws {
-        guard current.count + piece.count <= maxRecordLength else { throw tooLong() }
+        guard Int64(current.count + piece.count) <= maxRecordLength else { throw tooLong() }
         current.append(contentsOf: piece)
     }
 
     /// The record held, ended by `tail`: its value, nil when it is skipped.
     private mutating func complete(_ tail: UnsafeRawBufferPointer) throws -> Record.Output? {
-        guard current.count + tail.count <= maxRecordLength else { throw tooLong() }
+        guard Int64(current.count + tail.count) <= maxRecordLength else { throw tooLong() }
         if current.isEmpty { return try value(of: tail) }
         current.append(contentsOf: tail)
         defer { current.removeAll(keepingCapacity: true) }
@@ -110,7 +110,7 @@ public struct JSONSequenceParser<Record: ResponseParser>: StreamParser {
 
 extension JSONSequenceParser where Record == JSONParser {
     /// Each record as JSON, unchecked (a service's envelope, if it has one, applies to each record).
-    public init(maxRecordLength: Int = 16 << 20) {
+    public init(maxRecordLength: Int64 = 16 << 20) {
         self.init(JSONParser(), maxRecordLength: maxRecordLength)
     }
 }

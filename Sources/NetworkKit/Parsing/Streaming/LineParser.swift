@@ -10,12 +10,12 @@ public struct LineParser: StreamParser {
     private var lineNumber = 0
 
     /// A parser of lines of up to `maxLineLength` bytes (1 MiB by default).
-    public init(maxLineLength: Int = 1 << 20) {
-        lines = LineSplitter(maxLineLength: maxLineLength)
+    public init(maxLineLength: Int64 = 1 << 20) {
+        lines = LineSplitter(maxLineLength: maxLineLength, parser: "lines")
     }
 
     /// The longest line, in bytes, that it accepts.
-    public var maxLineLength: Int { lines.maxLineLength }
+    public var maxLineLength: Int64 { Int64(lines.maxLineLength) }
 
     /// Forgets a line the last body left unfinished; lines are counted from 1 again.
     public mutating func begin(_ response: Response) throws {

@@ -4,9 +4,9 @@ import Foundation
 /// ends one chunk and the LF begins the next. The line ends are not part of the lines. A line
 /// longer than ``maxLineLength`` bytes throws a ``ParseError`` of kind `limit`, so a body without
 /// line ends cannot make it hold more than that.
-public struct LineSplitter: Sendable {
+package struct LineSplitter: Sendable {
     /// The longest line, in bytes, that it accepts.
-    public let maxLineLength: Int
+    package let maxLineLength: Int
     /// The unfinished line the last chunk ended with.
     private var partial: [UInt8] = []
     /// True when the last chunk ended with CR: an LF that begins the next one ends no line.
@@ -15,31 +15,31 @@ public struct LineSplitter: Sendable {
     private let parser: String
 
     /// A splitter that accepts lines of up to `maxLineLength` bytes (1 MiB by default).
-    public init(maxLineLength: Int = 1 << 20) {
-        self.init(maxLineLength: maxLineLength, parser: "lines")
+    package init(maxLineLength: Int = 1 << 20) {
+        self.init(maxLineLength: Int64(maxLineLength), parser: "lines")
     }
 
     /// A splitter whose limit error names `parser` (the kit's parsers that split lines).
-    init(maxLineLength: Int, parser: String) {
-        self.maxLineLength = max(maxLineLength, 1)
+    init(maxLineLength: Int64, parser: String) {
+        self.maxLineLength = Int(clamping: max(maxLineLength, 1))
         self.parser = parser
     }
 
     /// The lines that `chunk` completes, in order.
-    public mutating func split(_ chunk: Data) throws -> [Data] {
+    package mutating func split(_ chunk: Data) throws -> [Data] {
         var lines: [Data] = []
         try forEachLine(in: chunk) { lines.append(Data($0)) }
         return lines
     }
 
     /// The body ended: the last line, if it had no line end.
-    public mutating func finish() throws -> [Data] {
+    package mutating func finish() throws -> [Data] {
         defer { reset() }
         return partial.isEmpty ? [] : [Data(partial)]
     }
 
     /// Forgets the unfinished line (a new body begins).
-    public mutating func reset() {
+    package mutating func reset() {
         partial.removeAll(keepingCapacity: true)
         skipsLeadingLF = false
     }
@@ -48,7 +48,7 @@ public struct LineSplitter: Sendable {
     /// owns its buffer alone. A parser whose per-line work mutates itself splits with the taken
     /// one and puts it back.
     mutating func take() -> LineSplitter {
-        var taken = LineSplitter(maxLineLength: maxLineLength, parser: parser)
+        var taken = LineSplitter(maxLineLength: Int64(maxLineLength), parser: parser)
         swap(&taken, &self)
         return taken
     }

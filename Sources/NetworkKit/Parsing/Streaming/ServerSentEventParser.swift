@@ -18,7 +18,7 @@ import Foundation
 /// `maxEventBytes` an event's data; past them the parser throws a ``ParseError`` of kind `limit`.
 public struct ServerSentEventParser: StreamParser {
     /// The longest event data, in bytes: the data lines' values, each with the LF that follows it.
-    public let maxEventBytes: Int
+    public let maxEventBytes: Int64
     private var lines: LineSplitter
     private var data: [UInt8] = []
     private var eventType = ""
@@ -31,7 +31,7 @@ public struct ServerSentEventParser: StreamParser {
     /// A parser whose stream resumes after `lastEventID` (sent as `Last-Event-ID` until the stream
     /// gives one), with lines of up to `maxLineLength` bytes and events of up to `maxEventBytes`
     /// bytes of data (1 MiB and 16 MiB by default).
-    public init(lastEventID: String = "", maxLineLength: Int = 1 << 20, maxEventBytes: Int = 16 << 20) {
+    public init(lastEventID: String = "", maxLineLength: Int64 = 1 << 20, maxEventBytes: Int64 = 16 << 20) {
         lines = LineSplitter(maxLineLength: maxLineLength, parser: "events")
         self.maxEventBytes = max(maxEventBytes, 1)
         self.lastEventID = lastEventID
@@ -39,7 +39,7 @@ public struct ServerSentEventParser: StreamParser {
     }
 
     /// The longest line, in bytes, that it accepts.
-    public var maxLineLength: Int { lines.maxLineLength }
+    public var maxLineLength: Int64 { Int64(lines.maxLineLength) }
 
     /// Accepts a `text/event-stream` answer only; forgets the event and line a last body left
     /// unfinished, and keeps the last event ID and reconnection time.
@@ -103,7 +103,7 @@ public struct ServerSentEventParser: StreamParser {
         let value = UnsafeBufferPointer(start: valueStart, count: end - valueStart)
         switch Field(field) {
         case .data:
-            guard data.count + value.count + 1 <= maxEventBytes else {
+            guard Int64(data.count + value.count + 1) <= maxEventBytes else {
                 throw ParseError(parser: "events", reason: "an event's data is longer than the limit of \(maxEventBytes) bytes",
                                  kind: .limit)
             }

@@ -3,7 +3,7 @@ import Foundation
 /// Where and how a request saves its response body to disk instead of memory.
 ///
 /// ```swift
-/// let request = Request(download: .url(bigZip), to: .directory(downloads))
+/// let request = Request(url: bigZip, downloadTo: .directory(downloads))
 /// request.download?.replacesExisting = true
 /// let file = try await service.send(request)       // DownloadedFile: url, head, byteCount…
 /// ```
