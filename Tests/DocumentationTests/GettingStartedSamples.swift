@@ -46,6 +46,16 @@ func gettingStartedParameters(api: Service) async throws {
     _ = try await (api.send(search), api.send(login))
 }
 
+func gettingStartedEncodable(api: Service) async throws {
+    struct Search: Encodable { var q: String; var page: Int }
+    struct NewOrder: Encodable { var item: Int; var quantity: Int }
+
+    let found = Request(path: "/search", parameters: try .encoding(Search(q: "swift", page: 2)), parser: JSONParser())
+    let order = Request(path: "/orders", method: .post, parser: JSONParser())
+    order.body = try .json(NewOrder(item: 42, quantity: 2))
+    _ = try await (api.send(found), api.send(order))
+}
+
 func gettingStartedModelConverter() {
     ModelRegistry.shared.register(Entrance.self) { json in
         Entrance(name: json["title"]?.stringValue ?? "", type: Int(json["kind"]?.intValue ?? 0))

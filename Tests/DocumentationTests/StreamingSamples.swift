@@ -49,18 +49,22 @@ func tailLog(service: Service) async throws {
 }
 
 struct CSVRowParser: StreamParser {
-    private var lines = LineSplitter()
+    private var lines = LineParser()
+
+    mutating func begin(_ response: Response) throws {
+        try lines.begin(response)
+    }
 
     mutating func parse(_ chunk: Data) throws -> [[String]] {
-        try lines.split(chunk).map(Self.row)
+        try lines.parse(chunk).map(Self.row)
     }
 
     mutating func finish() throws -> [[String]] {
         try lines.finish().map(Self.row)
     }
 
-    private static func row(_ line: Data) -> [String] {
-        String(decoding: line, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    private static func row(_ line: String) -> [String] {
+        line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     }
 }
 

@@ -12,7 +12,7 @@ public struct BusinessStatus: Sendable, Equatable {
     public var message: String?
 
     /// A status from its parts.
-    public init(code: JSON, message: String?) {
+    package init(code: JSON, message: String?) {
         self.code = code
         self.message = message
     }

@@ -24,7 +24,7 @@ public struct CodableConverter: ModelConverter {
     }
 
     /// Decodes JSON text straight into `Model`, skipping the `JSON` step.
-    public func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
+    package func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
         try decoding(type) { decodable in try makeDecoder().decode(decodable, from: data) }
     }
 

@@ -63,7 +63,7 @@ public final class ModelRegistry: Sendable {
     }
 
     /// True when `type` has a converter of its own (not the default one).
-    public func hasConverter<Model>(for type: Model.Type) -> Bool {
+    package func hasConverter<Model>(for type: Model.Type) -> Bool {
         typedConverter(for: type) != nil
     }
 

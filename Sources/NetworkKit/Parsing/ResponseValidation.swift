@@ -62,7 +62,7 @@ public struct ResponseValidation: Sendable {
     /// Runs every check on `response`; the body checks only when `checksBody` (false for a
     /// download's file and the answer to a HEAD request).
     /// - Throws: the first failure, as the type's documentation says.
-    public func validate(_ response: Response, checksBody: Bool = true) throws(NetworkError) {
+    package func validate(_ response: Response, checksBody: Bool = true) throws(NetworkError) {
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.statusCode) {
             throw .httpStatus(code: response.statusCode, body: response.data, headers: response.headers)
         }

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// bodies inflated (URLSession inflates them, and cannot be told not to).
 public final class URLSessionTransport: Transport {
     /// The one session behind this transport.
-    public let session: URLSession
+    package let session: URLSession
 
     /// True: URLSession inflates gzip and deflate bodies itself.
     public var decodesContentEncoding: Bool { true }
@@ -19,7 +19,7 @@ public final class URLSessionTransport: Transport {
     private let delegateDispatchQueue: DispatchQueue
 
     /// Creates the transport; `configuration` is copied into its own session, without its
-    /// `URLCache` (see ``sessionConfiguration(_:)``).
+    /// `URLCache` (see `sessionConfiguration(_:)`).
     public convenience init(configuration: URLSessionConfiguration = .default) {
         self.init(configuration: configuration,
                   delegateQueue: DispatchQueue(label: "NetworkKit.urlsession-delegate", qos: .userInitiated))
@@ -65,7 +65,7 @@ public final class URLSessionTransport: Transport {
     /// own ``ResponseCache`` and keeps cookies in the service's ``CookieJar``, and on Linux a session with a `URLCache` traps the process when a task
     /// is cancelled while the cache is being read for it (FoundationNetworking then reports the
     /// cancel for a task it has already dropped).
-    public static func sessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+    package static func sessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.urlCache = nil
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData

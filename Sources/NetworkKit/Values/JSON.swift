@@ -86,7 +86,7 @@ extension JSON {
 
     /// Loose equality for business codes: `0`, `0.0` and `"0"` are the same code,
     /// as servers mix numbers and strings; `true` matches `"true"`.
-    public func matchesCode(_ other: JSON) -> Bool {
+    package func matchesCode(_ other: JSON) -> Bool {
         if self == other { return true }
         guard let lhs = codeText, let rhs = other.codeText else { return false }
         return lhs == rhs

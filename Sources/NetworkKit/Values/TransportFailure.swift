@@ -73,7 +73,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 
     /// This failure saying `processing`, unless it says already whether the server processed
     /// the request: a transport's own finding wins over what the kit infers after it.
-    public func saying(_ processing: ServerProcessing) -> TransportError {
+    package func saying(_ processing: ServerProcessing) -> TransportError {
         guard serverProcessing == nil else { return self }
         return TransportError(code, detail: detail, serverProcessing: processing, underlying: underlying)
     }

@@ -9,7 +9,7 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
     public let error: NetworkError
 
     /// Creates a batch error; the kit makes these, tests may too.
-    public init(index: Int, requestID: RequestID?, error: NetworkError) {
+    package init(index: Int, requestID: RequestID?, error: NetworkError) {
         self.index = index
         self.requestID = requestID
         self.error = error
@@ -33,7 +33,7 @@ public struct BatchProgress: Sendable, Equatable, CustomStringConvertible {
     public let total: Int
 
     /// Creates a progress value.
-    public init(completed: Int, total: Int) {
+    package init(completed: Int, total: Int) {
         self.completed = completed
         self.total = total
     }
@@ -58,7 +58,7 @@ public struct ChainError: Error, Sendable, CustomStringConvertible {
     public let error: NetworkError
 
     /// Creates a chain error; the kit makes these, tests may too.
-    public init(step: Int, requestID: RequestID?, error: NetworkError) {
+    package init(step: Int, requestID: RequestID?, error: NetworkError) {
         self.step = step
         self.requestID = requestID
         self.error = error

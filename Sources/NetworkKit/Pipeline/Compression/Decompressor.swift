@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Inflating never holds more than `limit + 1` output bytes, so a gzip bomb fails with a
 /// `ParseError` instead of exhausting memory.
-public enum Decompressor {
+package enum Decompressor {
     /// The wire formats zlib reads, chosen by `windowBits`.
     enum Wrapper: Int32 {
         case gzip = 31   // 16 + 15
@@ -20,7 +20,7 @@ public enum Decompressor {
     /// accepts zlib-wrapped data and falls back to raw deflate, since servers send both.
     /// - Throws: `ParseError(parser: "decompress")` when the output would exceed `limit`
     ///   or the stream is truncated or corrupt.
-    public static func inflate(_ data: Data, coding: ContentCoding, limit: Int) throws -> Data {
+    package static func inflate(_ data: Data, coding: ContentCoding, limit: Int) throws -> Data {
         do {
             return try inflateReportingFailure(data, coding: coding, limit: limit)
         } catch {

@@ -18,7 +18,7 @@ public struct StreamSummary: Sendable, Equatable {
     public var ending: Ending
 
     /// Creates a summary from its parts.
-    public init(itemCount: Int, connectionCount: Int, lastEventID: String, ending: Ending) {
+    package init(itemCount: Int, connectionCount: Int, lastEventID: String, ending: Ending) {
         self.itemCount = itemCount
         self.connectionCount = connectionCount
         self.lastEventID = lastEventID

@@ -22,7 +22,7 @@ public struct ProxyBypass: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when a request to `host` goes straight to the server.
-    public func matches(host: String) -> Bool {
+    package func matches(host: String) -> Bool {
         if everyHost { return true }
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }

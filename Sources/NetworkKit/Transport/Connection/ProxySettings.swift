@@ -37,7 +37,7 @@ public struct ProxySettings: Sendable, Equatable {
 
     /// The proxy a request to `url` goes through, or nil when it goes straight to the server
     /// (no proxy for its scheme, or its host is bypassed).
-    public func proxy(for url: URL) -> ProxyServer? {
+    package func proxy(for url: URL) -> ProxyServer? {
         let server: ProxyServer?
         switch url.scheme?.lowercased() {
         case "http": server = http

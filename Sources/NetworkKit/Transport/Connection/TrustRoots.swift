@@ -28,7 +28,7 @@ public enum PEMSource: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The PEM text's bytes: the data, or the file's contents.
-    public func bytes() throws(TrustSettingsError) -> Data {
+    package func bytes() throws(TrustSettingsError) -> Data {
         switch self {
         case .data(let data):
             return data

@@ -74,7 +74,7 @@ public struct TrustSettings: Sendable {
     /// The settings that apply to `host`: its entry in ``hosts`` when it has one, else these
     /// settings; either way without host entries. Hosts are compared without regard to case and
     /// to the brackets of an IPv6 literal.
-    public func settings(forHost host: String) -> TrustSettings {
+    package func settings(forHost host: String) -> TrustSettings {
         let key = Self.normalized(host)
         var chosen = hosts.first { Self.normalized($0.key) == key }?.value ?? self
         chosen.hosts = [:]
@@ -82,7 +82,7 @@ public struct TrustSettings: Sendable {
     }
 
     /// True when the settings that apply to `host` turn its certificate checks off.
-    public func isInsecure(host: String) -> Bool {
+    package func isInsecure(host: String) -> Bool {
         let key = Self.normalized(host)
         return settings(forHost: host).insecureHosts.contains { Self.normalized($0) == key }
     }
