@@ -59,9 +59,11 @@ struct LimitTests {
         // read's worth (hundreds of MB for a bomb) inside one call and FoundationNetworking
         // queues every chunk for the delegate without back-pressure, so memory follows the bomb
         // until the cancellation reaches libcurl. Only a transport that leaves inflating to the kit
-        // (the SwiftNIO one) bounds it; recorded here so it is seen, not hidden.
+        // (the SwiftNIO one) bounds it; recorded here so it is seen, not hidden. How much
+        // libcurl inflates before the cancellation reaches it depends on its socket reads, which
+        // nothing promises: the growth is over the bound in most runs, not in all.
         if let growth = measured.growth {
-            withKnownIssue("URLSession on Linux inflates before the kit can count") {
+            withKnownIssue("URLSession on Linux inflates before the kit can count", isIntermittent: true) {
                 #expect(growth < bound, "RSS grew by \(growth) bytes")
             } when: {
                 transport == .urlSession
