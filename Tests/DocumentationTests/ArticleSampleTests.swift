@@ -94,6 +94,27 @@ import Testing
         #expect(try !Self.samples().isEmpty, "no *Samples.swift file in \(Self.samplesFolder)")
     }
 
+    /// The README's ```swift blocks, as the articles' are, with two allowances: a block of a
+    /// package manifest's lines (its first line of code starts with `.`, as `.package(…)` does)
+    /// is not Swift a test can compile, and `import` lines are left out of the comparison, since
+    /// a sample file has its imports at its top.
+    @Test func theREADMEsSwiftIsCompiledSampleCode() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let samples = try Self.samples()
+        let blocks = Self.swiftBlocks(in: readme)
+        #expect(blocks.count >= 2, "README.md has \(blocks.count) swift blocks: is this the README?")
+        for block in blocks {
+            let code = Self.normalized(block.text).filter { !$0.hasPrefix("//") }
+            guard let first = code.first, !first.hasPrefix(".") else { continue }
+            let lines = Self.normalized(block.text).filter { !$0.hasPrefix("import ") }
+            let found = samples.contains { Self.contains($0.lines, run: lines) }
+            #expect(found, """
+                README.md, swift block at line \(block.line), is not, line for line, in any \(Self.samplesFolder)/*Samples.swift file:
+                \(block.text)
+                """)
+        }
+    }
+
     @Test(arguments: ArticleSampleTests.articles.map { $0.pathComponents.suffix(2).joined(separator: "/") })
     func everySwiftBlockIsCompiledSampleCode(_ article: String) throws {
         let url = try #require(Self.articles.first { $0.path.hasSuffix("/" + article) })
