@@ -22,7 +22,7 @@ extension DemoTour {
                 return "\(thumb.sourceWidth)×\(thumb.sourceHeight) source → \(thumb.width)×\(thumb.height) thumbnail"
             }),
             ("Image as it arrives: a progressive JPEG's previews scan by scan, then the final image", {
-                let request = StreamRequest(image: .path("/images/drip/progressive.jpg?chunk=1024&interval=5"))
+                let request = StreamRequest(path: "/images/drip/progressive.jpg?chunk=1024&interval=5", parser: IncrementalImageParser())
                 var previews: [ImageStreamItem] = []
                 var final: ImageStreamItem?
                 for try await item in service.streamImage(request) {

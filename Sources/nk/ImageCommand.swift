@@ -67,7 +67,7 @@ struct ImageCommand: AsyncParsableCommand {
     private func writePreviews(of url: URL, into directory: URL) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let parser = IncrementalImageParser(maxPixelSize: maxPixelSize, previews: ImagePreviewPolicy(sources: .all))
-        let request = StreamRequest(image: .url(url), parser: parser)
+        let request = StreamRequest(url: url, parser: parser)
         var count = 0
         do {
             for try await item in Service.shared.streamImage(request) {

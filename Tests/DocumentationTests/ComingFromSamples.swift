@@ -53,7 +53,7 @@ func loadGoods(shop: Service, id: Int) async throws -> JSON {
         print(status.code, status.message ?? "")        // "100" ok
     }
     let ping = Request(path: "/ping", parser: StringParser())
-    ping.skippedServiceSteps = [.commonHeaders, .commonParameters, .responseValidation]
+    ping.skippedServiceDefaults = [.commonHeaders, .commonParameters, .responseValidation]
     print(try await shop.send(ping))
     return reply.value                                  // what was at "data"
 }

@@ -5,7 +5,7 @@ import NetworkKitImage
 // MARK: - Images and Thumbnails, "Previews as the image arrives"
 
 func imageStreamPreviews(api: Service) async throws {
-    let request = StreamRequest(image: .path("/photo.jpg"), parser: IncrementalImageParser(maxPixelSize: 1024))
+    let request = StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser(maxPixelSize: 1024))
     for try await item in api.streamImage(request) {
         if item.isFinal {
             print("final", item.image.width, item.image.height)
@@ -16,7 +16,7 @@ func imageStreamPreviews(api: Service) async throws {
 }
 
 func imageStreamHandlers(api: Service) {
-    let request = StreamRequest(image: .path("/photo.jpg"))
+    let request = StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser())
     request.addItemHandler { _, item in print(item.stage, item.image.width) }
     api.start(request)
 }
@@ -33,7 +33,7 @@ private func show(_ image: DecodedImage) {}
 
 func imageStreamErrors(api: Service) async {
     do {
-        for try await item in api.streamImage(StreamRequest(image: .path("/photo.jpg"))) {
+        for try await item in api.streamImage(StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser())) {
             show(item.image)
         }
     } catch {

@@ -174,6 +174,6 @@ func versionedService(signer: some RequestSigning) -> Service {
 
 func pipelineSkippedSteps() -> Request<JSON> {
     let health = Request(path: "/health", parser: JSONParser())
-    health.skippedServiceSteps = [.commonParameters, .signer, .envelope]
+    health.skippedServiceDefaults = [.commonParameters, .signer, .envelope]
     return health
 }

@@ -41,7 +41,7 @@ struct ImageStreamHTTPTests {
         let gate = UUID().uuidString
         // The server sends two thirds of the file, then waits for the gate, which this test opens
         // only once a preview has arrived: the preview cannot have come from the rest.
-        let request = StreamRequest(image: .path("/images/drip/progressive.jpg?chunk=256&interval=0&hold=\(hold)&gate=\(gate)"))
+        let request = StreamRequest(path: "/images/drip/progressive.jpg?chunk=256&interval=0&hold=\(hold)&gate=\(gate)", parser: IncrementalImageParser())
         var items: [ImageStreamItem] = []
         for try await item in service.streamImage(request) {
             if items.isEmpty {
@@ -65,8 +65,8 @@ struct ImageStreamHTTPTests {
         let data = FixtureImages.progressiveJPEG
         let (hold, cut, gate) = (data.count / 2, data.count * 3 / 4, UUID().uuidString)
         // A preview comes before the server goes on to the cut: the gate opens only then.
-        let request = StreamRequest(image: .path(
-            "/images/drip/progressive.jpg?chunk=256&interval=0&hold=\(hold)&gate=\(gate)&cut=\(cut)"))
+        let request = StreamRequest(path: 
+            "/images/drip/progressive.jpg?chunk=256&interval=0&hold=\(hold)&gate=\(gate)&cut=\(cut)", parser: IncrementalImageParser())
         var previews: [ImageStreamItem] = []
         do {
             for try await item in service.streamImage(request) {
@@ -92,8 +92,8 @@ struct ImageStreamHTTPTests {
         let service = transport.service(server)
         let data = FixtureImages.progressiveJPEG
         let (hold, cut, gate) = (data.count / 2, data.count * 3 / 4, UUID().uuidString)
-        let request = StreamRequest(image: .path(
-            "/images/drip/progressive.jpg?chunk=256&interval=0&hold=\(hold)&gate=\(gate)&cut=\(cut)&end=short"))
+        let request = StreamRequest(path: 
+            "/images/drip/progressive.jpg?chunk=256&interval=0&hold=\(hold)&gate=\(gate)&cut=\(cut)&end=short", parser: IncrementalImageParser())
         var previews: [ImageStreamItem] = []
         do {
             for try await item in service.streamImage(request) {
@@ -117,7 +117,7 @@ struct ImageStreamHTTPTests {
         let service = transport.service(server)
         let hold = FixtureImages.progressiveJPEG.count * 2 / 3
         let gate = UUID().uuidString
-        let request = StreamRequest(image: .path("/images/drip/progressive.jpg?chunk=512&interval=0&hold=\(hold)&gate=\(gate)"))
+        let request = StreamRequest(path: "/images/drip/progressive.jpg?chunk=512&interval=0&hold=\(hold)&gate=\(gate)", parser: IncrementalImageParser())
         let stages = Protected<[ImageStreamStage]>([])
         request.addItemHandler { _, item in
             let first = stages.withLock { stages in
@@ -146,7 +146,7 @@ struct ImageStreamHTTPTests {
                                    ("baseline.jpg", FixtureImages.baselineJPEG, "image/jpeg")] {
             let (hold, gate) = (data.count / 2, UUID().uuidString)
             let parser = IncrementalImageParser(previews: ImagePreviewPolicy(sources: .all))
-            let request = StreamRequest(image: .path("/images/drip/\(name)?chunk=1024&interval=0&hold=\(hold)&gate=\(gate)"),
+            let request = StreamRequest(path: "/images/drip/\(name)?chunk=1024&interval=0&hold=\(hold)&gate=\(gate)",
                                         parser: parser)
             var items: [ImageStreamItem] = []
             for try await item in service.streamImage(request) {

@@ -76,7 +76,7 @@ struct ResponseValidationTests {
         let fixture = try await Self.fixture(transport, validation)
         defer { fixture.server.stop() }
         let html = Request(path: "/html", parser: StringParser())
-        html.skippedServiceSteps = [.responseValidation]
+        html.skippedServiceDefaults = [.responseValidation]
         #expect(try await fixture.service.send(html).contains("Not JSON"))
         _ = try await fixture.service.send(Request(path: "/json/small", method: .head))
         let folder = try TestFolder()
@@ -102,7 +102,7 @@ struct ResponseValidationTests {
         #expect(models.businessStatus == BusinessStatus(code: 0, message: "fine"))
         // Without an envelope there is none.
         let plain = Request(path: "/json/small", parser: JSONParser())
-        plain.skippedServiceSteps = [.envelope]
+        plain.skippedServiceDefaults = [.envelope]
         _ = try await fixture.service.send(plain)
         #expect(plain.businessStatus == nil)
     }

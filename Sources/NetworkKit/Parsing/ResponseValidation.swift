@@ -3,7 +3,7 @@ import Foundation
 /// Checks every response of a service before it is parsed (DYNetwork's service-wide check):
 /// its status, its content type, keys or a shape its JSON must have, a business code, and rules
 /// of your own. Set it once in ``ServiceConfiguration/responseValidation``; a request leaves it
-/// out with ``ServiceSteps/responseValidation``.
+/// out with ``ServiceDefaults/responseValidation``.
 ///
 /// ```swift
 /// configuration.responseValidation = ResponseValidation(

@@ -16,12 +16,12 @@ protocol BuiltInInterceptor: RequestInterceptor {
     /// chain calls a built-in interceptor's one hook only.
     static var prepares: Bool { get }
     /// The step of the service's a request leaves this interceptor out with
-    /// (``AnyRequest/skippedServiceSteps``); empty when a request cannot leave it out.
-    static var serviceStep: ServiceSteps { get }
+    /// (``AnyRequest/skippedServiceDefaults``); empty when a request cannot leave it out.
+    static var serviceStep: ServiceDefaults { get }
 }
 
 extension BuiltInInterceptor {
-    static var serviceStep: ServiceSteps { [] }
+    static var serviceStep: ServiceDefaults { [] }
 }
 
 extension Array where Element == any RequestInterceptor {

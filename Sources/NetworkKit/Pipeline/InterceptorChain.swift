@@ -31,7 +31,7 @@ struct InterceptorChain: Sendable {
 
     /// The chain of a request: this chain (the service's) with the request's own interceptors,
     /// without the built-in steps in `skipping`.
-    func including(_ request: [any RequestInterceptor], usesService: Bool, skipping: ServiceSteps = []) -> InterceptorChain {
+    func including(_ request: [any RequestInterceptor], usesService: Bool, skipping: ServiceDefaults = []) -> InterceptorChain {
         if request.isEmpty && usesService && skipping.isEmpty { return self }
         var combined = usesService ? interceptors : interceptors.filter { $0 is any BuiltInInterceptor }
         if !skipping.isEmpty { combined.removeAll { Self.isSkipped($0, by: skipping) } }
@@ -40,7 +40,7 @@ struct InterceptorChain: Sendable {
     }
 
     /// Whether `interceptor` carries one of the steps in `skipping`.
-    private static func isSkipped(_ interceptor: any RequestInterceptor, by skipping: ServiceSteps) -> Bool {
+    private static func isSkipped(_ interceptor: any RequestInterceptor, by skipping: ServiceDefaults) -> Bool {
         guard let builtIn = interceptor as? any BuiltInInterceptor else { return false }
         return !type(of: builtIn).serviceStep.isDisjoint(with: skipping)
     }

@@ -16,7 +16,7 @@ struct RequestOptions: Sendable {
     var acceptableStatusCodes: Range<Int> = 200..<300
     var interceptors: [any RequestInterceptor] = []
     var usesServiceInterceptors = true
-    var skippedServiceSteps: ServiceSteps = []
+    var skippedServiceDefaults: ServiceDefaults = []
     var priority: RequestPriority = .normal
     var isIdempotent: Bool?
     var redirectPolicy: RedirectPolicy?

@@ -45,17 +45,17 @@ struct RequestPipeline: Sendable {
         self.service = service
         monitors = settings.monitors
         interceptors = settings.chain.including(options.interceptors, usesService: options.usesServiceInterceptors,
-                                                skipping: options.skippedServiceSteps)
+                                                skipping: options.skippedServiceDefaults)
     }
 
     /// The service's envelope, unless the request leaves it out.
     private var envelope: ResponseEnvelope? {
-        options.skippedServiceSteps.contains(.envelope) ? nil : settings.envelope
+        options.skippedServiceDefaults.contains(.envelope) ? nil : settings.envelope
     }
 
     /// The service's response validation, unless the request leaves it out.
     private var responseValidation: ResponseValidation? {
-        options.skippedServiceSteps.contains(.responseValidation) ? nil : settings.responseValidation
+        options.skippedServiceDefaults.contains(.responseValidation) ? nil : settings.responseValidation
     }
 
     /// The statuses the request accepts: its own, within the service validation's.

@@ -76,14 +76,14 @@ extension AnyRequest {
         set { self[option: \.usesServiceInterceptors] = newValue }
     }
 
-    /// The service's steps this request leaves out, each on its own: its common headers or
+    /// The service's defaults this request leaves out, each on its own: its common headers or
     /// parameters, its signer, its envelope (empty by default). The interceptors that carry the
     /// pre-send steps are left out of this request's chain; the rest of the chain runs as usual.
     ///
-    ///     upload.skippedServiceSteps = [.commonParameters, .signer]
-    public var skippedServiceSteps: ServiceSteps {
-        get { self[option: \.skippedServiceSteps] }
-        set { self[option: \.skippedServiceSteps] = newValue }
+    ///     upload.skippedServiceDefaults = [.commonParameters, .signer]
+    public var skippedServiceDefaults: ServiceDefaults {
+        get { self[option: \.skippedServiceDefaults] }
+        set { self[option: \.skippedServiceDefaults] = newValue }
     }
 
     /// How important this request is next to the service's others (``RequestPriority/normal`` by

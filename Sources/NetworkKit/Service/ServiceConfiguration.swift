@@ -57,7 +57,7 @@ public struct ServiceConfiguration: Sendable {
     public var envelope: ResponseEnvelope?
     /// Checks every response of the service before it is parsed (status, content type, required
     /// keys or shape, business code, rules of your own); nil checks nothing beyond each request's
-    /// own acceptable status codes. A request opts out with ``ServiceSteps/responseValidation``.
+    /// own acceptable status codes. A request opts out with ``ServiceDefaults/responseValidation``.
     public var responseValidation: ResponseValidation?
     /// Where requests with a ``CachePolicy`` keep their answers: by default a 16 MiB cache in
     /// memory, owned by this configuration. Give one with a directory for a disk cache.

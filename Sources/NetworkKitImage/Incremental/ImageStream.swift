@@ -10,15 +10,6 @@ extension Service {
     }
 }
 
-extension StreamRequest where Item == ImageStreamItem {
-    /// A request for the image at `target`, decoded by `parser` as its body arrives: previews
-    /// (as `parser.previews` says), then the final image. It does not reconnect.
-    public convenience init(image target: RequestTarget, parser: IncrementalImageParser = IncrementalImageParser(),
-                            headers: [String: String] = [:]) {
-        self.init(target, headers: headers, parser: parser)
-    }
-}
-
 /// The items of an image `StreamRequest` as an `AsyncSequence` whose failure carries the last
 /// preview (``ImageStreamError``). It ends after the final image.
 public struct ImageStream: AsyncSequence, Sendable {

@@ -5,7 +5,7 @@ import NetworkKit
 /// of a stream (``ImageStreamItem``).
 ///
 /// ```swift
-/// let request = StreamRequest(image: .path("/photo.jpg"), parser: IncrementalImageParser(maxPixelSize: 1024))
+/// let request = StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser(maxPixelSize: 1024))
 /// for try await item in service.streamImage(request) {
 ///     print(item.stage, item.image.width, item.image.height, item.bytesReceived)
 /// }

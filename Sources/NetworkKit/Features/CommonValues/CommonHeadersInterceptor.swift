@@ -4,7 +4,7 @@
 public struct CommonHeadersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 2)
     static let prepares = true
-    static let serviceStep = ServiceSteps.commonHeaders
+    static let serviceStep = ServiceDefaults.commonHeaders
 
     /// The header fields, read once per request.
     public var headers: @Sendable () -> [String: String]

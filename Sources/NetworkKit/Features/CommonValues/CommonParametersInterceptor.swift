@@ -5,7 +5,7 @@
 public struct CommonParametersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 1)
     static let prepares = true
-    static let serviceStep = ServiceSteps.commonParameters
+    static let serviceStep = ServiceDefaults.commonParameters
 
     /// The parameters, read once per request.
     public var parameters: @Sendable () -> [String: JSON]

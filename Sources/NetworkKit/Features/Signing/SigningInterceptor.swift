@@ -9,7 +9,7 @@ import FoundationNetworking
 public struct SigningInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.last
     static let prepares = false
-    static let serviceStep = ServiceSteps.signer
+    static let serviceStep = ServiceDefaults.signer
 
     /// The signer.
     public var signer: any RequestSigning

@@ -9,7 +9,7 @@ import Testing
 /// A request leaving out the service's common headers, common parameters, signer or envelope,
 /// each on its own, against the fixture server's `/echo`, on both transports.
 @Suite("Skipped service steps")
-struct ServiceStepsTests {
+struct ServiceDefaultsTests {
     /// A signer that marks what it signed.
     struct MarkingSigner: RequestSigning {
         func sign(_ request: URLRequest) throws -> URLRequest {
@@ -29,9 +29,9 @@ struct ServiceStepsTests {
     }
 
     @Test("each step left out on its own; the others still apply", arguments: TransportKind.allCases, [
-        ServiceSteps(), .commonHeaders, .commonParameters, .signer, [.commonHeaders, .commonParameters, .signer],
+        ServiceDefaults(), .commonHeaders, .commonParameters, .signer, [.commonHeaders, .commonParameters, .signer],
     ])
-    func skipped(transport: TransportKind, skipping: ServiceSteps) async throws {
+    func skipped(transport: TransportKind, skipping: ServiceDefaults) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         fixture.service.configure {
@@ -40,7 +40,7 @@ struct ServiceStepsTests {
             $0.signer = MarkingSigner()
         }
         let request = Request(path: "/echo", parameters: ["q": "a"], parser: JSONParser())
-        request.skippedServiceSteps = skipping
+        request.skippedServiceDefaults = skipping
         let seen = Self.seen(try await fixture.service.send(request))
         #expect(seen.common == (skipping.contains(.commonHeaders) ? nil : "1"))
         #expect(seen.query.contains("platform=linux") == !skipping.contains(.commonParameters), "\(seen.query)")
@@ -56,7 +56,7 @@ struct ServiceStepsTests {
         let enveloped = try await fixture.service.send(Request(path: "/protected?style=code", parser: JSONParser()).authorized())
         #expect(enveloped["user"] == "ann")
         let raw = Request(path: "/protected?style=code", parser: JSONParser()).authorized()
-        raw.skippedServiceSteps = .envelope
+        raw.skippedServiceDefaults = .envelope
         let whole = try await fixture.service.send(raw)
         #expect(whole["code"] == 0)
         #expect(whole["data"]?["user"] == "ann")
