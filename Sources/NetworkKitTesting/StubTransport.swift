@@ -9,7 +9,7 @@ import FoundationNetworking
 /// received.
 ///
 ///     let stub = StubTransport()
-///     stub.answer(.get, path: "/feed", json: #"{"code": 0, "content": []}"#)
+///     stub.answer(.get, .path("/feed"), with: .json(#"{"code": 0, "content": []}"#))
 ///     let service = Service(configuration: configuration, transport: stub)
 ///
 /// Each request is matched against the answers in the order they were added, and the first
@@ -43,20 +43,20 @@ public final class StubTransport: Transport {
 
     /// Answers requests with `method` (any when nil) that fit `pattern` by calling `responder`
     /// with each one, as it arrives.
-    public func answer(_ method: HTTPMethod? = nil, _ pattern: RequestPattern,
+    public func answer(_ method: HTTPMethod?, _ pattern: RequestPattern,
                        responder: @escaping @Sendable (RecordedRequest) -> StubResponse) {
         routes.withLock { $0.append(StubRoute(method: method, pattern: pattern, responder: responder)) }
     }
 
     /// Answers requests with `method` (any when nil) that fit `pattern` with `response`.
-    public func answer(_ method: HTTPMethod? = nil, _ pattern: RequestPattern, with response: StubResponse) {
+    public func answer(_ method: HTTPMethod?, _ pattern: RequestPattern, with response: StubResponse) {
         answer(method, pattern) { _ in response }
     }
 
     /// Answers requests with `method` (any when nil) that fit `pattern` with `responses` in turn,
     /// the last one again once all were played (`[.failure(…), .json(…)]` for a retry); an empty
     /// list answers 404.
-    public func answer(_ method: HTTPMethod? = nil, _ pattern: RequestPattern, with responses: [StubResponse]) {
+    public func answer(_ method: HTTPMethod?, _ pattern: RequestPattern, with responses: [StubResponse]) {
         let played = Protected(0)
         answer(method, pattern) { _ in
             let index = played.withLock { count in
@@ -65,38 +65,6 @@ public final class StubTransport: Transport {
             }
             return responses.indices.contains(index) ? responses[index] : StubResponse(status: 404)
         }
-    }
-
-    /// Answers requests of any method that fit `pattern` with `response`.
-    public func answer(_ pattern: RequestPattern, with response: StubResponse) {
-        answer(nil, pattern, with: response)
-    }
-
-    /// Answers requests of any method that fit `pattern` with `responses` in turn, the last one
-    /// again once all were played.
-    public func answer(_ pattern: RequestPattern, with responses: [StubResponse]) {
-        answer(nil, pattern, with: responses)
-    }
-
-    /// Answers requests of any method that fit `pattern` by calling `responder` with each one.
-    public func answer(_ pattern: RequestPattern, responder: @escaping @Sendable (RecordedRequest) -> StubResponse) {
-        answer(nil, pattern, responder: responder)
-    }
-
-    /// Answers requests with `method` (any when nil) for `path` with `response`.
-    public func answer(_ method: HTTPMethod? = nil, path: String, with response: StubResponse) {
-        answer(method, .path(path), with: response)
-    }
-
-    /// Answers requests with `method` (any when nil) for `path` with the JSON `text`.
-    public func answer(_ method: HTTPMethod? = nil, path: String, status: Int = 200, json text: String) {
-        answer(method, .path(path), with: .json(text, status: status))
-    }
-
-    /// Answers requests with `method` (any when nil) for `path` with `value` as JSON.
-    /// - Throws: when `value` holds a number JSON cannot write (NaN, infinity).
-    public func answer(_ method: HTTPMethod? = nil, path: String, status: Int = 200, json value: JSON) throws {
-        answer(method, .path(path), with: try .json(value, status: status))
     }
 
     /// Forgets every answer and every recorded request.

@@ -42,7 +42,7 @@ func loadFeedNames(_ api: Service) async throws -> [String] {
 
 @Test func theFeedShowsTheServersEntrances() async throws {
     let stub = StubTransport()
-    stub.answer(.get, path: "/v1/feed", json: #"{"code": 0, "content": {"entrance": [{"name": "News"}]}}"#)
+    stub.answer(.get, .path("/v1/feed"), with: .json(#"{"code": 0, "content": {"entrance": [{"name": "News"}]}}"#))
     let api = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1")), transport: stub)
     #expect(try await loadFeedNames(api) == ["News"])
 }

@@ -6,7 +6,7 @@ import NetworkKitTesting
 
 func stubAFeed() async throws -> StubTransport {
     let stub = StubTransport()
-    stub.answer(.get, path: "/v1/feed", json: #"{"code": 0, "content": {"entrance": [{"name": "News"}]}}"#)
+    stub.answer(.get, .path("/v1/feed"), with: .json(#"{"code": 0, "content": {"entrance": [{"name": "News"}]}}"#))
     let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1")),
                           transport: stub)
 

@@ -35,7 +35,7 @@ struct IdleTimeoutTests {
         let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
                               transport: stub)
         let watched = Protected<Int?>(nil)
-        stub.answer(.any) { _ in
+        stub.answer(nil, .any) { _ in
             watched.withLock { $0 = service.idleWatch.watchedCount }
             return .json("{}")
         }
@@ -58,7 +58,7 @@ struct IdleTimeoutTests {
         let stub = StubTransport()
         let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
                               transport: stub)
-        stub.answer(.any, with: .json("{}"))
+        stub.answer(nil, .any, with: .json("{}"))
         for timeout in [Duration.zero, .seconds(-1)] {
             let request = Request(path: "/x")
             request.timeout = timeout

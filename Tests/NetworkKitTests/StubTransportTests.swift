@@ -18,7 +18,7 @@ struct StubTransportTests {
 
     @Test func theConvenienceAnswersThroughAService() async throws {
         let stub = StubTransport()
-        stub.answer(.get, path: "/v1/feed", json: #"{"code": 0, "content": {"entrance": [{"name": "a"}]}}"#)
+        stub.answer(.get, .path("/v1/feed"), with: .json(#"{"code": 0, "content": {"entrance": [{"name": "a"}]}}"#))
         let (service, _) = Self.service(stub)
         let names = try await service.send(Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
                                                                                       contentKeyPath: "content/entrance")))
@@ -46,7 +46,7 @@ struct StubTransportTests {
 
     @Test func anUnmatchedRequestFailsNamingIt() async throws {
         let stub = StubTransport()
-        stub.answer(.get, path: "/v1/feed", json: "{}")
+        stub.answer(.get, .path("/v1/feed"), with: .json("{}"))
         let (service, _) = Self.service(stub)
         let result = await service.result(of: Request(path: "/missing", method: .put))
         guard case .transport(let error) = result.failure else { Issue.record("got \(result)"); return }

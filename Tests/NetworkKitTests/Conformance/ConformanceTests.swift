@@ -67,7 +67,7 @@ struct ConformanceTests {
         defer { server?.stop() }
         let baseURL: URL?
         if let stub = transport.base as? StubTransport {
-            for (name, answer) in scenario.scripts { stub.answer(.path("/scripted/" + name), with: answer) }
+            for (name, answer) in scenario.scripts { stub.answer(nil, .path("/scripted/" + name), with: answer) }
             baseURL = URL(string: "http://stub.invalid")
         } else {
             let started = try await FixtureServer.start()
