@@ -119,10 +119,3 @@ public struct Backoff: Sendable {
         return .milliseconds(Int64((min(cap, base * (1 + spread)) * 1000).rounded()))
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
