@@ -45,7 +45,7 @@ public enum FixtureAPI {
         var parameters: [String: JSON] = [:]
         parameters["code"] = code.map { .int(Int64($0)) }
         parameters["message"] = message.map { .string($0) }
-        let request = Request(path: "/json/feed", parameters: parameters, parser: parser([Entrance].self, check: "code", ok: 0, message: "message", content: "content/entrance"))
+        let request = Request(path: "/json/feed", parameters: parameters, parser: parser([Entrance].self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["message"]), content: "content/entrance"))
         return request
     }
 
@@ -60,7 +60,7 @@ public enum FixtureAPI {
     public static func getProfile(id: Int64, code: Int? = nil) -> Request<Profile> {
         var parameters: [String: JSON] = [:]
         parameters["code"] = code.map { .int(Int64($0)) }
-        let request = Request(path: "/profiles/\(segment(String(id)))", parameters: parameters, parser: parser(Profile.self, check: "code", ok: 0, message: "message", content: "data"))
+        let request = Request(path: "/profiles/\(segment(String(id)))", parameters: parameters, parser: parser(Profile.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["message"]), content: "data"))
         return request
     }
 
@@ -79,7 +79,7 @@ public enum FixtureAPI {
         parameters["page"] = page.map { .int(Int64($0)) }
         parameters["size"] = size.map { .int(Int64($0)) }
         parameters["style"] = style.map { .string($0.rawValue) }
-        let request = Request(path: "/pages/\(segment(list))", parameters: parameters, parser: parser(ItemPage.self, check: "code", ok: 0, message: "message", content: "data"))
+        let request = Request(path: "/pages/\(segment(list))", parameters: parameters, parser: parser(ItemPage.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["message"]), content: "data"))
         return request
     }
 
@@ -160,7 +160,7 @@ public enum FixtureAPI {
     ///   - key: The `key` path parameter.
     /// - Returns: A request whose value is `GetCountedResponse`.
     public static func getCounted(key: String) -> Request<GetCountedResponse> {
-        let request = Request(path: "/cache/\(segment(key))", parser: parser(GetCountedResponse.self, check: "code", ok: 0, message: "message"))
+        let request = Request(path: "/cache/\(segment(key))", parser: parser(GetCountedResponse.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["message"])))
         request.cache = .seconds(60)
         return request
     }
@@ -168,10 +168,8 @@ public enum FixtureAPI {
     /// The parser of a model in the document's JSON, with the business-code check and content key
     /// path the document's configuration gives (the service's envelope does not apply).
     private static func parser<Model: Decodable & Sendable>(
-        _ type: Model.Type, check: JSONKeyPath? = nil, ok: JSON = 0, message: JSONKeyPath? = nil,
-        content: JSONKeyPath? = nil
+        _ type: Model.Type, businessCode: BusinessCodeCheck? = nil, content: JSONKeyPath? = nil
     ) -> ModelParser<Model> {
-        let businessCode = check.map { BusinessCodeCheck(codeKeyPath: $0, okValues: [ok], messageKeyPaths: message.map { [$0] } ?? ["message", "msg"]) }
         var json = JSONParser(businessCode: businessCode, contentKeyPath: content)
         json.usesServiceEnvelope = false
         return ModelParser(type, json: json, registry: models)

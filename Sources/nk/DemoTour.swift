@@ -47,7 +47,7 @@ struct DemoTour {
             ("JSON with business-code check (code == 0) and content key path content/entrance", {
                 let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
                 let entrance = try await service.send(Request(path: "/json/feed?quoted=1", parser: parser))
-                return "code \"0\" matched okValue 0; \(entrance.arrayValue?.count ?? 0) entries, first: \(entrance[0]?["name"] ?? nil)"
+                return "code \"0\" matched okValues [0]; \(entrance.arrayValue?.count ?? 0) entries, first: \(entrance[0]?["name"] ?? nil)"
             }),
             ("A business-code mismatch is a typed error carrying code and message", {
                 let parser = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"))

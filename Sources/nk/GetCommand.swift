@@ -25,8 +25,8 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("code-key"), help: "Key path of the business code to check (implies --json).")
     var codeKey: String?
 
-    @Option(name: .customLong("ok"), help: "The business code that means success (default 0).")
-    var okValue = "0"
+    @Option(name: .customLong("ok"), help: "A business code that means success (default 0). Repeatable.")
+    var okValues: [String] = []
 
     @Option(name: .customLong("key-path"), help: "Print only the value at this key path, e.g. content/entrance/0 (implies --json).")
     var keyPath: String?
@@ -181,7 +181,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// The check `--code-key` and `--ok` ask for, if any.
     private var businessCode: BusinessCodeCheck? {
-        codeKey.map { BusinessCodeCheck(codeKeyPath: JSONKeyPath($0), okValues: [JSON(codeText: okValue)]) }
+        codeKey.map { BusinessCodeCheck(codeKeyPath: JSONKeyPath($0), okValues: okValues.isEmpty ? [0] : okValues.map(JSON.init(codeText:))) }
     }
 
     private func render(_ value: JSON) throws -> String {

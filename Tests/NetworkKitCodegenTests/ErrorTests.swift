@@ -114,7 +114,7 @@ import Testing
 
     @Test func envelopePathMissingFromTheResponse() {
         var config = GeneratorConfig()
-        config.envelope = .init(checkKeyPath: "code", okValue: .int(0), contentKeyPath: "data")
+        config.envelope = .init(codeKeyPath: "code", okValues: [.int(0)], contentKeyPath: "data")
         let error = error(Self.document(paths: """
               /pets:
                 get:
@@ -146,12 +146,23 @@ import Testing
 
     @Test func configurationErrors() throws {
         #expect(throws: GeneratorError.self) { try GeneratorConfig.parse("name: X\ndownload: [a]\n", file: "c.yaml") }
-        do {
-            _ = try GeneratorConfig.parse("name: X\nenvelope:\n  checkKeyPth: code\n", file: "c.yaml")
-        } catch let error as GeneratorError {
-            #expect(error.line == 3)
-            #expect(error.message.contains("unknown key \"checkKeyPth\""))
+        // The old spelling of the check is an unknown key, at the envelope and in an operation.
+        for (text, line, key) in [("name: X\nenvelope:\n  checkKeyPath: code\n", 3, "checkKeyPath"),
+                                  ("operations:\n  feed:\n    okValue: 1\n", 3, "okValue")] {
+            let error = #expect(throws: GeneratorError.self) { try GeneratorConfig.parse(text, file: "c.yaml") }
+            #expect(error?.line == line)
+            #expect(error?.message.contains("unknown key \"\(key)\"") == true, "\(error?.message ?? "")")
         }
+        var orphan = GeneratorConfig()
+        orphan.envelope = .init(okValues: [.string("ok")])
+        let withoutCode = error(Self.document(paths: """
+              /pets:
+                get:
+                  operationId: listPets
+                  responses:
+                    "200": {description: Pets.}
+            """), config: orphan)
+        #expect(withoutCode?.message == "the configuration's envelope for \"listPets\" gives okValues or messageKeyPaths but no codeKeyPath to check them at")
         var config = GeneratorConfig()
         config.downloads = ["nope"]
         let unknown = error(Self.document(paths: "  {}"), config: config)
@@ -162,17 +173,18 @@ import Testing
         let config = try GeneratorConfig.parse("""
             name: Shop
             access: internal
-            envelope: {checkKeyPath: status, okValue: ok, contentKeyPath: result}
+            envelope: {codeKeyPath: status, okValues: [ok, 2], messageKeyPaths: [error, detail], contentKeyPath: result}
             downloads: [report]
             cache: {list: 60}
             operations:
               health: false
-              feed: {contentKeyPath: result/items, okValue: 1}
+              feed: {contentKeyPath: result/items, okValues: [1]}
             """, file: "c.yaml")
         #expect(config.name == "Shop" && config.access == "internal")
-        #expect(config.envelope == .init(checkKeyPath: "status", okValue: .string("ok"), contentKeyPath: "result"))
+        #expect(config.envelope == .init(codeKeyPath: "status", okValues: [.string("ok"), .int(2)],
+                                         messageKeyPaths: ["error", "detail"], contentKeyPath: "result"))
         #expect(config.downloads == ["report"] && config.cache == ["list": 60])
         #expect(config.operations["health"]?.usesEnvelope == false)
-        #expect(config.operations["feed"]?.envelope == .init(okValue: .int(1), contentKeyPath: "result/items"))
+        #expect(config.operations["feed"]?.envelope == .init(okValues: [.int(1)], contentKeyPath: "result/items"))
     }
 }

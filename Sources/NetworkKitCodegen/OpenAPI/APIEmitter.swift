@@ -236,16 +236,27 @@ struct APIEmitter {
         return "\(target) = \(parameter.name).map { \(convert("$0")) }"
     }
 
+    /// `, businessCode: BusinessCodeCheck(…), content: "…"` for the envelope's settings; a
+    /// `BusinessCodeCheck` setting left out takes its default.
     private func envelopeArguments(_ envelope: GeneratorConfig.Envelope?) -> String {
         guard let envelope else { return "" }
         var arguments: [String] = []
-        if let check = envelope.checkKeyPath { arguments.append("check: \(SwiftNames.literal(check))") }
-        switch envelope.okValue {
-        case .int(let value)?: arguments.append("ok: \(value)")
-        case .string(let value)?: arguments.append("ok: \(SwiftNames.literal(value))")
-        case nil: break
+        if let code = envelope.codeKeyPath {
+            var check = ["codeKeyPath: \(SwiftNames.literal(code))"]
+            if let okValues = envelope.okValues {
+                let values = okValues.map { value in
+                    switch value {
+                    case .int(let number): return String(number)
+                    case .string(let text): return SwiftNames.literal(text)
+                    }
+                }
+                check.append("okValues: [\(values.joined(separator: ", "))]")
+            }
+            if let messages = envelope.messageKeyPaths {
+                check.append("messageKeyPaths: [\(messages.map(SwiftNames.literal).joined(separator: ", "))]")
+            }
+            arguments.append("businessCode: BusinessCodeCheck(\(check.joined(separator: ", ")))")
         }
-        if let message = envelope.messageKeyPath { arguments.append("message: \(SwiftNames.literal(message))") }
         if let content = envelope.contentKeyPath { arguments.append("content: \(SwiftNames.literal(content))") }
         return arguments.isEmpty ? "" : ", " + arguments.joined(separator: ", ")
     }
@@ -264,8 +275,7 @@ struct APIEmitter {
             writer.line()
             writer.line("/// The parser of a model in the document's JSON, with the business-code check and content key")
             writer.line("/// path the document's configuration gives (the service's envelope does not apply).")
-            writer.block("\(scope)static func parser<Model: Decodable & Sendable>(\n        _ type: Model.Type, check: JSONKeyPath? = nil, ok: JSON = 0, message: JSONKeyPath? = nil,\n        content: JSONKeyPath? = nil\n    ) -> ModelParser<Model>") { writer in
-                writer.line("let businessCode = check.map { BusinessCodeCheck(codeKeyPath: $0, okValues: [ok], messageKeyPaths: message.map { [$0] } ?? [\"message\", \"msg\"]) }")
+            writer.block("\(scope)static func parser<Model: Decodable & Sendable>(\n        _ type: Model.Type, businessCode: BusinessCodeCheck? = nil, content: JSONKeyPath? = nil\n    ) -> ModelParser<Model>") { writer in
                 writer.line("var json = JSONParser(businessCode: businessCode, contentKeyPath: content)")
                 writer.line("json.usesServiceEnvelope = false")
                 writer.line("return ModelParser(type, json: json, registry: models)")

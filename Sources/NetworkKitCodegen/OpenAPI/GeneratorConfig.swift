@@ -9,9 +9,9 @@ import Yams
 /// name: FixtureAPI             # the namespace of the generated code (default: from info.title)
 /// access: public               # or internal (default public)
 /// envelope:                    # the business-code envelope of every JSON answer
-///   checkKeyPath: code
-///   okValue: 0
-///   messageKeyPath: message
+///   codeKeyPath: code          # BusinessCodeCheck's three settings, by the same names
+///   okValues: [0]
+///   messageKeyPaths: [message]
 ///   contentKeyPath: content
 /// downloads: [downloadFile]    # operations saved to disk (`Request<DownloadedFile>`)
 /// cache:                       # cache lifetime in seconds, per operation
@@ -34,24 +34,36 @@ public struct GeneratorConfig: Equatable, Sendable {
     /// Per-operation envelope settings by operation id.
     public var operations: [String: OperationSettings] = [:]
 
-    /// Where a service's answers keep the business code, message and content.
-    public struct Envelope: Equatable, Sendable, Codable {
-        /// Where the business code is (`code`).
-        public var checkKeyPath: String?
-        /// The code that means success: a number or a string.
-        public var okValue: OKValue?
-        /// Where the error message is.
-        public var messageKeyPath: String?
+    /// Where a service's answers keep the business code, message and content: the settings of a
+    /// `BusinessCodeCheck` and a content key path, under the same names. A setting left out takes
+    /// the service-wide envelope's, then `BusinessCodeCheck`'s default.
+    public struct Envelope: Equatable, Sendable {
+        /// Where the business code is (`code`); without it there is no business-code check.
+        public var codeKeyPath: String?
+        /// The codes that mean success: numbers or strings (`0` and `"0"` match alike).
+        public var okValues: [OKValue]?
+        /// Where a failure's message may be, tried in order.
+        public var messageKeyPaths: [String]?
         /// Where the content is (`data`, `content/items`).
         public var contentKeyPath: String?
 
-        /// An envelope with these key paths.
-        public init(checkKeyPath: String? = nil, okValue: OKValue? = nil, messageKeyPath: String? = nil,
+        /// The keys an envelope may have.
+        static let keys = ["codeKeyPath", "okValues", "messageKeyPaths", "contentKeyPath"]
+
+        /// An envelope with these settings.
+        public init(codeKeyPath: String? = nil, okValues: [OKValue]? = nil, messageKeyPaths: [String]? = nil,
                     contentKeyPath: String? = nil) {
-            self.checkKeyPath = checkKeyPath
-            self.okValue = okValue
-            self.messageKeyPath = messageKeyPath
+            self.codeKeyPath = codeKeyPath
+            self.okValues = okValues
+            self.messageKeyPaths = messageKeyPaths
             self.contentKeyPath = contentKeyPath
+        }
+
+        /// This envelope's settings, each replaced by `overrides`' where that has one.
+        func overridden(by overrides: Envelope) -> Envelope {
+            Envelope(codeKeyPath: overrides.codeKeyPath ?? codeKeyPath, okValues: overrides.okValues ?? okValues,
+                     messageKeyPaths: overrides.messageKeyPaths ?? messageKeyPaths,
+                     contentKeyPath: overrides.contentKeyPath ?? contentKeyPath)
         }
     }
 
@@ -150,6 +162,27 @@ extension GeneratorConfig: Decodable {
     }
 }
 
+extension GeneratorConfig.Envelope: Decodable {
+    /// Decodes the four settings; unknown keys are errors (`checkKeyPath` is not `codeKeyPath`).
+    public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, allowing: [])
+    }
+
+    /// Decodes the settings from an object that may also hold the `extra` keys.
+    init(from decoder: any Decoder, allowing extra: [String]) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let known = extra + Self.keys
+        for key in container.allKeys where !known.contains(key.stringValue) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                   debugDescription: "unknown key \"\(key.stringValue)\" (expected one of \(known.joined(separator: ", ")))")
+        }
+        codeKeyPath = try container.decodeIfPresent(String.self, forKey: AnyKey("codeKeyPath"))
+        okValues = try container.decodeIfPresent([GeneratorConfig.OKValue].self, forKey: AnyKey("okValues"))
+        messageKeyPaths = try container.decodeIfPresent([String].self, forKey: AnyKey("messageKeyPaths"))
+        contentKeyPath = try container.decodeIfPresent(String.self, forKey: AnyKey("contentKeyPath"))
+    }
+}
+
 extension GeneratorConfig.OperationSettings: Decodable {
     /// Decodes `false`, or an object of key paths with an optional `envelope: false`.
     public init(from decoder: any Decoder) throws {
@@ -158,13 +191,8 @@ extension GeneratorConfig.OperationSettings: Decodable {
             return
         }
         let container = try decoder.container(keyedBy: AnyKey.self)
-        let known = ["envelope", "checkKeyPath", "okValue", "messageKeyPath", "contentKeyPath"]
-        for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                   debugDescription: "unknown key \"\(key.stringValue)\" (expected one of \(known.joined(separator: ", ")))")
-        }
         usesEnvelope = try container.decodeIfPresent(Bool.self, forKey: AnyKey("envelope")) ?? true
-        envelope = try GeneratorConfig.Envelope(from: decoder)
+        envelope = try GeneratorConfig.Envelope(from: decoder, allowing: ["envelope"])
     }
 }
 

@@ -61,6 +61,12 @@ struct OperationTranslator {
         for id in Set(config.cache.keys).union(config.operations.keys).sorted() where operationIDs[id] == nil {
             throw GeneratorError(file: source.path, message: "the configuration names operation \"\(id)\", which is no operationId of the document")
         }
+        for id in operationIDs.keys.sorted() {
+            if let envelope = effectiveEnvelope(for: id), envelope.codeKeyPath == nil,
+               envelope.okValues != nil || envelope.messageKeyPaths != nil {
+                throw GeneratorError(file: source.path, message: "the configuration's envelope for \"\(id)\" gives okValues or messageKeyPaths but no codeKeyPath to check them at")
+            }
+        }
         return result
     }
 
@@ -341,14 +347,10 @@ struct OperationTranslator {
         let settings = config.operations[id] ?? GeneratorConfig.OperationSettings()
         guard settings.usesEnvelope else { return nil }
         let own = settings.envelope
-        guard var envelope = config.envelope else {
+        guard let envelope = config.envelope else {
             return own == GeneratorConfig.Envelope() ? nil : own
         }
-        envelope.checkKeyPath = own.checkKeyPath ?? envelope.checkKeyPath
-        envelope.okValue = own.okValue ?? envelope.okValue
-        envelope.messageKeyPath = own.messageKeyPath ?? envelope.messageKeyPath
-        envelope.contentKeyPath = own.contentKeyPath ?? envelope.contentKeyPath
-        return envelope
+        return envelope.overridden(by: own)
     }
 
     /// The Swift type and conversion of a parameter or form field, which must be a scalar, an

@@ -49,7 +49,7 @@ public enum Everything {
         var headers: [String: String] = [:]
         headers["X-Request-ID"] = xRequestId.uuidString
         headers["If-Version"] = ifVersion.map { String($0) }
-        let request = Request(path: "/items/\(segment(String(itemId)))", parameters: parameters, headers: headers, parser: parser(Item.self, check: "code", ok: 0, message: "msg", content: "data"))
+        let request = Request(path: "/items/\(segment(String(itemId)))", parameters: parameters, headers: headers, parser: parser(Item.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
         request.cache = .seconds(30)
         return request
     }
@@ -64,7 +64,7 @@ public enum Everything {
     /// - Returns: A request whose value is `Item`.
     /// - Throws: `NetworkError.invalidRequest` when the body cannot be encoded as JSON.
     public static func replaceItem(itemId: Int64, body: Item) throws(NetworkError) -> Request<Item> {
-        let request = Request(path: "/items/\(segment(String(itemId)))", method: .put, parser: parser(Item.self, check: "code", ok: 0, message: "msg", content: "data"))
+        let request = Request(path: "/items/\(segment(String(itemId)))", method: .put, parser: parser(Item.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
         request.body = try .json(body, encoder: jsonEncoder())
         return request
     }
@@ -99,7 +99,7 @@ public enum Everything {
         parameters["since"] = since.map { .string($0.formatted(.iso8601)) }
         parameters["min_price"] = minPrice.map { .double(Double($0)) }
         parameters["in_stock"] = inStock.map { .bool($0) }
-        let request = Request(path: "/items", parameters: parameters, parser: parser(ListItemsResponse.self, check: "code", ok: 0, message: "msg", content: "data"))
+        let request = Request(path: "/items", parameters: parameters, parser: parser(ListItemsResponse.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
         return request
     }
 
@@ -119,7 +119,7 @@ public enum Everything {
         parameters["price"] = .double(price)
         parameters["kind"] = kind.map { .string($0.rawValue) }
         parameters["labels"] = labels.map { .array($0.map { .string($0) }) }
-        let request = Request(path: "/items", method: .post, parameters: parameters, parser: parser(Item.self, check: "code", ok: 0, message: "msg", content: "data"))
+        let request = Request(path: "/items", method: .post, parameters: parameters, parser: parser(Item.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
         request.body = .form
         return request
     }
@@ -201,7 +201,7 @@ public enum Everything {
     ///
     /// - Returns: A request whose value is `GetStatsResponse`.
     public static func getStats() -> Request<GetStatsResponse> {
-        let request = Request(path: "/stats", parser: parser(GetStatsResponse.self, check: "code", ok: "ok", message: "msg", content: "data"))
+        let request = Request(path: "/stats", parser: parser(GetStatsResponse.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: ["ok"], messageKeyPaths: ["msg"]), content: "data"))
         request.cache = .seconds(300)
         return request
     }
@@ -209,10 +209,8 @@ public enum Everything {
     /// The parser of a model in the document's JSON, with the business-code check and content key
     /// path the document's configuration gives (the service's envelope does not apply).
     private static func parser<Model: Decodable & Sendable>(
-        _ type: Model.Type, check: JSONKeyPath? = nil, ok: JSON = 0, message: JSONKeyPath? = nil,
-        content: JSONKeyPath? = nil
+        _ type: Model.Type, businessCode: BusinessCodeCheck? = nil, content: JSONKeyPath? = nil
     ) -> ModelParser<Model> {
-        let businessCode = check.map { BusinessCodeCheck(codeKeyPath: $0, okValues: [ok], messageKeyPaths: message.map { [$0] } ?? ["message", "msg"]) }
         var json = JSONParser(businessCode: businessCode, contentKeyPath: content)
         json.usesServiceEnvelope = false
         return ModelParser(type, json: json, registry: models)
