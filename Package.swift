@@ -127,6 +127,8 @@ let package = Package(
                 nio("NIOSSL", package: "swift-nio-ssl"),
                 nio("NIOTLS", package: "swift-nio"),
                 nio("NIOHTTP2", package: "swift-nio-http2"),
+                // WebSocket frames (RFC 6455), for the WebSocket connections.
+                nio("NIOWebSocket", package: "swift-nio"),
                 // SHA-256 of a server's public key, for pinning.
                 nio("Crypto", package: "swift-crypto"),
             ],
@@ -245,6 +247,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // HTTP/2 error codes and stream IDs, for the NIO transport's reading of stream closures.
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                // Frames for the WebSocket state machine's tables.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
