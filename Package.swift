@@ -156,6 +156,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The HTTP/2 fixture that rotates its connections (GOAWAY, stream resets).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The WebSocket fixture (WebSocketServer), on SwiftNIO's own server upgrader.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),
                 // The TLS fixtures' test CA and certificates (TestCertificates.make()).

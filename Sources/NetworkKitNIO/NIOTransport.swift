@@ -4,6 +4,7 @@ import Foundation
 import NetworkKit
 import NIOCore
 import NIOPosix
+import NIOSSL
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,6 +36,10 @@ public final class NIOTransport: Transport {
     private let routing: NIORouting
     /// The clients of the proxies, when the connection settings name any.
     private let proxyClients: NIOProxyClients
+    /// The client's TLS configuration and pin check, for the WebSocket connections the
+    /// transport makes itself.
+    private let webSocketTLS: TLSConfiguration?
+    private let pinCheck: (@Sendable (any Channel) -> EventLoopFuture<Void>)?
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
@@ -72,6 +77,8 @@ public final class NIOTransport: Transport {
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        webSocketTLS = configuration.tlsConfiguration
+        pinCheck = configuration.http1_1ConnectionDebugInitializer
         self.routing = routing
         proxyClients = proxy.isNone ? NIOProxyClients() : NIOProxyClients(settings: proxy, configuration: configuration) {
             HTTPClient(eventLoopGroup: eventLoopGroup, configuration: $0)
@@ -106,6 +113,33 @@ public final class NIOTransport: Transport {
             let failure = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
+            self.transferDidEnd()
+            events.transportDidComplete(failure: failure)
+        }
+        return NIOTransportTask(task: task)
+    }
+
+    /// Opens a WebSocket on a connection of its own to the request's host, with the client's
+    /// TLS configuration, trust settings and pins; see ``Transport/startWebSocket(_:options:events:opened:)``.
+    /// A URL that the connection settings send through a proxy fails with
+    /// `ConnectionFailure.unsupported`.
+    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+                               opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
+        guard proxyClients.route(for: request.url) == nil else {
+            events.transportDidComplete(failure: .connection(.unsupported(feature: "a WebSocket through a proxy",
+                                                                          transport: "NIOTransport")))
+            return NIOTransportTask(task: nil)
+        }
+        guard life.begin() else {
+            events.transportDidComplete(failure: .cancelled)
+            return NIOTransportTask(task: nil)
+        }
+        let opening = NIOWebSocketOpening(
+            request: request, options: options, group: client.eventLoopGroup,
+            tls: routing.tlsConfiguration(for: request.url) ?? webSocketTLS ?? .makeClientConfiguration(),
+            pinCheck: pinCheck, routing: routing)
+        let task = Task {
+            let failure = await opening.run(events: events, opened: opened)
             self.transferDidEnd()
             events.transportDidComplete(failure: failure)
         }

@@ -7,7 +7,7 @@ import Testing
 /// keep-alive tick and connection end leads to (RFC 6455).
 @Suite("WebSocket state machine")
 struct WebSocketStateMachineTests {
-    typealias Machine = WebSocketStateMachine
+    typealias Machine = NIOWebSocketHandler.StateMachine
 
     static func frame(_ opcode: WebSocketOpcode, _ bytes: [UInt8] = [], fin: Bool = true, rsv1: Bool = false,
                       masked: Bool = false) -> WebSocketFrame {

@@ -17,6 +17,8 @@ public struct Response: Sendable {
     public var envelope: ResponseEnvelope?
     /// For a download to disk, the file the body was saved to (`data` is then empty).
     public var downloadedFile: DownloadedFile?
+    /// For a WebSocket request, the connection its upgrade opened (`WebSocketParser` takes it).
+    package var webSocket: (any WebSocketConnection)?
     /// Where the kit's parsers note the business status they checked (set by the pipeline).
     var notes: ParseNotes?
 

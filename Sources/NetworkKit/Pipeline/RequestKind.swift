@@ -9,4 +9,7 @@ enum RequestKind: Sendable {
     /// The body is parsed as it arrives, into items for the stream's consumers, and the request
     /// may connect again after its body ends (``StreamSetup``).
     case stream(StreamSetup)
+    /// The request asks to upgrade to a WebSocket (``WebSocketSetup``): a `101` answer hands
+    /// over the connection, any other status fails as a plain request's would.
+    case webSocket(WebSocketSetup)
 }

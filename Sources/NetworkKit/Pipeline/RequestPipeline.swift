@@ -115,7 +115,7 @@ struct RequestPipeline: Sendable {
     /// and streams none but their own.
     private var timeLimit: Duration? {
         switch options.kind {
-        case .plain: options.timeLimit ?? settings.timeLimit
+        case .plain, .webSocket: options.timeLimit ?? settings.timeLimit
         case .download: options.timeLimit ?? settings.downloadTimeLimit
         case .stream: options.timeLimit
         }
@@ -123,7 +123,7 @@ struct RequestPipeline: Sendable {
 
     private var sizeLimit: Int64? {
         switch options.kind {
-        case .plain: options.maxResponseBytes ?? settings.maxResponseBytes
+        case .plain, .webSocket: options.maxResponseBytes ?? settings.maxResponseBytes
         case .download: options.maxResponseBytes ?? settings.maxDownloadBytes
         case .stream: options.maxResponseBytes
         }
@@ -175,7 +175,7 @@ struct RequestPipeline: Sendable {
         var reconnector: StreamReconnector?
         let body: Transfer.Body   // where an accepted answer's body goes, in every transfer
         switch options.kind {
-        case .plain:
+        case .plain, .webSocket:
             body = .memory
         case .download(let download):
             let partial = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, environment: settings.environment))
@@ -295,7 +295,12 @@ struct RequestPipeline: Sendable {
         await withCheckedContinuation { continuation in
             let transfer = Transfer(request: request, sending: urlRequest, setup: setup, continuation: continuation)
             setup.idleWatch.add(transfer)
-            let task = service.transport.start(urlRequest, bodyFile: upload, priority: options.priority, events: transfer)
+            let task: any TransportTask
+            if case .webSocket(let socket) = options.kind {
+                task = service.transport.startWebSocket(urlRequest, options: socket.options, events: transfer, opened: socket.open)
+            } else {
+                task = service.transport.start(urlRequest, bodyFile: upload, priority: options.priority, events: transfer)
+            }
             transfer.attach(task)
             request.attach(.transfer(task))
         }
@@ -315,6 +320,9 @@ struct RequestPipeline: Sendable {
         }
         if case .stream(let stream) = options.kind, !stream.sink.resumption.lastEventID.isEmpty {
             attemptRequest.setValue(stream.sink.resumption.lastEventID, forHTTPHeaderField: "Last-Event-ID")
+        }
+        if case .webSocket(let socket) = options.kind {
+            for (name, value) in socket.options.upgradeHeaders { attemptRequest.setValue(value, forHTTPHeaderField: name) }
         }
         return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed,
                                                                 bodyFile: upload?.url))
@@ -347,6 +355,9 @@ struct RequestPipeline: Sendable {
                          cache: (any RequestCaching)?) async -> AnyResult {
         if case .stream(let stream) = options.kind, let error = await endConnection(of: stream, outcome: outcome) {
             return .failure(error)
+        }
+        if case .webSocket(let socket) = options.kind {
+            return await respondToUpgrade(outcome, connection: socket.take())
         }
         if let error = outcome.error { return .failure(error) }
         guard let head = outcome.head else {

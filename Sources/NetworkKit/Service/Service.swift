@@ -104,10 +104,11 @@ public final class Service: Sendable {
         let (callbackQueue, pipelineSettings) = settings.withLock { ($0.configuration.callbackQueue, $0.pipeline) }
         let context = StartContext(callbackQueue: callbackQueue, registry: requests)
         let options = request.options
-        // A stopped download finishes once its file is closed; a cache-then-network request once
-        // its cached value's handlers have returned.
+        // A stopped download finishes once its file is closed; a WebSocket once a connection its
+        // upgrade opened is closed; a cache-then-network request once its cached value's handlers
+        // have returned.
         let pipelineFinishesStops = switch options.kind {
-        case .download: true
+        case .download, .webSocket: true
         case .plain, .stream: options.cache?.mode == .cacheThenNetwork
         }
         switch request.start(context, pipelineFinishesStops: pipelineFinishesStops) {

@@ -55,6 +55,14 @@ public protocol Transport: Sendable {
     /// Lets running transfers finish and releases the transport's resources. The service calls
     /// this when it is freed.
     func finishAndInvalidate()
+    /// Opens a WebSocket (RFC 6455): sends `request`, a `GET` with the request's headers, as an
+    /// upgrade, adding the handshake's own headers (key, version, `Upgrade`, `Connection`). It
+    /// reports the answer's head; for a `101` that completes the handshake it hands the
+    /// connection to `opened` and then completes with nil; for any other answer it reports the
+    /// body and the completion as ``start(_:bodyFile:events:)`` does. By default it completes with
+    /// `ConnectionFailure.unsupported`.
+    func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+                        opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask
 }
 
 extension Transport {
@@ -68,6 +76,19 @@ extension Transport {
 
     /// Transports cannot pause reading unless they say so.
     public var pausesReading: Bool { false }
+
+    /// Transports open no WebSocket unless they say so: the transfer fails at once with
+    /// `ConnectionFailure.unsupported`.
+    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+                               opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
+        events.transportDidComplete(failure: .connection(.unsupported(feature: "WebSocket", transport: "\(Self.self)")))
+        return FinishedTransportTask()
+    }
+}
+
+/// The task of a transfer that ended before it began.
+struct FinishedTransportTask: TransportTask {
+    func cancel() {}
 }
 
 extension TransportEvents {

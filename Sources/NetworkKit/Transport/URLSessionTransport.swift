@@ -104,6 +104,18 @@ public final class URLSessionTransport: Transport {
         return loose
     }
 
+    /// Opens no WebSocket: FoundationNetworking's `URLSessionWebSocketTask` runs on libcurl's
+    /// WebSocket support, which Linux distributions' libcurl (Debian 12's 7.88) does not have, and
+    /// the Apple platforms' task is not wired to the kit yet. The transfer fails at once with
+    /// `ConnectionFailure.unsupported`, naming `NIOTransport` (the `NIO` trait), which does.
+    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+                               opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
+        events.transportDidComplete(failure: .connection(.unsupported(
+            feature: "WebSocket (use NIOTransport, from the NetworkKitNIO product with the NIO trait)",
+            transport: "URLSessionTransport")))
+        return FinishedTransportTask()
+    }
+
     /// Lets running tasks finish, then releases the session.
     public func finishAndInvalidate() {
         session.finishTasksAndInvalidate()

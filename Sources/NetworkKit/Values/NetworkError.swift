@@ -40,6 +40,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// The connection could not be made: a server that failed a TLS check (on every transport),
     /// a proxy that wants credentials or refused, a connection setting the transport cannot do.
     case connection(ConnectionFailure)
+    /// A WebSocket connection ended other than by a normal close: a close code, a protocol
+    /// violation, a drop, an unanswered ping; or something was sent after it began to close.
+    case webSocket(WebSocketError)
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
@@ -93,6 +96,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
                 + "not parsed) a transport that cannot pause reading"
         case .connection(let failure):
             return "connection failed: \(failure)"
+        case .webSocket(let error):
+            return "WebSocket: \(error)"
         }
     }
 
@@ -116,7 +121,7 @@ extension NetworkError {
     }
 
     /// The request's failure for the transfer's: the case of the same name.
-    init(_ failure: TransportFailure) {
+    package init(_ failure: TransportFailure) {
         switch failure {
         case .cancelled: self = .cancelled
         case .connection(let failure): self = .connection(failure)

@@ -1,0 +1,140 @@
+import Foundation
+
+/// An open WebSocket connection, opened through a service like any request: its environment,
+/// common headers, interceptors (a token on the upgrade, a `401` retried after a refresh), the
+/// signer, its cookies sent and stored, its TLS trust and time limits.
+///
+/// ```swift
+/// let socket = try await service.send(.webSocket(path: "/chat"))
+/// try await socket.send(.text("hello"))
+/// for try await message in socket.messages {
+///     print(message)
+/// }
+/// ```
+///
+/// ``messages`` is read by one loop at a time; while nobody reads, the connection reads no more
+/// from the network than a small buffer holds, so a slow reader slows the server, not memory.
+/// The connection closes with `1001` (going away) when the last reference to it goes.
+public final class WebSocket: Sendable {
+    /// The upgrade's answer: its `101` status and headers.
+    public let response: ResponseHead
+    private let connection: any WebSocketConnection
+
+    /// A socket on `connection`, opened by an upgrade that `response` answered.
+    package init(connection: any WebSocketConnection, response: ResponseHead) {
+        self.connection = connection
+        self.response = response
+    }
+
+    deinit {
+        let connection = connection
+        Task { await connection.close(code: 1001, reason: "") }
+    }
+
+    /// The subprotocol the server picked among the request's, if any.
+    public var subprotocol: String? { connection.subprotocol }
+
+    /// The messages the server sends, in order. The sequence ends when the connection closes
+    /// with code 1000 or 1001 (or none), or after ``close(code:reason:)``; it throws
+    /// ``NetworkError/webSocket(_:)`` for any other end (a close code, a protocol violation, a
+    /// drop, an unanswered ping).
+    public var messages: Messages { Messages(connection: connection) }
+
+    /// Sends `message` whole.
+    /// - Throws: ``NetworkError/webSocket(_:)`` with ``WebSocketError/notOpen`` once the
+    ///   connection is closing, a `NetworkError.transport` when the write fails.
+    public func send(_ message: WebSocketMessage) async throws(NetworkError) {
+        try await connection.send(message)
+    }
+
+    /// Sends a ping with `payload` (at most 125 bytes).
+    public func ping(_ payload: Data = Data()) async throws(NetworkError) {
+        guard payload.count <= 125 else { throw .invalidRequest("a ping's payload is at most 125 bytes, not \(payload.count)") }
+        try await connection.ping(payload)
+    }
+
+    /// Closes the connection with `code` (1000, normal, by default) and `reason`, and returns once
+    /// the server answered or the connection ended.
+    public func close(code: UInt16 = 1000, reason: String = "") async {
+        await connection.close(code: code, reason: reason)
+    }
+
+    /// The messages of a ``WebSocket``, as an `AsyncSequence`.
+    public struct Messages: AsyncSequence, Sendable {
+        /// What the sequence yields.
+        public typealias Element = WebSocketMessage
+        /// What the sequence throws.
+        public typealias Failure = NetworkError
+        fileprivate let connection: any WebSocketConnection
+
+        /// An iterator that reads the connection.
+        public func makeAsyncIterator() -> Iterator { Iterator(connection: connection) }
+
+        /// Reads the next message from the connection when asked.
+        public struct Iterator: AsyncIteratorProtocol {
+            fileprivate let connection: any WebSocketConnection
+
+            /// The next message, or nil once the connection closed normally.
+            public mutating func next() async throws(NetworkError) -> WebSocketMessage? {
+                try await connection.receive()
+            }
+
+            /// The next message, whatever the isolation.
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> WebSocketMessage? {
+                try await connection.receive()
+            }
+        }
+    }
+}
+
+/// The parser of a WebSocket request: hands over the connection its upgrade opened.
+struct WebSocketParser: ResponseParser {
+    /// Creates the parser.
+    init() {}
+
+    /// The socket on the connection the upgrade opened.
+    func parse(_ response: Response) throws -> WebSocket {
+        guard let connection = response.webSocket else {
+            throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
+        }
+        return WebSocket(connection: connection, response: ResponseHead(url: response.url, statusCode: response.statusCode,
+                                                                         headers: response.headers))
+    }
+
+    /// Taking the connection out of the response is instant.
+    var isLightweight: Bool { true }
+}
+
+extension Request where Output == WebSocket {
+    /// A WebSocket on `path`, resolved on the service's base URL as any request's path is.
+    ///
+    ///     let socket = try await service.send(.webSocket(path: "/chat", options: WebSocketOptions(subprotocols: ["chat.v2"])))
+    public static func webSocket(path: String, headers: [String: String] = [:],
+                                 options: WebSocketOptions = WebSocketOptions()) -> Request<WebSocket> {
+        webSocket(.path(path), headers: headers, options: options)
+    }
+
+    /// A WebSocket at `url`: `ws:` and `wss:` (or `http:` and `https:`, the same).
+    public static func webSocket(url: URL, headers: [String: String] = [:],
+                                 options: WebSocketOptions = WebSocketOptions()) -> Request<WebSocket> {
+        webSocket(.url(Self.httpURL(for: url)), headers: headers, options: options)
+    }
+
+    private static func webSocket(_ target: RequestTarget, headers: [String: String],
+                                  options: WebSocketOptions) -> Request<WebSocket> {
+        let request = Request(target, headers: headers, parser: WebSocketParser())
+        request[option: \.kind] = .webSocket(WebSocketSetup(options: options))
+        return request
+    }
+
+    /// `url` with `ws:` as `http:` and `wss:` as `https:`, the schemes an upgrade is sent on.
+    static func httpURL(for url: URL) -> URL {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        switch parts.scheme?.lowercased() {
+        case "ws": parts.scheme = "http"
+        case "wss": parts.scheme = "https"
+        default: return url
+        }
+        return parts.url ?? url
+    }
+}

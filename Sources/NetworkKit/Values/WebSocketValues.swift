@@ -1,0 +1,87 @@
+import Foundation
+
+/// One WebSocket message, whole: its fragments reassembled, its text checked as UTF-8.
+public enum WebSocketMessage: Sendable, Equatable {
+    /// A text message.
+    case text(String)
+    /// A binary message.
+    case binary(Data)
+}
+
+/// How a WebSocket connection ended other than by a normal close, as
+/// ``NetworkError/webSocket(_:)`` carries it.
+public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server closed the connection with a code other than 1000 (normal) or 1001 (going
+    /// away), and this reason.
+    case closed(code: UInt16, reason: String)
+    /// The server broke the protocol (a masked frame, text that is not UTF-8, a message over the
+    /// limit…): the client closed the connection with `code` (1002, 1007, 1009) for `reason`.
+    case protocolViolation(code: UInt16, reason: String)
+    /// The connection ended without a closing handshake (1006): the server or the network
+    /// dropped it.
+    case dropped
+    /// The server did not answer the keep-alive ping within the ping interval.
+    case pingTimedOut
+    /// A message or ping was sent after the connection began to close.
+    case notOpen
+
+    /// The failure in words.
+    public var description: String {
+        switch self {
+        case .closed(let code, let reason):
+            return "the server closed the WebSocket with code \(code)" + (reason.isEmpty ? "" : ": \(reason)")
+        case .protocolViolation(let code, let reason):
+            return "the server broke the WebSocket protocol (\(reason)); closed with code \(code)"
+        case .dropped:
+            return "the WebSocket connection ended without a closing handshake"
+        case .pingTimedOut:
+            return "the server did not answer the WebSocket's keep-alive ping in time"
+        case .notOpen:
+            return "the WebSocket is closing or closed: nothing more can be sent"
+        }
+    }
+}
+
+/// What a WebSocket connection is opened with, besides its request's URL and headers.
+public struct WebSocketOptions: Sendable, Equatable {
+    /// The subprotocols to offer (`Sec-WebSocket-Protocol`), most wanted first; the server picks
+    /// one or none.
+    public var subprotocols: [String]
+    /// The most bytes one message may have; a larger one closes the connection with code 1009
+    /// and fails with ``WebSocketError/protocolViolation(code:reason:)``. 16 MiB by default.
+    public var maxMessageBytes: Int64
+    /// How often to ping the server when set; a ping unanswered when the next is due ends the
+    /// connection with ``WebSocketError/pingTimedOut``. Off (nil) by default.
+    public var pingInterval: Duration?
+
+    /// Options with these settings.
+    public init(subprotocols: [String] = [], maxMessageBytes: Int64 = 16 << 20, pingInterval: Duration? = nil) {
+        self.subprotocols = subprotocols
+        self.maxMessageBytes = maxMessageBytes
+        self.pingInterval = pingInterval
+    }
+}
+
+/// One open WebSocket connection as a transport hands it over (the seam under ``WebSocket``).
+/// Messages are read in the task that asks for them, one reader at a time: while nobody asks,
+/// the connection reads nothing more from the network.
+public protocol WebSocketConnection: Sendable {
+    /// The subprotocol the server picked, if any.
+    var subprotocol: String? { get }
+    /// The next message; nil once the connection closed with a closing handshake whose code is
+    /// 1000, 1001 or none, or that the client began.
+    /// - Throws: ``NetworkError/webSocket(_:)`` for any other end, ``NetworkError/cancelled``
+    ///   when the awaiting task is cancelled (the connection stays open).
+    func receive() async throws(NetworkError) -> WebSocketMessage?
+    /// Sends `message` whole.
+    /// - Throws: ``NetworkError/webSocket(_:)`` (``WebSocketError/notOpen``) once the connection
+    ///   is closing, a transport failure when the write fails.
+    func send(_ message: WebSocketMessage) async throws(NetworkError)
+    /// Sends a ping with `payload` (at most 125 bytes); the connection reads the pong as it reads
+    /// messages.
+    func ping(_ payload: Data) async throws(NetworkError)
+    /// Begins the closing handshake with `code` and `reason` (at most 123 bytes of UTF-8) and
+    /// returns once it is over or, after a few seconds without the server's close, the connection
+    /// is ended; a no-op when the connection is already closing.
+    func close(code: UInt16, reason: String) async
+}

@@ -1,0 +1,218 @@
+#if NIO
+import Foundation
+import NetworkKit
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import NIOWebSocket
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One WebSocket upgrade of the NIO transport: a connection of its own to the request's host
+/// (TLS with the transport's trust settings and pins, checked before anything is sent), the
+/// request sent as an HTTP/1.1 upgrade, and the answer reported as the transport contract says.
+struct NIOWebSocketOpening: Sendable {
+    let request: URLRequest
+    let options: WebSocketOptions
+    let group: any EventLoopGroup
+    /// The TLS configuration for an `https:` URL.
+    let tls: TLSConfiguration
+    /// The pin check of a new TLS connection, when the trust settings pin keys.
+    let pinCheck: (@Sendable (any Channel) -> EventLoopFuture<Void>)?
+    let routing: NIORouting
+
+    /// What the upgrade came to.
+    enum Upgrade: Sendable {
+        /// A `101` that completed the handshake: its head and the connection.
+        case opened(HTTPResponseHead, NIOWebSocketConnection)
+        /// Any other answer: its head and the start of its body, once it has arrived.
+        case refused(EventLoopFuture<NIORefusalReader.Answer>)
+    }
+
+    /// The longest part of a refusal's body kept (for the error).
+    static let refusalBodyLimit = 64 * 1024
+
+    /// Connects, upgrades and reports to `events`; returns the failure to complete with, if any.
+    func run(events: any TransportEvents, opened: @Sendable (any WebSocketConnection) -> Void) async -> TransportFailure? {
+        guard let url = request.url, let host = url.host, !host.isEmpty else {
+            return .failed(.badURL, detail: "a WebSocket's URL needs a host")
+        }
+        let secure = url.scheme?.lowercased() == "https"
+        let port = url.port ?? (secure ? 443 : 80)
+        let channel = NIOLockedValueBox<(any Channel)?>(nil)
+        do {
+            let upgrade = try await withTaskCancellationHandler {
+                let upgrading = try await ClientBootstrap(group: group)
+                    .connectTimeout(.seconds(10))
+                    .connect(host: host, port: port) { made in
+                        channel.withLockedValue { $0 = made }
+                        return made.eventLoop.makeCompletedFuture {
+                            try setUp(made, host: host, port: port, secure: secure)
+                        }
+                    }
+                return try await upgrading.get()
+            } onCancel: {
+                channel.withLockedValue { $0 }?.close(promise: nil)
+            }
+            switch upgrade {
+            case .opened(let head, let connection):
+                if let picked = connection.subprotocol, !options.subprotocols.contains(picked) {
+                    try? await connection.channel.close()
+                    return .failed(.badServerResponse, detail: "the server picked the subprotocol \(picked), which was not offered")
+                }
+                events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
+                opened(connection)
+                return nil
+            case .refused(let answer):
+                let (head, body) = try await answer.get()
+                try? await channel.withLockedValue({ $0 })?.close()
+                events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
+                if body.readableBytes > 0 { events.transportDidReceive(chunk: Data(body.readableBytesView)) }
+                return nil
+            }
+        } catch {
+            try? await channel.withLockedValue({ $0 })?.close()
+            if Task.isCancelled { return .cancelled }
+            return await routing.failure(for: error, url: url, direct: true)
+        }
+    }
+
+    /// The channel's handlers: TLS (then the pin check) for `https:`, then the HTTP/1.1 upgrade.
+    private func setUp(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
+        guard secure else { return try upgrade(channel, host: host, port: port, secure: false) }
+        var tls = tls
+        tls.applicationProtocols = ["http/1.1"]
+        let context = try NIOSSLContext(configuration: tls)
+        let isAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
+        try channel.pipeline.syncOperations.addHandler(
+            NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host))
+        let handshake = channel.eventLoop.makePromise(of: Void.self)
+        try channel.pipeline.syncOperations.addHandler(NIOHandshakeWaiter(promise: handshake))
+        return handshake.futureResult
+            .flatMap { pinCheck?(channel) ?? channel.eventLoop.makeSucceededVoidFuture() }
+            .flatMapThrowing { try upgrade(channel, host: host, port: port, secure: true) }
+            .flatMap { $0 }
+    }
+
+    /// Adds the HTTP/1.1 client with the WebSocket upgrader, which sends the upgrade request.
+    private func upgrade(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
+        var headers = HTTPHeaders()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        if !headers.contains(name: "Host") {
+            let defaultPort = secure ? 443 : 80
+            let name = host.contains(":") ? "[\(host)]" : host
+            headers.add(name: "Host", value: port == defaultPort ? name : "\(name):\(port)")
+        }
+        let target = request.url.map { url in
+            let path = url.path.isEmpty ? "/" : URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+            return path + (url.query.map { "?\($0)" } ?? "")
+        } ?? "/"
+        let options = options
+        let frameLimit = Int(min(options.maxMessageBytes, Int64(UInt32.max)))
+        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
+            channel, head in
+            channel.eventLoop.makeCompletedFuture {
+                let inbox = NIOWebSocketInbox(byteLimit: Self.inboxBytes(options)) { channel.read() }
+                try channel.pipeline.syncOperations.addHandler(
+                    NIOWebSocketHandler(maxMessageBytes: options.maxMessageBytes, pingInterval: options.pingInterval, inbox: inbox))
+                let picked = head.headers.first(name: "Sec-WebSocket-Protocol")
+                return .opened(head, NIOWebSocketConnection(channel: channel, inbox: inbox, subprotocol: picked))
+            }
+        }
+        let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+            upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers),
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let answer = channel.eventLoop.makePromise(of: NIORefusalReader.Answer.self)
+                    try channel.pipeline.syncOperations.addHandler(NIORefusalReader(limit: Self.refusalBodyLimit, promise: answer))
+                    return .refused(answer.futureResult)
+                }
+            })
+        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+        // Frames the server sends right behind its 101 belong to the WebSocket.
+        pipeline.leftOverBytesStrategy = .forwardBytes
+        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+    }
+
+    /// How many bytes of messages a connection holds for a reader that has not taken them: at
+    /// least 1 MiB, at most 4 MiB, else the message limit.
+    static func inboxBytes(_ options: WebSocketOptions) -> Int {
+        Int(min(max(options.maxMessageBytes, 1 << 20), 4 << 20))
+    }
+}
+
+/// Fulfils its promise when the TLS handshake completed, fails it when the connection ended or
+/// failed first.
+final class NIOHandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) {
+        self.promise = promise
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted? = event as? TLSUserEvent {
+            promise.succeed()
+            context.pipeline.syncOperations.removeHandler(self, promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+}
+
+/// Reads the answer to an upgrade the server refused: its head, and its body up to a limit.
+final class NIORefusalReader: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    /// The head and the start of the body.
+    typealias Answer = (HTTPResponseHead, ByteBuffer)
+    private let limit: Int
+    private let promise: EventLoopPromise<Answer>
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
+
+    init(limit: Int, promise: EventLoopPromise<Answer>) {
+        self.limit = limit
+        self.promise = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body(var part):
+            let room = max(0, limit - body.readableBytes)
+            if var kept = part.readSlice(length: min(room, part.readableBytes)) { body.writeBuffer(&kept) }
+        case .end:
+            finish()
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if head == nil { promise.fail(error) } else { finish() }
+    }
+
+    private func finish() {
+        if let head { promise.succeed((head, body)) } else { promise.fail(ChannelError.eof) }
+    }
+}
+#endif
