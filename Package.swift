@@ -255,6 +255,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // The WebSocket tests' Python peer, run as a program, not built.
+            exclude: ["Peers"],
             swiftSettings: strict
         ),
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
