@@ -21,6 +21,7 @@ import NIOWebSocket
 /// - `/bad-utf8`: sends a text message that is not UTF-8.
 /// - `/masked`: sends a masked text frame (a server must not).
 /// - `/wrong-protocol`: picks the subprotocol `other`, whatever the client offered.
+/// - `/deaf`: reads everything and answers nothing, pings included.
 /// - `/flood?count=N&bytes=B`: sends N binary messages of B bytes each as fast as the
 ///   connection takes them; ``floodStalled`` tells when its writes had to wait for the reader.
 ///
@@ -30,6 +31,7 @@ public final class WebSocketServer: Sendable {
     public let port: Int
     private let channel: any Channel
     private let stalls = NIOLockedValueBox<[CheckedContinuation<Int, Never>]>([])
+    private let pings = NIOLockedValueBox<(count: Int, waiting: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
     private let stalledAfter = NIOLockedValueBox<Int?>(nil)
 
     private init(port: Int, channel: any Channel) {
@@ -92,6 +94,39 @@ public final class WebSocketServer: Sendable {
         }
     }
 
+    /// Returns once the server's connections have answered at least `count` pings in all, or one
+    /// of its connections ended (so a test that waits for pings on a connection that died fails
+    /// instead of waiting).
+    public func pingsAnswered(atLeast count: Int) async {
+        await withCheckedContinuation { continuation in
+            let now = pings.withLockedValue { pings -> Bool in
+                if pings.count >= count { return true }
+                pings.waiting.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    fileprivate func connectionEnded() {
+        let waiting = pings.withLockedValue { pings -> [CheckedContinuation<Void, Never>] in
+            defer { pings.waiting = [] }
+            return pings.waiting.map(\.1)
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    fileprivate func answeredPing() {
+        let ready = pings.withLockedValue { pings -> [CheckedContinuation<Void, Never>] in
+            pings.count += 1
+            let count = pings.count
+            let ready = pings.waiting.filter { $0.0 <= count }.map(\.1)
+            pings.waiting.removeAll { $0.0 <= count }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
     fileprivate func floodDidStall(after written: Int) {
         let waiting = stalledAfter.withLockedValue { stalled -> [CheckedContinuation<Int, Never>] in
             guard stalled == nil else { return [] }
@@ -137,7 +172,7 @@ public final class WebSocketServer: Sendable {
         let path = String(head.uri.prefix { $0 != "?" })
         var headers = HTTPHeaders()
         switch path {
-        case "/echo", "/fragments", "/close", "/drop", "/bad-utf8", "/masked", "/flood":
+        case "/echo", "/fragments", "/close", "/drop", "/bad-utf8", "/masked", "/flood", "/deaf":
             break
         case "/headers":
             headers.add(name: "Set-Cookie", value: "ws=1; Path=/")
@@ -256,6 +291,7 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        if path == "/deaf" { return }
         switch frame.opcode {
         case .text, .binary, .continuation:
             if path == "/drop" {
@@ -266,6 +302,7 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
             send(frame.opcode, frame.unmaskedData, fin: frame.fin, context: context)
         case .ping:
             send(.pong, frame.unmaskedData, context: context)
+            server?.answeredPing()
         case .connectionClose:
             if closing {
                 context.close(promise: nil)
@@ -283,6 +320,11 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        server?.connectionEnded()
+        context.fireChannelInactive()
     }
 
     private func send(_ opcode: WebSocketOpcode, _ data: ByteBuffer, fin: Bool = true, context: ChannelHandlerContext) {
