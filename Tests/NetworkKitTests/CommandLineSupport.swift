@@ -23,8 +23,9 @@ enum CommandLine_ {
     }
 
     /// Runs `nk arguments` with `environment` added to (or, with nil values, removed from) this
-    /// process's, and waits for it. A missing binary is a recorded issue naming the fix.
-    static func nk(_ arguments: [String], environment: [String: String?] = [:]) async throws -> Run {
+    /// process's, and `input` as its standard input (none by default), and waits for it. A
+    /// missing binary is a recorded issue naming the fix.
+    static func nk(_ arguments: [String], environment: [String: String?] = [:], input: String = "") async throws -> Run {
         guard let binary else {
             Issue.record("the nk binary is not beside the test bundle: build it with `swift build --enable-all-traits --build-tests`")
             throw CancellationError()
@@ -40,11 +41,15 @@ enum CommandLine_ {
             merged[name] = nil
         }
         process.environment = merged
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        process.standardInput = standardInput
         // Launched from the test's task, one launch at a time (see `launch`).
         try launch(process)
+        // Small enough for the pipe's buffer: written whole, then closed, so the tool sees its end.
+        standardInput.fileHandleForWriting.write(Data(input.utf8))
+        try? standardInput.fileHandleForWriting.close()
         // Blocking reads and the wait run on threads of their own: on the cooperative pool, or
         // on Dispatch's global queues (as wide as the cores, and under the kit's pipeline
         // queues), they would starve the in-process servers and services the test relies on.

@@ -164,8 +164,7 @@ extension NIOWebSocketHandler {
                 return .none
             }
             assembly = nil
-            // After the client's close, messages still arriving are dropped unread (RFC 6455, 5.5.1).
-            if case .closeSent = phase { return .none }
+            // Messages the server sent before it read the client's close are still delivered.
             guard isText else { return .deliver(.binary(bytes)) }
             guard let text = String(validating: bytes.readableBytesView, as: UTF8.self) else {
                 return violation(.dataInconsistentWithMessage, "a text message was not UTF-8")

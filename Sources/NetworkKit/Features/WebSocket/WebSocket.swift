@@ -34,8 +34,9 @@ public final class WebSocket: Sendable {
     /// The subprotocol the server picked among the request's, if any.
     public var subprotocol: String? { connection.subprotocol }
 
-    /// The messages the server sends, in order. The sequence ends when the connection closes
-    /// with code 1000 or 1001 (or none), or after ``close(code:reason:)``; it throws
+    /// The messages the server sends, in order. The sequence ends when the server closes with
+    /// code 1000 or 1001 (or none), or when the handshake ``close(code:reason:)`` began is over
+    /// (after the messages the server sent before it read the close); it throws
     /// ``NetworkError/webSocket(_:)`` for any other end (a close code, a protocol violation, a
     /// drop, an unanswered ping).
     public var messages: Messages { Messages(connection: connection) }
