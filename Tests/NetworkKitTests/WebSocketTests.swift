@@ -77,6 +77,14 @@ struct WebSocketTests {
         #expect(await Self.webSocketError { try await socket.send(.text("late")) } == .notOpen)
     }
 
+    /// A loop over the messages of a socket the caller never named keeps the connection open.
+    @Test func theMessagesHoldTheirSocket() async throws {
+        let server = try await WebSocketServer.start()
+        defer { server.stop() }
+        var fragments = try await Self.service(server).send(.webSocket(path: "/fragments")).messages.makeAsyncIterator()
+        #expect(try await fragments.next() == .text("hello"))
+    }
+
     @Test func fragmentsAreReassembledAroundAPing() async throws {
         let server = try await WebSocketServer.start()
         defer { server.stop() }

@@ -14,11 +14,12 @@ import Foundation
 ///
 /// ``messages`` is read by one loop at a time; while nobody reads, the connection reads no more
 /// from the network than a small buffer holds, so a slow reader slows the server, not memory.
-/// The connection closes with `1001` (going away) when the last reference to it goes.
+/// The connection closes with `1001` (going away) when the last reference to the socket (or to
+/// its ``messages``) goes.
 public final class WebSocket: Sendable {
     /// The upgrade's answer: its `101` status and headers.
     public let response: ResponseHead
-    private let connection: any WebSocketConnection
+    fileprivate let connection: any WebSocketConnection
 
     /// A socket on `connection`, opened by an upgrade that `response` answered.
     package init(connection: any WebSocketConnection, response: ResponseHead) {
@@ -39,7 +40,7 @@ public final class WebSocket: Sendable {
     /// (after the messages the server sent before it read the close); it throws
     /// ``NetworkError/webSocket(_:)`` for any other end (a close code, a protocol violation, a
     /// drop, an unanswered ping).
-    public var messages: Messages { Messages(connection: connection) }
+    public var messages: Messages { Messages(socket: self) }
 
     /// Sends `message` whole.
     /// - Throws: ``NetworkError/webSocket(_:)`` with ``WebSocketError/notOpen`` once the
@@ -60,29 +61,31 @@ public final class WebSocket: Sendable {
         await connection.close(code: code, reason: reason)
     }
 
-    /// The messages of a ``WebSocket``, as an `AsyncSequence`.
+    /// The messages of a ``WebSocket``, as an `AsyncSequence`. The sequence and its iterators
+    /// hold the socket, so a loop over them keeps the connection open however the socket was
+    /// reached (`try await service.send(.webSocket(path: "/feed")).messages`).
     public struct Messages: AsyncSequence, Sendable {
         /// What the sequence yields.
         public typealias Element = WebSocketMessage
         /// What the sequence throws.
         public typealias Failure = NetworkError
-        fileprivate let connection: any WebSocketConnection
+        fileprivate let socket: WebSocket
 
         /// An iterator that reads the connection.
-        public func makeAsyncIterator() -> Iterator { Iterator(connection: connection) }
+        public func makeAsyncIterator() -> Iterator { Iterator(socket: socket) }
 
         /// Reads the next message from the connection when asked.
         public struct Iterator: AsyncIteratorProtocol {
-            fileprivate let connection: any WebSocketConnection
+            fileprivate let socket: WebSocket
 
             /// The next message, or nil once the connection closed normally.
             public mutating func next() async throws(NetworkError) -> WebSocketMessage? {
-                try await connection.receive()
+                try await socket.connection.receive()
             }
 
             /// The next message, whatever the isolation.
             public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> WebSocketMessage? {
-                try await connection.receive()
+                try await socket.connection.receive()
             }
         }
     }
