@@ -142,6 +142,17 @@ struct WebSocketStateMachineTests {
         #expect(machine.connectionEnded() == nil)
     }
 
+    /// Both sides close at once: the server's own code (not an answer to the client's) is how the
+    /// connection ended.
+    @Test func closesThatCross() {
+        var crossing = Self.machine()
+        _ = crossing.close(code: 1000, reason: "")
+        #expect(crossing.received(Self.close(4000, "bye")) == .closeConnection(.closed(code: 4000, reason: "bye", byClient: false)))
+        var echoed = Self.machine()
+        _ = echoed.close(code: 4001, reason: "")
+        #expect(echoed.received(Self.close(4001)) == .closeConnection(.closed(code: 4001, reason: "", byClient: true)))
+    }
+
     @Test func aDropWithoutAHandshake() {
         var open = Self.machine()
         #expect(open.connectionEnded() == .dropped)

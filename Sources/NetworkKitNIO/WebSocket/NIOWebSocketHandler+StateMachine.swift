@@ -206,7 +206,10 @@ extension NIOWebSocketHandler {
             case .closeSent(let sent, let violation):
                 phase = .closed
                 if let violation { return .closeConnection(.protocolViolation(code: sent, reason: violation)) }
-                return .closeConnection(.closed(code: code, reason: reason, byClient: true))
+                // The server's answer echoes the client's close, or says it is fine with it; any
+                // other code is the server's own close, crossing the client's on the wire.
+                let answers = code == nil || code == sent || code == 1000 || code == 1001
+                return .closeConnection(.closed(code: code, reason: reason, byClient: answers))
             case .open:
                 phase = .closeReceived(code: code, reason: reason)
                 return .echoClose(code: code, reason: reason)
