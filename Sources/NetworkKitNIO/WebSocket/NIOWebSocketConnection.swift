@@ -30,7 +30,7 @@ struct NIOWebSocketConnection: WebSocketConnection {
     /// `data`'s bytes in a buffer of the channel's, copied at once.
     private func buffer(_ data: Data) -> ByteBuffer {
         var buffer = channel.allocator.buffer(capacity: data.count)
-        data.withUnsafeBytes { buffer.writeBytes($0) }
+        _ = data.withUnsafeBytes { buffer.writeBytes($0) }
         return buffer
     }
 

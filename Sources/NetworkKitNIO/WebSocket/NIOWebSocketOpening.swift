@@ -71,7 +71,7 @@ struct NIOWebSocketOpening: Sendable {
                 let (head, body) = try await answer.get()
                 try? await channel.withLockedValue({ $0 })?.close()
                 events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
-                if body.readableBytes > 0 { events.transportDidReceive(chunk: Data(body.readableBytesView)) }
+                if body.readableBytes > 0 { events.transportDidReceive(chunk: Data(sharing: body)) }
                 return nil
             }
         } catch {
