@@ -103,22 +103,14 @@ public final class NIOTransport: Transport {
 
     /// Starts sending `request` in a task of its own; its events come from that task, in order.
     public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
-        let route = proxyClients.route(for: request.url)
-        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route, routing: routing, events: events)
-        return run(events: events) { await transfer.run(request, bodyFile: bodyFile) }
-    }
-
-    /// Runs `work` in a task of its own as one of the transport's transfers, and completes
-    /// `events` with the failure it returns; a transport that is shutting down completes it with
-    /// `.cancelled` at once.
-    private func run(events: any TransportEvents,
-                     _ work: @escaping @Sendable () async -> TransportFailure?) -> any TransportTask {
         guard life.begin() else {
             events.transportDidComplete(failure: .cancelled)
             return NIOTransportTask(task: nil)
         }
+        let route = proxyClients.route(for: request.url)
+        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route, routing: routing, events: events)
         let task = Task {
-            let failure = await work()
+            let failure = await transfer.run(request, bodyFile: bodyFile)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
             self.transferDidEnd()
@@ -138,11 +130,20 @@ public final class NIOTransport: Transport {
                                                                           transport: "NIOTransport")))
             return NIOTransportTask(task: nil)
         }
+        guard life.begin() else {
+            events.transportDidComplete(failure: .cancelled)
+            return NIOTransportTask(task: nil)
+        }
         let opening = NIOWebSocketOpening(
             request: request, options: options, group: client.eventLoopGroup,
             tls: routing.tlsConfiguration(for: request.url) ?? webSocketTLS ?? .makeClientConfiguration(),
             pinCheck: pinCheck, routing: routing)
-        return run(events: events) { await opening.run(events: events, opened: opened) }
+        let task = Task {
+            let failure = await opening.run(events: events, opened: opened)
+            self.transferDidEnd()
+            events.transportDidComplete(failure: failure)
+        }
+        return NIOTransportTask(task: task)
     }
 
     /// Lets running transfers finish, then shuts the client down.
