@@ -22,6 +22,9 @@ import NIOWebSocket
 /// - `/masked`: sends a masked text frame (a server must not).
 /// - `/wrong-protocol`: picks the subprotocol `other`, whatever the client offered.
 /// - `/deaf`: reads everything and answers nothing, pings included.
+/// - `/session`: first sends `connection N` (N counts the server's `/session` connections from
+///   1), followed by ` (Authorization)` when the upgrade had that header, then echoes; the message `drop` ends the TCP connection without a close, and `restart`
+///   closes with 1012 (service restart).
 /// - `/flood?count=N&bytes=B`: sends N binary messages of B bytes each as fast as the
 ///   connection takes them; ``floodStalled`` tells when its writes had to wait for the reader.
 ///
@@ -33,15 +36,17 @@ public final class WebSocketServer: Sendable {
     private let stalls = NIOLockedValueBox<[CheckedContinuation<Int, Never>]>([])
     private let pings = NIOLockedValueBox<(count: Int, waiting: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
     private let stalledAfter = NIOLockedValueBox<Int?>(nil)
+    private let sessions = NIOLockedValueBox(0)
 
     private init(port: Int, channel: any Channel) {
         self.port = port
         self.channel = channel
     }
 
-    /// Binds a free loopback port and returns once it accepts connections; with `tls`, each
-    /// connection speaks TLS with that context first.
-    public static func start(tls: NIOSSLContext? = nil) async throws -> WebSocketServer {
+    /// Binds `port` on loopback (a free one when 0) and returns once it accepts connections; with
+    /// `tls`, each connection speaks TLS with that context first. A server started on the port of
+    /// one stopped before stands for that server restarted.
+    public static func start(tls: NIOSSLContext? = nil, port: Int = 0) async throws -> WebSocketServer {
         let box = NIOLockedValueBox<WebSocketServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -52,7 +57,7 @@ public final class WebSocketServer: Sendable {
                         configuration: .init(upgradeConfiguration: Self.upgrade { box.withLockedValue { $0 } }))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: "127.0.0.1", port: port)
             .get()
         guard let port = channel.localAddress?.port, port > 0 else {
             try? await channel.close()
@@ -105,6 +110,14 @@ public final class WebSocketServer: Sendable {
                 return false
             }
             if now { continuation.resume() }
+        }
+    }
+
+    /// Counts a `/session` connection, returning its number (from 1).
+    fileprivate func sessionOpened() -> Int {
+        sessions.withLockedValue { count in
+            count += 1
+            return count
         }
     }
 
@@ -172,7 +185,7 @@ public final class WebSocketServer: Sendable {
         let path = String(head.uri.prefix { $0 != "?" })
         var headers = HTTPHeaders()
         switch path {
-        case "/echo", "/fragments", "/close", "/drop", "/bad-utf8", "/masked", "/flood", "/deaf":
+        case "/echo", "/fragments", "/close", "/drop", "/bad-utf8", "/masked", "/flood", "/deaf", "/session":
             break
         case "/headers":
             headers.add(name: "Set-Cookie", value: "ws=1; Path=/")
@@ -261,6 +274,9 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
         case "/close":
             let code = UInt16(query["code"] ?? "") ?? 1000
             close(code: code, reason: query["reason"] ?? "", context: context)
+        case "/session":
+            let token = head.headers.first(name: "Authorization").map { " (\($0))" } ?? ""
+            send(.text, ByteBuffer(string: "connection \(server?.sessionOpened() ?? 0)\(token)"), context: context)
         case "/bad-utf8":
             send(.text, ByteBuffer(bytes: [0xC3, 0x28]), context: context)
         case "/masked":
@@ -294,8 +310,12 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
         if path == "/deaf" { return }
         switch frame.opcode {
         case .text, .binary, .continuation:
-            if path == "/drop" {
+            if path == "/drop" || (path == "/session" && frame.unmaskedData == ByteBuffer(string: "drop")) {
                 context.close(promise: nil)
+                return
+            }
+            if path == "/session", frame.unmaskedData == ByteBuffer(string: "restart") {
+                close(code: 1012, reason: "restarting", context: context)
                 return
             }
             guard !closing else { return }

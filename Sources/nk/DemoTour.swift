@@ -15,7 +15,7 @@ struct DemoTour {
     func run() async -> Int {
         var failures = 0
         var slowest: (number: Int, title: String, ms: Double)?
-        for (index, step) in (coreSteps + pipelineSteps + transferSteps + streamSteps + connectivitySteps + fileSteps + cacheSteps + batchSteps + imageSteps
+        for (index, step) in (coreSteps + pipelineSteps + transferSteps + streamSteps + webSocketSteps + connectivitySteps + fileSteps + cacheSteps + batchSteps + imageSteps
                               + generatedSteps + transportSteps + errorSteps).enumerated() {
             let started = ContinuousClock.now
             do {

@@ -29,3 +29,11 @@ func chatWithOptions(service: Service) async throws -> WebSocket {
     let socket = try await service.send(.webSocket(path: "/chat", headers: ["X-Client": "ios"], options: options))
     return socket
 }
+
+func reconnectingPrices(service: Service) async throws {
+    let options = WebSocketOptions(reconnection: StreamReconnection(delay: .seconds(1), maxDelay: .seconds(30)))
+    let prices = try await service.send(.webSocket(path: "/prices", options: options) { socket in
+        try await socket.send(.text(#"{"subscribe": ["EURUSD"]}"#))
+    })
+    for try await message in prices.messages { print(message) }
+}

@@ -26,6 +26,14 @@ public protocol EventMonitor: Sendable {
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool)
     /// The request finished: everything measured about it.
     func requestDidFinish(_ metrics: RequestMetrics)
+    /// The app sent `message` on the WebSocket that request `id` opened. The kit's own log
+    /// writes its kind and size, never its content.
+    func webSocket(_ id: RequestID, didSend message: WebSocketMessage)
+    /// The app read `message` from the WebSocket that request `id` opened.
+    func webSocket(_ id: RequestID, didReceive message: WebSocketMessage)
+    /// The WebSocket that request `id` opened ended (once, however it ended): what crossed it,
+    /// and how. A socket that reconnects opens each new connection by a request of its own.
+    func webSocket(_ id: RequestID, didCloseWith summary: WebSocketSummary)
 }
 
 extension EventMonitor {
@@ -45,4 +53,10 @@ extension EventMonitor {
     public func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) {}
     /// Does nothing.
     public func requestDidFinish(_ metrics: RequestMetrics) {}
+    /// Does nothing.
+    public func webSocket(_ id: RequestID, didSend message: WebSocketMessage) {}
+    /// Does nothing.
+    public func webSocket(_ id: RequestID, didReceive message: WebSocketMessage) {}
+    /// Does nothing.
+    public func webSocket(_ id: RequestID, didCloseWith summary: WebSocketSummary) {}
 }

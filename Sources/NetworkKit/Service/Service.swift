@@ -188,4 +188,8 @@ extension Optional {
 }
 
 /// A request's pipeline sees its service through `PipelineHost`.
-extension Service: PipelineHost {}
+extension Service: PipelineHost {
+    func run(options: RequestOptions, parser: any ResponseParser) async -> AnyResult {
+        await anyResult(of: AnyRequest(options: options, parser: parser))
+    }
+}

@@ -42,6 +42,45 @@ public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
+/// What crossed one WebSocket connection, and how it ended, as event monitors hear it when it
+/// ends (`EventMonitor.webSocket(_:didCloseWith:)`).
+public struct WebSocketSummary: Sendable, Equatable {
+    /// The messages the app sent.
+    public var messagesSent = 0
+    /// The bytes of the messages the app sent (text as UTF-8).
+    public var bytesSent: Int64 = 0
+    /// The messages the app read.
+    public var messagesReceived = 0
+    /// The bytes of the messages the app read.
+    public var bytesReceived: Int64 = 0
+    /// The code of the app's close, when the app closed the connection.
+    public var appCloseCode: UInt16?
+    /// How the connection failed (a close code, a violation, a drop…); nil for a normal close.
+    public var error: NetworkError?
+    /// From the upgrade's `101` to the end.
+    public var duration: Duration = .zero
+
+    /// An empty summary.
+    public init() {}
+
+    public static func == (lhs: WebSocketSummary, rhs: WebSocketSummary) -> Bool {
+        lhs.messagesSent == rhs.messagesSent && lhs.bytesSent == rhs.bytesSent
+            && lhs.messagesReceived == rhs.messagesReceived && lhs.bytesReceived == rhs.bytesReceived
+            && lhs.appCloseCode == rhs.appCloseCode && lhs.error?.description == rhs.error?.description
+            && lhs.duration == rhs.duration
+    }
+}
+
+extension WebSocketMessage {
+    /// The message's size: text as UTF-8 bytes, binary as is.
+    public var byteCount: Int64 {
+        switch self {
+        case .text(let text): Int64(text.utf8.count)
+        case .binary(let data): Int64(data.count)
+        }
+    }
+}
+
 /// What a WebSocket connection is opened with, besides its request's URL and headers.
 public struct WebSocketOptions: Sendable, Equatable {
     /// The subprotocols to offer (`Sec-WebSocket-Protocol`), most wanted first; the server picks
@@ -53,12 +92,26 @@ public struct WebSocketOptions: Sendable, Equatable {
     /// How often to ping the server when set; a ping unanswered when the next is due ends the
     /// connection with ``WebSocketError/pingTimedOut``. Off (nil) by default.
     public var pingInterval: Duration?
+    /// Whether the socket opens a new connection when the server ends one, and how long it waits
+    /// between tries (see ``StreamReconnection``; the server's `retry:` does not apply). Off
+    /// (``StreamReconnection/never``) by default.
+    ///
+    /// When on, a connection that dropped, missed its keep-alive ping, or that the server closed
+    /// (with any code but those that blame the client: 1002, 1003, 1007, 1008, 1009, 1010) is
+    /// followed by a new upgrade through the service, the interceptors adapting it again (a fresh
+    /// token, a new signature); the wait grows with each connection in a row that failed to open
+    /// or ended before its first message, and after ``StreamReconnection/maxFailedConnects`` of
+    /// them ``WebSocket/messages`` throws the last error. The app's own close, a protocol
+    /// violation and an upgrade the server refused (a status) end the socket for good.
+    public var reconnection: StreamReconnection
 
     /// Options with these settings.
-    public init(subprotocols: [String] = [], maxMessageBytes: Int64 = 16 << 20, pingInterval: Duration? = nil) {
+    public init(subprotocols: [String] = [], maxMessageBytes: Int64 = 16 << 20, pingInterval: Duration? = nil,
+                reconnection: StreamReconnection = .never) {
         self.subprotocols = subprotocols
         self.maxMessageBytes = maxMessageBytes
         self.pingInterval = pingInterval
+        self.reconnection = reconnection
     }
 }
 

@@ -9,6 +9,8 @@ import FoundationNetworking
 ///
 /// - `info`: one line per request when it finishes: method, URL, status, duration, bytes, attempts.
 /// - `debug`: also each attempt's request headers and each response's headers, and retries.
+/// - WebSockets: at `info`, one line when a connection ends (how, messages and bytes each way);
+///   at `debug`, each message's kind and size. A message's content is never logged.
 ///
 /// Secrets are hidden as `ServiceConfiguration/redaction` says.
 struct LoggingMonitor: EventMonitor {
@@ -48,6 +50,32 @@ struct LoggingMonitor: EventMonitor {
         let line = "\(metrics.id) \(metrics.method.rawValue) \(redaction.url(metrics.url)) \(status) "
             + "in \(metrics.duration.milliseconds) ms, \(metrics.bytesSent) B up, \(metrics.bytesReceived) B down\(notes): \(outcome)"
         logger.log(level: level, "\(line)")
+    }
+}
+
+extension LoggingMonitor {
+    func webSocket(_ id: RequestID, didSend message: WebSocketMessage) {
+        logger.debug("\(id) WebSocket > \(Self.kind(of: message)), \(message.byteCount) B")
+    }
+
+    func webSocket(_ id: RequestID, didReceive message: WebSocketMessage) {
+        logger.debug("\(id) WebSocket < \(Self.kind(of: message)), \(message.byteCount) B")
+    }
+
+    func webSocket(_ id: RequestID, didCloseWith summary: WebSocketSummary) {
+        let how = summary.appCloseCode.map { "closed by the app with \($0)" } ?? "closed by the server"
+        let outcome = summary.error.map { "failed: \($0)" } ?? how
+        let line = "\(id) WebSocket ended after \(summary.duration.milliseconds) ms, "
+            + "\(summary.messagesSent) messages (\(summary.bytesSent) B) sent, "
+            + "\(summary.messagesReceived) (\(summary.bytesReceived) B) received: \(outcome)"
+        logger.log(level: summary.error == nil ? .info : .warning, "\(line)")
+    }
+
+    private static func kind(of message: WebSocketMessage) -> String {
+        switch message {
+        case .text: "text"
+        case .binary: "binary"
+        }
     }
 }
 

@@ -17,7 +17,8 @@ import Foundation
 /// The connection closes with `1001` (going away) when the last reference to the socket (or to
 /// its ``messages``) goes.
 public final class WebSocket: Sendable {
-    /// The upgrade's answer: its `101` status and headers.
+    /// The upgrade's answer: its `101` status and headers (the first connection's, for a socket
+    /// that reconnected since).
     public let response: ResponseHead
     fileprivate let connection: any WebSocketConnection
 
@@ -91,18 +92,28 @@ public final class WebSocket: Sendable {
     }
 }
 
-/// The parser of a WebSocket request: hands over the connection its upgrade opened.
+/// The parser of a WebSocket request: hands over the connection its upgrade opened, wrapped to
+/// reconnect when the options ask for it.
 struct WebSocketParser: ResponseParser {
-    /// Creates the parser.
-    init() {}
+    /// When the socket opens a new connection after the server ended one.
+    let reconnection: StreamReconnection
+    /// What the app sends on each new connection.
+    let resubscribe: ReconnectingWebSocketConnection.Resubscribe?
 
     /// The socket on the connection the upgrade opened.
     func parse(_ response: Response) throws -> WebSocket {
         guard let connection = response.webSocket else {
             throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
         }
-        return WebSocket(connection: connection, response: ResponseHead(url: response.url, statusCode: response.statusCode,
-                                                                         headers: response.headers))
+        let head = ResponseHead(url: response.url, statusCode: response.statusCode, headers: response.headers)
+        guard reconnection.isEnabled, let reopen = response.reopenWebSocket else {
+            return WebSocket(connection: connection, response: head)
+        }
+        let reconnecting = ReconnectingWebSocketConnection(first: connection, policy: reconnection, reopen: reopen,
+                                                           resubscribe: resubscribe)
+        let socket = WebSocket(connection: reconnecting, response: head)
+        reconnecting.attach(socket)
+        return socket
     }
 
     /// Taking the connection out of the response is instant.
@@ -111,22 +122,30 @@ struct WebSocketParser: ResponseParser {
 
 extension Request where Output == WebSocket {
     /// A WebSocket on `path`, resolved on the service's base URL as any request's path is.
+    /// `resubscribe` runs on each new connection a reconnecting socket opens (see
+    /// ``WebSocketOptions/reconnection``), before its messages are read: send the subscriptions
+    /// the server forgot there. When it throws, the new connection closes and ends as that error
+    /// (one not a ``NetworkError`` as ``NetworkError/adaptationFailed(_:)``) would.
     ///
     ///     let socket = try await service.send(.webSocket(path: "/chat", options: WebSocketOptions(subprotocols: ["chat.v2"])))
     public static func webSocket(path: String, headers: [String: String] = [:],
-                                 options: WebSocketOptions = WebSocketOptions()) -> Request<WebSocket> {
-        webSocket(.path(path), headers: headers, options: options)
+                                 options: WebSocketOptions = WebSocketOptions(),
+                                 resubscribe: (@Sendable (WebSocket) async throws -> Void)? = nil) -> Request<WebSocket> {
+        webSocket(.path(path), headers: headers, options: options, resubscribe: resubscribe)
     }
 
-    /// A WebSocket at `url`: `ws:` and `wss:` (or `http:` and `https:`, the same).
+    /// A WebSocket at `url`: `ws:` and `wss:` (or `http:` and `https:`, the same); `resubscribe`
+    /// as ``webSocket(path:headers:options:resubscribe:)`` has it.
     public static func webSocket(url: URL, headers: [String: String] = [:],
-                                 options: WebSocketOptions = WebSocketOptions()) -> Request<WebSocket> {
-        webSocket(.url(Self.httpURL(for: url)), headers: headers, options: options)
+                                 options: WebSocketOptions = WebSocketOptions(),
+                                 resubscribe: (@Sendable (WebSocket) async throws -> Void)? = nil) -> Request<WebSocket> {
+        webSocket(.url(Self.httpURL(for: url)), headers: headers, options: options, resubscribe: resubscribe)
     }
 
-    private static func webSocket(_ target: RequestTarget, headers: [String: String],
-                                  options: WebSocketOptions) -> Request<WebSocket> {
-        let request = Request(target, headers: headers, parser: WebSocketParser())
+    private static func webSocket(_ target: RequestTarget, headers: [String: String], options: WebSocketOptions,
+                                  resubscribe: ReconnectingWebSocketConnection.Resubscribe?) -> Request<WebSocket> {
+        let parser = WebSocketParser(reconnection: options.reconnection, resubscribe: resubscribe)
+        let request = Request(target, headers: headers, parser: parser)
         request[option: \.kind] = .webSocket(WebSocketSetup(options: options))
         return request
     }

@@ -11,7 +11,8 @@ extension RequestPipeline {
             result = .failure(error)
         } else if let head = outcome.head, head.statusCode == 101, let connection {
             var response = Response(head, data: Data())
-            response.webSocket = connection
+            response.webSocket = monitors.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: monitors)
+            response.reopenWebSocket = reopenWebSocket
             result = await parse(response)
         } else if let head = outcome.head {
             result = .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
@@ -23,4 +24,24 @@ extension RequestPipeline {
         }
         return result
     }
+
+    /// Sends this request's upgrade again as a new request through the service, for a socket
+    /// that reconnects: the same options, a fresh place for the transport to leave the connection.
+    private var reopenWebSocket: @Sendable () async throws(NetworkError) -> Response {
+        { [service, options] () async throws(NetworkError) -> Response in
+            var again = options
+            if case .webSocket(let setup) = options.kind { again.kind = .webSocket(WebSocketSetup(options: setup.options)) }
+            switch await service.run(options: again, parser: UpgradeParser()) {
+            case .success(let response as Response): return response
+            case .success: throw .invalidRequest("the reopened upgrade returned no response")
+            case .failure(let error): throw error
+            }
+        }
+    }
+}
+
+/// The parser of a reopened upgrade: the response as it came, its connection in it.
+private struct UpgradeParser: ResponseParser {
+    func parse(_ response: Response) throws -> Response { response }
+    var isLightweight: Bool { true }
 }

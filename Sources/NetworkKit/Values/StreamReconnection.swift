@@ -7,6 +7,9 @@
 /// connection is a new attempt: the interceptors adapt it again (a fresh token, a new
 /// signature), and it sends `Last-Event-ID` when the stream has one.
 ///
+/// A WebSocket reconnects by the same policy (``WebSocketOptions/reconnection``), without
+/// `retry:` or `Last-Event-ID`.
+///
 /// A stream stops for good, whatever this says, on a `204 No Content`, on a status the request
 /// does not accept, on a parse error (a `Content-Type` that is not the stream's), on a limit, and
 /// when cancelled.
