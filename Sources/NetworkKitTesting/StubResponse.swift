@@ -29,6 +29,8 @@ public struct StubResponse: Sendable {
     public var chunkDelay: Duration
     /// What goes wrong with the transfer, if anything.
     public var fault: Fault?
+    /// For a WebSocket answer, the script that plays the server's side of the connection.
+    var webSocketScript: StubWebSocketScript?
 
     /// How a body is cut into chunks.
     public enum Chunking: Sendable, Equatable {
@@ -64,6 +66,24 @@ public struct StubResponse: Sendable {
         headDelay = .zero
         chunkDelay = .zero
         fault = nil
+    }
+
+    /// The `101` that opens a WebSocket, whose server's side `script` plays (see
+    /// ``StubWebSocketPeer``); the connection closes with 1000 when the script returns without
+    /// closing it, and with 1011 when it throws. `subprotocol` is the server's pick (the upgrade
+    /// fails, as with a real server, unless the app offered it); `headers` go in the `101`.
+    ///
+    ///     stub.answer(.get, .path("/prices"), with: [StubResponse(status: 401), .webSocket { peer in
+    ///         try peer.send(.text("EURUSD 1.0842"))
+    ///     }])
+    public static func webSocket(subprotocol: String? = nil, headers: [String: String] = [:],
+                                 script: @escaping @Sendable (StubWebSocketPeer) async throws -> Void) -> StubResponse {
+        var response = StubResponse(status: 101, headers: headers)
+        if let subprotocol { response.headers["Sec-WebSocket-Protocol"] = subprotocol }
+        response.headers["Upgrade"] = "websocket"
+        response.headers["Connection"] = "Upgrade"
+        response.webSocketScript = script
+        return response
     }
 
     /// A JSON answer whose body is `text` as UTF-8, typed `application/json`.

@@ -15,10 +15,16 @@ struct StubTransfer: Sendable {
     let transport: StubTransport
     let events: any TransportEvents
 
+    /// What an upgrade to a WebSocket asked for, and where its connection goes.
+    struct Upgrade: Sendable {
+        let options: WebSocketOptions
+        let opened: @Sendable (any WebSocketConnection) -> Void
+    }
+
     /// Plays the transfer and returns the failure to complete with (nil on success).
-    func run(_ request: URLRequest, bodyFile: URL?) async -> TransportFailure? {
+    func run(_ request: URLRequest, bodyFile: URL?, upgrade: Upgrade? = nil) async -> TransportFailure? {
         do {
-            try await send(request, body: try Self.body(of: request, file: bodyFile))
+            try await send(request, body: try Self.body(of: request, file: bodyFile), upgrade: upgrade)
             return nil
         } catch let error as TransportError {
             return .failed(error)
@@ -40,7 +46,7 @@ struct StubTransfer: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest, body: Data) async throws {
+    private func send(_ request: URLRequest, body: Data, upgrade: Upgrade?) async throws {
         try Task.checkCancellation()
         let recorded = RecordedRequest(request: request, body: body)
         let response: StubResponse
@@ -56,8 +62,39 @@ struct StubTransfer: Sendable {
         case .timeOut(.none): try await wait(nil, timeout: timeout)
         default: break
         }
+        if response.webSocketScript != nil || (upgrade != nil && response.status == 101) {
+            try open(response, for: recorded, upgrade: upgrade)
+            return
+        }
         events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: response.status, headers: response.sentHeaders))
         try await deliverBody(of: response, method: recorded.method, timeout: timeout)
+    }
+
+    /// Opens the WebSocket `response` answers `request` with, and starts its script in a task of
+    /// its own; fails as a client checking the `101` would.
+    private func open(_ response: StubResponse, for request: RecordedRequest, upgrade: Upgrade?) throws {
+        guard let upgrade else {
+            throw TransportError(.badServerResponse, detail: "StubTransport: a WebSocket answer to \(request.method) \(request.url?.absoluteString ?? "?"), which asked for no upgrade")
+        }
+        guard let script = response.webSocketScript else {
+            throw TransportError(.badServerResponse, detail: "StubTransport: a 101 without a WebSocket script (StubResponse.webSocket)")
+        }
+        let picked = response.headers["Sec-WebSocket-Protocol"]
+        if let picked, !upgrade.options.subprotocols.contains(picked) {
+            throw TransportError(.badServerResponse, detail: "the server picked the subprotocol \(picked), which the request did not offer")
+        }
+        events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: 101, headers: response.headers))
+        let link = StubWebSocketLink()
+        upgrade.opened(StubWebSocketConnection(link: link, subprotocol: picked, maxMessageBytes: upgrade.options.maxMessageBytes))
+        let peer = StubWebSocketPeer(request: request, link: link)
+        Task {
+            do {
+                try await script(peer)
+                peer.close(code: 1000)
+            } catch {
+                peer.close(code: 1011, reason: "\(error)")
+            }
+        }
     }
 
     /// Reports the body as sent, in pieces, with its total.

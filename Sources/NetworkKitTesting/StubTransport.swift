@@ -105,6 +105,22 @@ public final class StubTransport: Transport {
         return StubTransportTask(task: task)
     }
 
+    /// Plays the answer to an upgrade as ``start(_:bodyFile:events:)`` plays a request's: a
+    /// ``StubResponse/webSocket(subprotocol:headers:script:)`` answer opens a connection whose
+    /// server's side its script plays, in a task of its own; any other answer refuses the upgrade
+    /// with its status, as a server would.
+    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+                               opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
+        let transfer = StubTransfer(transport: self, events: events)
+        let isInvalidated = invalidated.snapshot
+        let upgrade = StubTransfer.Upgrade(options: options, opened: opened)
+        let task = Task {
+            let failure: TransportFailure? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: nil, upgrade: upgrade) }
+            events.transportDidComplete(failure: failure)
+        }
+        return StubTransportTask(task: task)
+    }
+
     /// Lets running transfers finish; transfers started afterwards end cancelled.
     public func finishAndInvalidate() {
         invalidated.withLock { $0 = true }

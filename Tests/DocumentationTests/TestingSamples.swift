@@ -43,3 +43,14 @@ func stubOnAClock(_ clock: any Clock<Duration>) -> StubTransport {
     stub.answer(.get, .path("/v1/report"), with: StubResponse.json("{}").delayed(head: .seconds(30)))
     return stub
 }
+
+func stubAChat() -> StubTransport {
+    let stub = StubTransport()
+    stub.answer(.get, .path("/chat"), with: [StubResponse(status: 401), .webSocket { peer in
+        try peer.send(.text("welcome, \(peer.request.header("Authorization") ?? "stranger")"))
+        while let message = try await peer.receive() {
+            try peer.send(message)
+        }
+    }])
+    return stub
+}
