@@ -86,6 +86,12 @@ public final class WebSocketServer: Sendable {
         channel.close(promise: nil)
     }
 
+    /// Stops accepting connections and returns once the listening socket is closed, so that its
+    /// port can be bound again.
+    public func stopAndWait() async {
+        try? await channel.close()
+    }
+
     /// Returns once a `/flood` connection's writes waited for its reader, with how many messages
     /// it had written by then.
     public func floodStalled() async -> Int {

@@ -38,7 +38,7 @@ extension DemoTour {
                 var heard = [try await messages.next()]
                 // The restart: the server stops listening, its connection drops, and a new
                 // server takes the same port.
-                first.stop()
+                await first.stopAndWait()
                 try await socket.send(.text("drop"))
                 let restarted = try await WebSocketServer.start(port: first.port)
                 defer { restarted.stop() }

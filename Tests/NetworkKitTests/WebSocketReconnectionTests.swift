@@ -60,7 +60,7 @@ struct WebSocketReconnectionTests {
         let socket = try await service.send(.webSocket(path: "/session", options: Self.options(delay: .milliseconds(1), maxFailedConnects: 3)))
         var messages = socket.messages.makeAsyncIterator()
         #expect(try await messages.next() == .text("connection 1"))
-        server.stop()
+        await server.stopAndWait()
         try await socket.send(.text("drop"))
         do {
             let message = try await messages.next()
@@ -79,7 +79,7 @@ struct WebSocketReconnectionTests {
         let socket = try await service.send(.webSocket(path: "/session", options: Self.options(delay: .milliseconds(20), maxFailedConnects: 100)))
         var messages = socket.messages.makeAsyncIterator()
         #expect(try await messages.next() == .text("connection 1"))
-        server.stop()
+        await server.stopAndWait()
         try await socket.send(.text("drop"))
         let restarted = try await WebSocketServer.start(port: server.port)
         defer { restarted.stop() }
