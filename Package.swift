@@ -66,6 +66,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        // The CONNECT handshake of a WebSocket through an HTTP proxy (AsyncHTTPClient already
+        // depends on it).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // HTTP/2 frames: NetworkKitNIO reads GOAWAY and stream resets to tell requests a server
         // never processed (AsyncHTTPClient already depends on it); the fixture's HTTP/2 server.
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
@@ -129,6 +132,7 @@ let package = Package(
                 nio("NIOHTTP2", package: "swift-nio-http2"),
                 // WebSocket frames (RFC 6455), for the WebSocket connections.
                 nio("NIOWebSocket", package: "swift-nio"),
+                nio("NIOExtras", package: "swift-nio-extras"),
                 // SHA-256 of a server's public key, for pinning.
                 nio("Crypto", package: "swift-crypto"),
             ],

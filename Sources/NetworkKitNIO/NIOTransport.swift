@@ -121,12 +121,14 @@ public final class NIOTransport: Transport {
 
     /// Opens a WebSocket on a connection of its own to the request's host, with the client's
     /// TLS configuration, trust settings and pins; see ``Transport/startWebSocket(_:options:events:opened:)``.
-    /// A URL that the connection settings send through a proxy fails with
+    /// A URL that the connection settings send through an HTTP proxy goes through a `CONNECT`
+    /// tunnel (`ws:` as `wss:`); one they send through a SOCKS proxy fails with
     /// `ConnectionFailure.unsupported`.
     public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
-        guard proxyClients.route(for: request.url) == nil else {
-            events.transportDidComplete(failure: .connection(.unsupported(feature: "a WebSocket through a proxy",
+        let proxy = proxyClients.route(for: request.url)?.server
+        if let proxy, proxy.kind != .http {
+            events.transportDidComplete(failure: .connection(.unsupported(feature: "a WebSocket through a SOCKS proxy",
                                                                           transport: "NIOTransport")))
             return NIOTransportTask(task: nil)
         }
@@ -137,7 +139,7 @@ public final class NIOTransport: Transport {
         let opening = NIOWebSocketOpening(
             request: request, options: options, group: client.eventLoopGroup,
             tls: routing.tlsConfiguration(for: request.url) ?? webSocketTLS ?? .makeClientConfiguration(),
-            pinCheck: pinCheck, routing: routing)
+            pinCheck: pinCheck, routing: routing, proxy: proxy)
         let task = Task {
             let failure = await opening.run(events: events, opened: opened)
             self.transferDidEnd()

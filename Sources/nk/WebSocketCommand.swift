@@ -36,6 +36,9 @@ struct WebSocketCommand: AsyncParsableCommand {
     @Option(name: .customLong("ping-interval"), help: "Seconds between keep-alive pings; an unanswered ping ends the connection.")
     var pingInterval: Double?
 
+    @Flag(name: .customLong("compress"), help: "Offer permessage-deflate: messages travel compressed when the server accepts.")
+    var compress = false
+
     @Flag(name: [.customShort("v"), .customLong("verbose")],
           help: "Log the upgrade's request and response headers to stderr (secrets hidden).")
     var verbose = false
@@ -54,7 +57,8 @@ struct WebSocketCommand: AsyncParsableCommand {
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         let service = try connection.service(transport, configuration, url: url)
         let options = WebSocketOptions(subprotocols: subprotocols, maxMessageBytes: maxMessageSize,
-                                       pingInterval: pingInterval.map { .milliseconds(Int64($0 * 1_000)) })
+                                       pingInterval: pingInterval.map { .milliseconds(Int64($0 * 1_000)) },
+                                       compression: compress)
         do {
             guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
             let socket = try await service.send(.webSocket(url: target, headers: try HeaderOption.parse(headers), options: options))

@@ -25,7 +25,8 @@ func howItEnded(socket: WebSocket) async {
 }
 
 func chatWithOptions(service: Service) async throws -> WebSocket {
-    let options = WebSocketOptions(subprotocols: ["chat.v2"], maxMessageBytes: 1 << 20, pingInterval: .seconds(20))
+    let options = WebSocketOptions(subprotocols: ["chat.v2"], maxMessageBytes: 1 << 20, pingInterval: .seconds(20),
+                                   compression: true)
     let socket = try await service.send(.webSocket(path: "/chat", headers: ["X-Client": "ios"], options: options))
     return socket
 }

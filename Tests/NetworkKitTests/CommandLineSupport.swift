@@ -23,9 +23,12 @@ enum CommandLine_ {
     }
 
     /// Runs `nk arguments` with `environment` added to (or, with nil values, removed from) this
-    /// process's, and `input` as its standard input (none by default), and waits for it. A
-    /// missing binary is a recorded issue naming the fix.
-    static func nk(_ arguments: [String], environment: [String: String?] = [:], input: String = "") async throws -> Run {
+    /// process's, and `input` as its standard input (none by default), and waits for it. With
+    /// `keepingInputOpen`, the standard input does not end after `input` while the tool runs (for
+    /// a tool that stops at its end, such as `nk ws`). A missing binary is a recorded issue naming
+    /// the fix.
+    static func nk(_ arguments: [String], environment: [String: String?] = [:], input: String = "",
+                   keepingInputOpen: Bool = false) async throws -> Run {
         guard let binary else {
             Issue.record("the nk binary is not beside the test bundle: build it with `swift build --enable-all-traits --build-tests`")
             throw CancellationError()
@@ -49,7 +52,7 @@ enum CommandLine_ {
         try launch(process)
         // Small enough for the pipe's buffer: written whole, then closed, so the tool sees its end.
         standardInput.fileHandleForWriting.write(Data(input.utf8))
-        try? standardInput.fileHandleForWriting.close()
+        if !keepingInputOpen { try? standardInput.fileHandleForWriting.close() }
         // Blocking reads and the wait run on threads of their own: on the cooperative pool, or
         // on Dispatch's global queues (as wide as the cores, and under the kit's pipeline
         // queues), they would starve the in-process servers and services the test relies on.
@@ -65,6 +68,7 @@ enum CommandLine_ {
                 let outputData = output.fileHandleForReading.readDataToEndOfFile()
                 errorsRead.wait()
                 process.waitUntilExit()
+                try? standardInput.fileHandleForWriting.close()
                 continuation.resume(returning: Run(status: process.terminationStatus,
                                                    output: String(decoding: outputData, as: UTF8.self),
                                                    errors: String(decoding: errorData.snapshot, as: UTF8.self)))

@@ -33,4 +33,23 @@ struct WebSocketCommandLineTests {
         #expect(tooLarge.status == 1)
         #expect(tooLarge.errors.contains("1009"), "\(tooLarge.errors)")
     }
+
+    /// Through the proxy with its credentials, compressed with a peer that accepts it. The input
+    /// stays open, so the peer's close ends the run (a close at the input's end could cross the
+    /// echo).
+    @Test(.enabled(if: PythonPeer.python != nil, "Python's websockets is not in .build/peers/venv: run scripts/bootstrap test"))
+    func compressedThroughAProxy() async throws {
+        try await PythonPeer.run { peer in
+            let proxy = try await ForwardProxy.start(user: "ann", password: "s3cret")
+            defer { proxy.stop() }
+            let run = try await CommandLine_.nk(["ws", "--compress", "--proxy", "http://ann:s3cret@127.0.0.1:\(proxy.port)",
+                                                 peer.url("/extensions?once", on: .deflate).absoluteString],
+                                                input: "hello\n", keepingInputOpen: true)
+            #expect(run.status == 0, "\(run.errors)")
+            let lines = run.output.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("permessage-deflate") == true, "\(run.output)")
+            #expect(lines.dropFirst().first == "hello", "\(run.output)")
+            #expect(proxy.entries.map(\.method) == ["CONNECT"])
+        }
+    }
 }

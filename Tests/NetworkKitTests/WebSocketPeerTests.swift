@@ -60,6 +60,67 @@ struct WebSocketPeerTests {
             }
         }
     }
+
+    @Test func answersItsPing() async throws {
+        try await PythonPeer.run { peer in
+            let socket = try await peer.service.send(.webSocket(url: peer.url("/ping")))
+            #expect(try await WebSocketTests.next(socket) == .text("pong received"))
+            await socket.close()
+        }
+    }
+
+    @Test func compressesBothWaysWhenItAcceptsPermessageDeflate() async throws {
+        try await PythonPeer.run { peer in
+            let options = WebSocketOptions(compression: true)
+            let socket = try await peer.service.send(.webSocket(url: peer.url("/extensions", on: .deflate), options: options))
+            guard case .text(let accepted)? = try await WebSocketTests.next(socket) else {
+                Issue.record("the peer did not say what it accepted")
+                return
+            }
+            #expect(accepted.hasPrefix("permessage-deflate"))
+            let text = String(repeating: "compressible text, ", count: 5_000)
+            for _ in 0..<3 {
+                try await socket.send(.text(text))
+                #expect(try await WebSocketTests.next(socket) == .text(text))
+            }
+            let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+            try await socket.send(.binary(bytes))
+            #expect(try await WebSocketTests.next(socket) == .binary(bytes))
+            await socket.close()
+            #expect(try await WebSocketTests.next(socket) == nil)
+
+            // A peer that does not take the offer talks uncompressed.
+            let plain = try await peer.service.send(.webSocket(url: peer.url("/extensions"), options: options))
+            #expect(try await WebSocketTests.next(plain) == .text("none"))
+            await plain.close()
+        }
+    }
+
+    /// 1 MiB of text deflates to about a kilobyte: the limit holds for what it inflates to.
+    @Test func theLimitHoldsForWhatAMessageInflatesTo() async throws {
+        try await PythonPeer.run { peer in
+            let options = WebSocketOptions(maxMessageBytes: 64 << 10, compression: true)
+            let socket = try await peer.service.send(.webSocket(url: peer.url("/big-text", on: .deflate), options: options))
+            let error = await WebSocketTests.webSocketError { _ = try await WebSocketTests.next(socket) }
+            #expect(error == .protocolViolation(code: 1009, reason: "a message was over the limit of 65536 bytes once inflated"))
+        }
+    }
+
+    /// `wss:` through an HTTP proxy: the tunnel, then TLS with the peer, checked against the test CA.
+    @Test func opensThroughAProxyWithTLS() async throws {
+        try await TrustFixture.run { fixture in
+            try await PythonPeer.run(tls: fixture.certificates.server) { peer in
+                let proxy = try await ForwardProxy.start()
+                defer { proxy.stop() }
+                let service = try WebSocketProxyTests.service(proxy: proxy, trust: fixture.testCA)
+                let socket = try await service.send(.webSocket(url: peer.url("/echo", on: .tls)))
+                try await socket.send(.text("via the proxy, over TLS"))
+                #expect(try await WebSocketTests.next(socket) == .text("via the proxy, over TLS"))
+                await socket.close()
+                #expect(proxy.entries.map(\.method) == ["CONNECT"])
+            }
+        }
+    }
 }
 
 /// One run of the Python peer (`Peers/websockets_peer.py`), stopped after its test.
@@ -75,19 +136,35 @@ struct PythonPeer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Peers/websockets_peer.py")
 
-    let ports: (open: Int, limited: Int)
+    /// Its ports: without a limit, with a 1 KiB limit, with permessage-deflate, and with TLS
+    /// (when it was given a certificate).
+    let ports: (open: Int, limited: Int, deflate: Int, tls: Int?)
     let service: Service
 
+    /// Which of its servers a URL is for.
+    enum Port { case open, limited, deflate, tls }
+
     func url(_ path: String, limited: Bool = false) -> URL {
-        URL(string: "ws://127.0.0.1:\(limited ? ports.limited : ports.open)\(path)")!
+        url(path, on: limited ? .limited : .open)
     }
 
-    /// Starts the peer, runs `body` with it, and stops it.
-    static func run(_ body: (PythonPeer) async throws -> Void) async throws {
+    func url(_ path: String, on port: Port) -> URL {
+        let (scheme, number) = switch port {
+        case .open: ("ws", ports.open)
+        case .limited: ("ws", ports.limited)
+        case .deflate: ("ws", ports.deflate)
+        case .tls: ("wss", ports.tls ?? 0)
+        }
+        return URL(string: "\(scheme)://127.0.0.1:\(number)\(path)")!
+    }
+
+    /// Starts the peer (with a TLS port presenting `tls`, when given), runs `body` with it, and
+    /// stops it.
+    static func run(tls: TestIdentity? = nil, _ body: (PythonPeer) async throws -> Void) async throws {
         guard let python else { throw PeerError(message: "no Python with websockets: run scripts/bootstrap test") }
         let process = Process()
         process.executableURL = python
-        process.arguments = [script.path]
+        process.arguments = [script.path] + (tls.map { [$0.certificateFile.path, $0.keyFile.path] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try launch(process)
@@ -106,9 +183,10 @@ struct PythonPeer {
             }
         }
         let ports = line.split(separator: " ").compactMap { Int($0) }
-        guard ports.count == 2 else { throw PeerError(message: "the peer printed \"\(line)\", not its two ports") }
+        guard ports.count == (tls == nil ? 3 : 4) else { throw PeerError(message: "the peer printed \"\(line)\", not its ports") }
         let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "tests.peer"))
-        let peer = PythonPeer(ports: (ports[0], ports[1]), service: Service(configuration: configuration, transport: NIOTransport()))
+        let peer = PythonPeer(ports: (ports[0], ports[1], ports[2], ports.count > 3 ? ports[3] : nil),
+                              service: Service(configuration: configuration, transport: NIOTransport()))
         try await body(peer)
     }
 

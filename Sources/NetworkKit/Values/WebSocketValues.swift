@@ -104,14 +104,20 @@ public struct WebSocketOptions: Sendable, Equatable {
     /// them ``WebSocket/messages`` throws the last error. The app's own close, a protocol
     /// violation and an upgrade the server refused (a status) end the socket for good.
     public var reconnection: StreamReconnection
+    /// Whether to offer `permessage-deflate` (RFC 7692): when the server accepts it, messages
+    /// travel compressed both ways, and a message is held to ``maxMessageBytes`` once inflated
+    /// (a larger one closes with 1009, however small it was on the wire). Off by default: each
+    /// connection that uses it keeps a compressor and a decompressor (about 300 KiB).
+    public var compression: Bool
 
     /// Options with these settings.
     public init(subprotocols: [String] = [], maxMessageBytes: Int64 = 16 << 20, pingInterval: Duration? = nil,
-                reconnection: StreamReconnection = .never) {
+                reconnection: StreamReconnection = .never, compression: Bool = false) {
         self.subprotocols = subprotocols
         self.maxMessageBytes = maxMessageBytes
         self.pingInterval = pingInterval
         self.reconnection = reconnection
+        self.compression = compression
     }
 }
 

@@ -1,4 +1,6 @@
 #if NIO
+import Foundation
+import NetworkKit
 import NIOCore
 import NIOWebSocket
 
@@ -17,8 +19,8 @@ extension NIOWebSocketHandler {
     /// The app hears how the connection ended once, when it is over (`closeConnection`, or the
     /// value `connectionEnded()` returns).
     ///
-    /// What it checks of every frame from the server: no mask, no reserved bit (no extension is
-    /// negotiated yet), a known opcode, control frames unfragmented and at most 125 bytes,
+    /// What it checks of every frame from the server: no mask, no reserved bit but RSV1 on the
+    /// first frame of a message when permessage-deflate was negotiated, a known opcode, control frames unfragmented and at most 125 bytes,
     /// continuations only inside a message, a message's bytes within the limit (`1009`
     /// otherwise), text that is UTF-8 (`1007` otherwise), a close's code one a peer may send.
     struct StateMachine {
@@ -42,6 +44,8 @@ extension NIOWebSocketHandler {
             case text(String)
             /// A binary message.
             case binary(ByteBuffer)
+            /// A binary message inflated from a compressed one.
+            case inflatedBinary(Data)
         }
 
         /// How the connection ended, as the app hears it.
@@ -64,6 +68,9 @@ extension NIOWebSocketHandler {
             case none
             /// Hand the message to the app.
             case deliver(Message)
+            /// Inflate the compressed payload of a whole message, then tell the machine
+            /// (`inflated(_:isText:)`).
+            case inflate(ByteBuffer, isText: Bool)
             /// Answer a ping with a pong carrying `payload`.
             case pong(ByteBuffer)
             /// Echo the server's close (this code and reason) and wait for the connection's end.
@@ -96,18 +103,21 @@ extension NIOWebSocketHandler {
 
         /// The most bytes a message may have; a larger one closes the connection with `1009`.
         let maxMessageBytes: Int64
+        /// Whether permessage-deflate was negotiated: a message may come compressed (RSV1).
+        let compression: Bool
         /// Where the connection is.
         private(set) var phase = Phase.open
         /// The data message whose fragments are arriving, if any.
-        private var assembly: (isText: Bool, bytes: ByteBuffer)?
+        private var assembly: (isText: Bool, compressed: Bool, bytes: ByteBuffer)?
         /// The payload of the keep-alive ping not yet answered, if any.
         private var unansweredPing: ByteBuffer?
         /// How many keep-alive pings were sent (each payload is this number).
         private var pingsSent: UInt64 = 0
 
         /// A machine for an open connection.
-        init(maxMessageBytes: Int64) {
+        init(maxMessageBytes: Int64, compression: Bool = false) {
             self.maxMessageBytes = maxMessageBytes
+            self.compression = compression
         }
 
         // MARK: Frames from the server
@@ -122,7 +132,8 @@ extension NIOWebSocketHandler {
                 break
             }
             if frame.maskKey != nil { return violation(.protocolError, "a frame from the server was masked") }
-            if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+            let compressible = frame.opcode == .text || frame.opcode == .binary
+            if frame.rsv2 || frame.rsv3 || (frame.rsv1 && !(compression && compressible)) {
                 return violation(.protocolError, "a frame used a reserved bit no extension negotiated")
             }
             switch frame.opcode {
@@ -134,7 +145,7 @@ extension NIOWebSocketHandler {
                 guard assembly == nil else {
                     return violation(.protocolError, "a new message began before the last one's final fragment")
                 }
-                assembly = (frame.opcode == .text, ByteBuffer())
+                assembly = (frame.opcode == .text, frame.rsv1, ByteBuffer())
                 return receivedData(frame)
             case .continuation:
                 guard assembly != nil else { return violation(.protocolError, "a continuation frame came outside a message") }
@@ -151,7 +162,7 @@ extension NIOWebSocketHandler {
         }
 
         private mutating func receivedData(_ frame: WebSocketFrame) -> FrameAction {
-            guard let (isText, kept) = assembly else { return .none }
+            guard let (isText, compressed, kept) = assembly else { return .none }
             var bytes = kept
             guard Int64(bytes.readableBytes) + Int64(frame.length) <= maxMessageBytes else {
                 assembly = nil
@@ -160,13 +171,31 @@ extension NIOWebSocketHandler {
             var data = frame.data
             bytes.writeBuffer(&data)
             guard frame.fin else {
-                assembly = (isText, bytes)
+                assembly = (isText, compressed, bytes)
                 return .none
             }
             assembly = nil
+            if compressed { return .inflate(bytes, isText: isText) }
             // Messages the server sent before it read the client's close are still delivered.
             guard isText else { return .deliver(.binary(bytes)) }
-            guard let text = String(validating: bytes.readableBytesView, as: UTF8.self) else {
+            return deliverText(bytes.readableBytesView)
+        }
+
+        /// The driver inflated a compressed message (`.inflate`): `result` is its bytes, or why
+        /// they could not be had (past the limit: `1009`; not deflate: `1002`).
+        mutating func inflated(_ result: Result<Data, WebSocketCompressionError>, isText: Bool) -> FrameAction {
+            switch result {
+            case .success(let bytes):
+                return isText ? deliverText(bytes) : .deliver(.inflatedBinary(bytes))
+            case .failure(.limitExceeded):
+                return violation(.messageTooLarge, "a message was over the limit of \(maxMessageBytes) bytes once inflated")
+            case .failure(.corrupt):
+                return violation(.protocolError, "a compressed message did not inflate")
+            }
+        }
+
+        private mutating func deliverText(_ bytes: some Collection<UInt8>) -> FrameAction {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
                 return violation(.dataInconsistentWithMessage, "a text message was not UTF-8")
             }
             return .deliver(.text(text))

@@ -28,12 +28,19 @@ final class NIOWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private var machine: StateMachine
     private let inbox: NIOWebSocketInbox
+    /// permessage-deflate's compressor and decompressor, when it was negotiated.
+    private let deflate: (deflater: WebSocketDeflater, inflater: WebSocketInflater)?
     private let pingInterval: TimeAmount?
     private var pinging: RepeatedTask?
     private var closeTimer: Scheduled<Void>?
 
-    init(maxMessageBytes: Int64, pingInterval: Duration?, inbox: NIOWebSocketInbox) {
-        machine = StateMachine(maxMessageBytes: maxMessageBytes)
+    /// A handler for a connection whose upgrade accepted `deflate` (nil: no compression).
+    init(maxMessageBytes: Int64, pingInterval: Duration?, deflate: WebSocketDeflateParameters?,
+         inbox: NIOWebSocketInbox) throws(WebSocketCompressionError) {
+        machine = StateMachine(maxMessageBytes: maxMessageBytes, compression: deflate != nil)
+        self.deflate = try deflate.map { parameters throws(WebSocketCompressionError) in
+            (try WebSocketDeflater(parameters), try WebSocketInflater())
+        }
         self.inbox = inbox
         self.pingInterval = pingInterval.map { TimeAmount($0) }
     }
@@ -84,6 +91,16 @@ final class NIOWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
             inbox.append(.text(text))
         case .deliver(.binary(let bytes)):
             inbox.append(.binary(Data(sharing: bytes)))
+        case .deliver(.inflatedBinary(let data)):
+            inbox.append(.binary(data))
+        case .inflate(let payload, let isText):
+            let result = Result { () throws(WebSocketCompressionError) -> Data in
+                guard let inflater = deflate?.inflater else { throw .corrupt("no compression was negotiated") }
+                return try payload.withUnsafeReadableBytes { bytes throws(WebSocketCompressionError) in
+                    try inflater.decompress(bytes, limit: Int(clamping: machine.maxMessageBytes))
+                }
+            }
+            perform(machine.inflated(result, isText: isText), context: context)
         case .pong(let payload):
             writeControl(.pong, payload, context: context)
         case .echoClose(let code, let reason):
@@ -106,6 +123,18 @@ final class NIOWebSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         var frame = unwrapOutboundIn(data)
+        if let deflater = deflate?.deflater, frame.opcode == .text || frame.opcode == .binary {
+            do {
+                let compressed = try frame.data.withUnsafeReadableBytes { bytes throws(WebSocketCompressionError) in
+                    try deflater.compress(bytes)
+                }
+                frame = WebSocketFrame(fin: frame.fin, rsv1: true, opcode: frame.opcode,
+                                       data: context.channel.allocator.buffer(bytes: compressed))
+            } catch {
+                promise?.fail(NetworkError.transport(TransportError(.cannotDecodeRawData, detail: "permessage-deflate could not compress a message: \(error)")))
+                return
+            }
+        }
         frame.maskKey = .random()
         context.write(wrapOutboundOut(frame), promise: promise)
     }

@@ -3,6 +3,7 @@ import Foundation
 import NetworkKit
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOExtras
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
@@ -13,8 +14,10 @@ import FoundationNetworking
 #endif
 
 /// One WebSocket upgrade of the NIO transport: a connection of its own to the request's host
-/// (TLS with the transport's trust settings and pins, checked before anything is sent), the
-/// request sent as an HTTP/1.1 upgrade, and the answer reported as the transport contract says.
+/// (through a `CONNECT` tunnel when the connection settings name an HTTP proxy for it, for `ws:`
+/// as for `wss:`; then TLS with the transport's trust settings and pins, checked before anything
+/// is sent), the request sent as an HTTP/1.1 upgrade, and the answer reported as the transport
+/// contract says.
 struct NIOWebSocketOpening: Sendable {
     let request: URLRequest
     let options: WebSocketOptions
@@ -24,6 +27,8 @@ struct NIOWebSocketOpening: Sendable {
     /// The pin check of a new TLS connection, when the trust settings pin keys.
     let pinCheck: (@Sendable (any Channel) -> EventLoopFuture<Void>)?
     let routing: NIORouting
+    /// The HTTP proxy to tunnel through, if any.
+    let proxy: ProxyServer?
 
     /// What the upgrade came to.
     enum Upgrade: Sendable {
@@ -48,7 +53,7 @@ struct NIOWebSocketOpening: Sendable {
             let upgrade = try await withTaskCancellationHandler {
                 let upgrading = try await ClientBootstrap(group: group)
                     .connectTimeout(.seconds(10))
-                    .connect(host: host, port: port) { made in
+                    .connect(host: proxy?.host ?? host, port: proxy?.port ?? port) { made in
                         channel.withLockedValue { $0 = made }
                         return made.eventLoop.makeCompletedFuture {
                             try setUp(made, host: host, port: port, secure: secure)
@@ -77,12 +82,56 @@ struct NIOWebSocketOpening: Sendable {
         } catch {
             try? await channel.withLockedValue({ $0 })?.close()
             if Task.isCancelled { return .cancelled }
-            return await routing.failure(for: error, url: url, direct: true)
+            if let refusal = error as? WebSocketExtensionError { return .failed(.badServerResponse, detail: refusal.reason) }
+            if let proxy, let failure = Self.proxyFailure(for: error, proxy: proxy) { return .connection(failure) }
+            return await routing.failure(for: error, url: url, direct: proxy == nil)
         }
     }
 
-    /// The channel's handlers: TLS (then the pin check) for `https:`, then the HTTP/1.1 upgrade.
+    /// The channel's handlers: the tunnel through the proxy, if any, then the rest (`secured`).
     private func setUp(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
+        guard let proxy else { return try secured(channel, host: host, port: port, secure: secure) }
+        let tunnel = channel.eventLoop.makePromise(of: Void.self)
+        var headers = HTTPHeaders([("Host", "\(host):\(port)")])
+        if let credentials = proxy.credentials {
+            let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
+            headers.add(name: "Proxy-Authorization", value: "Basic \(token)")
+        }
+        let encoder = HTTPRequestEncoder()
+        let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes))
+        let connect = NIOHTTP1ProxyConnectHandler(targetHost: host, targetPort: port, headers: headers,
+                                                  deadline: .now() + .seconds(10), promise: tunnel)
+        try channel.pipeline.syncOperations.addHandlers([encoder, decoder, connect])
+        // The HTTP codec leaves once the tunnel is open (the CONNECT handler removes itself);
+        // the callbacks run on the channel's loop.
+        let codec = NIOLoopBound((encoder, decoder), eventLoop: channel.eventLoop)
+        return tunnel.futureResult
+            .flatMap { channel.pipeline.syncOperations.removeHandler(codec.value.1) }
+            .flatMap { channel.pipeline.syncOperations.removeHandler(codec.value.0) }
+            .flatMapThrowing { try secured(channel, host: host, port: port, secure: secure) }
+            .flatMap { $0 }
+    }
+
+    /// What the proxy's part in `error` was, if it had one: a `407`, a refused tunnel, a proxy
+    /// that cannot be reached.
+    static func proxyFailure(for error: any Error, proxy: ProxyServer) -> ConnectionFailure? {
+        if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
+            if error == .proxyAuthenticationRequired() { return .proxyAuthenticationRequired(proxy: proxy.description) }
+            if error == .httpProxyHandshakeTimeout() {
+                return .proxyFailed(proxy: proxy.description, reason: "it did not answer CONNECT within 10 seconds")
+            }
+            return .proxyFailed(proxy: proxy.description, reason: "it refused to open a tunnel")
+        }
+        if case .failed(let failure) = NIOErrors.failure(for: error),
+           failure.code == .cannotConnectToHost || failure.code == .cannotFindHost {
+            return .proxyFailed(proxy: proxy.description, reason: NetworkError.transport(failure).description)
+        }
+        return nil
+    }
+
+    /// The channel's handlers past any tunnel: TLS (then the pin check) for `https:`, then the
+    /// HTTP/1.1 upgrade.
+    private func secured(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
         guard secure else { return try upgrade(channel, host: host, port: port, secure: false) }
         var tls = tls
         tls.applicationProtocols = ["http/1.1"]
@@ -102,6 +151,9 @@ struct NIOWebSocketOpening: Sendable {
     private func upgrade(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        if options.compression, !headers.contains(name: "Sec-WebSocket-Extensions") {
+            headers.add(name: "Sec-WebSocket-Extensions", value: WebSocketDeflateParameters.offer)
+        }
         if !headers.contains(name: "Host") {
             let defaultPort = secure ? 443 : 80
             let name = host.contains(":") ? "[\(host)]" : host
@@ -116,9 +168,12 @@ struct NIOWebSocketOpening: Sendable {
         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
             channel, head in
             channel.eventLoop.makeCompletedFuture {
+                let deflate = try WebSocketDeflateParameters.accepted(head.headers[canonicalForm: "Sec-WebSocket-Extensions"].joined(separator: ", "),
+                                                                      offered: options.compression)
                 let inbox = NIOWebSocketInbox(byteLimit: Self.inboxBytes(options)) { channel.read() }
                 try channel.pipeline.syncOperations.addHandler(
-                    NIOWebSocketHandler(maxMessageBytes: options.maxMessageBytes, pingInterval: options.pingInterval, inbox: inbox))
+                    NIOWebSocketHandler(maxMessageBytes: options.maxMessageBytes, pingInterval: options.pingInterval,
+                                        deflate: deflate, inbox: inbox))
                 let picked = head.headers.first(name: "Sec-WebSocket-Protocol")
                 return .opened(head, NIOWebSocketConnection(channel: channel, inbox: inbox, subprotocol: picked))
             }
