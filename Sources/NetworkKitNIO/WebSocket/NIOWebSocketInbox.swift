@@ -2,6 +2,7 @@
 import Foundation
 import NetworkKit
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The messages a WebSocket connection has read and its reader has not taken yet, and how the
 /// connection ended, between the channel's event loop (which adds) and the task that reads
@@ -9,8 +10,9 @@ import NIOConcurrencyHelpers
 /// from the network until the reader takes enough (`isFull`, `readMore`).
 final class NIOWebSocketInbox: Sendable {
     private struct State {
-        var messages: [WebSocketMessage] = []
-        var first = 0
+        /// Taken from the front: a message leaves as the reader takes it, so the inbox holds only
+        /// what is yet to be read, however far behind the reader is.
+        var messages = CircularBuffer<WebSocketMessage>()
         var bytes = 0
         /// How the connection ended, once it has: nil for a normal end, else the error.
         var ending: NetworkError??
@@ -41,7 +43,7 @@ final class NIOWebSocketInbox: Sendable {
                 return waiter
             }
             state.messages.append(message)
-            state.bytes += message.byteCount
+            state.bytes += Int(message.byteCount)
             return nil
         }
         waiter?.resume(returning: .success(message))
@@ -68,6 +70,9 @@ final class NIOWebSocketInbox: Sendable {
             return true
         }
     }
+
+    /// How many messages it holds now (for the tests).
+    var heldMessages: Int { state.withLockedValue { $0.messages.count } }
 
     // MARK: The reader's side
 
@@ -103,14 +108,8 @@ final class NIOWebSocketInbox: Sendable {
     private static func take(from state: inout State, byteLimit: Int,
                              waiter: CheckedContinuation<Result<WebSocketMessage?, NetworkError>, Never>)
         -> (Result<WebSocketMessage?, NetworkError>?, readMore: Bool) {
-        if state.first < state.messages.count {
-            let message = state.messages[state.first]
-            state.first += 1
-            state.bytes -= message.byteCount
-            if state.first == state.messages.count {
-                state.messages.removeAll(keepingCapacity: true)
-                state.first = 0
-            }
+        if let message = state.messages.popFirst() {
+            state.bytes -= Int(message.byteCount)
             let readMore = state.readHeld && state.bytes < byteLimit / 2
             if readMore { state.readHeld = false }
             return (.success(message), readMore)
@@ -122,13 +121,4 @@ final class NIOWebSocketInbox: Sendable {
     }
 }
 
-extension WebSocketMessage {
-    /// The bytes the message holds.
-    var byteCount: Int {
-        switch self {
-        case .text(let text): text.utf8.count
-        case .binary(let data): data.count
-        }
-    }
-}
 #endif
