@@ -186,6 +186,11 @@ let package = Package(
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer", "CJPEG", "CPNG", "CWebP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                // The WebSocket benchmarks' bare client.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

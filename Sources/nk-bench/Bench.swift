@@ -14,7 +14,8 @@ import Foundation
 /// (`StreamBenchmarks`), `NK_BENCH_ONLY=tls` a pinned handshake against an unpinned one on NIO
 /// (`TLSBenchmarks`), `NK_BENCH_ONLY=progressive` thumbnails of a progressive JPEG against its full
 /// decode (`ProgressiveThumbnailBenchmarks`), `NK_BENCH_ONLY=previews` a progressive JPEG's
-/// previews as it arrives (`ImagePreviewBenchmarks`). The last seven are not part of the default run.
+/// previews as it arrives (`ImagePreviewBenchmarks`), `NK_BENCH_ONLY=websocket` WebSockets against
+/// a bare NIOWebSocket client (`WebSocketBenchmarks`). The last eight are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -29,7 +30,7 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews | websocket
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
@@ -37,6 +38,7 @@ enum Bench {
         if only == "rotation" { return try await Task.detached { try await RotationBenchmarks.run() }.value }
         if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }
         if only == "previews" { return try await Task.detached { try ImagePreviewBenchmarks.run() }.value }
+        if only == "websocket" { return try await Task.detached { try await WebSocketBenchmarks().run() }.value }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")

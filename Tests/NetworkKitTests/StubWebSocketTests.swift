@@ -120,3 +120,24 @@ struct StubWebSocketTests {
         await #expect(throws: NetworkError.self) { _ = try await service.send(Request(path: "/socket")) }
     }
 }
+
+extension StubWebSocketTests {
+    /// The app's close during a reconnection's wait ends the messages at once, with no new upgrade.
+    @Test func closingDuringTheWaitEndsTheMessagesAtOnce() async throws {
+        let stub = StubTransport()
+        stub.answer(.get, .path("/feed"), with: .webSocket { peer in try peer.send(.text("one")); peer.drop() })
+        let options = WebSocketOptions(reconnection: StreamReconnection(delay: .seconds(3_600), maxDelay: .seconds(3_600)))
+        let socket = try await Self.service(stub).send(.webSocket(path: "/feed", options: options))
+        let (heard, first) = AsyncStream<WebSocketMessage?>.makeStream()
+        let reader = Task {
+            var messages = socket.messages.makeAsyncIterator()
+            first.yield(try await messages.next())
+            return try await messages.next()   // meets the drop, then waits an hour to reconnect
+        }
+        var firsts = heard.makeAsyncIterator()
+        #expect(await firsts.next() == .text("one"))
+        await socket.close()
+        #expect(try await reader.value == nil)
+        #expect(stub.requests.count == 1)
+    }
+}

@@ -24,6 +24,8 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
         var closedByApp = false
         /// The socket the app holds, for the hook (weak: the socket holds this connection).
         weak var socket: WebSocket?
+        /// The wait before the next upgrade while it runs, which the app's close cuts short.
+        var waiting: Task<Void, Never>?
     }
 
     private let state: Protected<State>
@@ -87,11 +89,21 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
     /// Waits `wait`, then opens the next connection and runs the hook on it; a failed upgrade
     /// leaves the next wait pending, or ends the socket with the upgrade's error.
     private func reconnect(after wait: Duration) async throws(NetworkError) {
-        do {
-            try await Task.sleep(for: wait)
-        } catch {
-            throw .cancelled
+        let waiting = Task { _ = try? await Task.sleep(for: wait) }
+        state.withLock { $0.waiting = waiting }
+        await withTaskCancellationHandler {
+            await waiting.value
+        } onCancel: {
+            waiting.cancel()
         }
+        state.withLock { $0.waiting = nil }
+        if Task.isCancelled { throw .cancelled }
+        // The app may have closed the socket during the wait: no new connection then.
+        let closed = state.withLock { state in
+            if state.closedByApp { state.ended = .success(()) }
+            return state.closedByApp
+        }
+        if closed { return }
         let opened: any WebSocketConnection
         do throws(NetworkError) {
             let response = try await reopen()
@@ -146,10 +158,11 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
     }
 
     func close(code: UInt16, reason: String) async {
-        let current = state.withLock { state in
+        let (current, waiting) = state.withLock { state in
             state.closedByApp = true
-            return state.current
+            return (state.current, state.waiting)
         }
+        waiting?.cancel()
         await current.close(code: code, reason: reason)
     }
 }
