@@ -204,8 +204,10 @@ final class BareWebSocket {
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
                         upgradeRequestHead: head, upgraders: [upgrader],
                         notUpgradingCompletionHandler: { $0.eventLoop.makeSucceededFuture(.refused) })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration))
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    // A frame the server sends right behind its 101 can arrive with it.
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
         guard case .upgraded(let frames) = try await upgrade.get(), let channel = made.withLockedValue({ $0 }) else {

@@ -61,6 +61,15 @@ struct WebSocketPeerTests {
         }
     }
 
+    @Test func aDroppedConnectionIsADrop() async throws {
+        try await PythonPeer.run { peer in
+            let socket = try await peer.service.send(.webSocket(url: peer.url("/drop")))
+            try await socket.send(.text("the last word"))
+            let error = await WebSocketTests.webSocketError { _ = try await WebSocketTests.next(socket) }
+            #expect(error == .dropped)
+        }
+    }
+
     @Test func answersItsPing() async throws {
         try await PythonPeer.run { peer in
             let socket = try await peer.service.send(.webSocket(url: peer.url("/ping")))

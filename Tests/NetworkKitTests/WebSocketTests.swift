@@ -289,4 +289,17 @@ struct WebSocketLargeMessageTests {
         #expect(try await WebSocketTests.next(socket) == .binary(bytes))
         await socket.close()
     }
+
+    /// The same with Python's `websockets`, which has no message limit on that port.
+    @Test(.enabled(if: PythonPeer.python != nil, "Python's websockets is not in .build/peers/venv: run scripts/bootstrap test"))
+    func aSixteenMebibyteMessageGoesBothWaysWithThePeer() async throws {
+        try await PythonPeer.run { peer in
+            let socket = try await peer.service.send(.webSocket(url: peer.url("/echo")))
+            var bytes = Data(repeating: 3, count: 16 << 20)
+            for index in stride(from: 0, to: bytes.count, by: 4_099) { bytes[index] = UInt8(truncatingIfNeeded: index) }
+            try await socket.send(.binary(bytes))
+            #expect(try await WebSocketTests.next(socket) == .binary(bytes))
+            await socket.close()
+        }
+    }
 }

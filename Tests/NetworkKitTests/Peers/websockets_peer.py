@@ -11,6 +11,7 @@ them. What a connection does is chosen by its path:
   /close       closes with 4001 "peer closes"
   /ping        pings the client, waits for its pong, sends "pong received", then echoes
   /big-text    sends a text message of 1 MiB of "a", then echoes
+  /drop        ends the TCP connection, without a close, after the first message it reads
   /extensions  sends the Sec-WebSocket-Extensions the server answered with ("none" when none), then
                echoes; /extensions?once echoes one message, then closes with 1000
 """
@@ -36,6 +37,10 @@ async def handler(connection):
         await connection.send("pong received")
     elif path == "/big-text":
         await connection.send("a" * (1 << 20))
+    elif path == "/drop":
+        await connection.recv()
+        connection.transport.abort()
+        return
     elif path.startswith("/extensions"):
         await connection.send(connection.response.headers.get("Sec-WebSocket-Extensions", "none"))
         if path == "/extensions?once":
