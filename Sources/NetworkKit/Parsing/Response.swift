@@ -19,8 +19,9 @@ public struct Response: Sendable {
     public var downloadedFile: DownloadedFile?
     /// For a WebSocket request, the connection its upgrade opened (`WebSocketParser` takes it).
     package var webSocket: (any WebSocketConnection)?
-    /// For a WebSocket request, sends the upgrade again through the service (the interceptors
-    /// adapting it anew) and returns the new `101`'s response, its connection in ``webSocket``.
+    /// For a WebSocket request whose options reconnect, sends the upgrade again through the
+    /// service (the interceptors adapting it anew) and returns the new `101`'s response, its
+    /// connection in ``webSocket``.
     package var reopenWebSocket: (@Sendable () async throws(NetworkError) -> Response)?
     /// Where the kit's parsers note the business status they checked (set by the pipeline).
     var notes: ParseNotes?

@@ -12,7 +12,9 @@ extension RequestPipeline {
         } else if let head = outcome.head, head.statusCode == 101, let connection {
             var response = Response(head, data: Data())
             response.webSocket = monitors.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: monitors)
-            response.reopenWebSocket = reopenWebSocket
+            if case .webSocket(let setup) = options.kind, setup.options.reconnection.isEnabled {
+                response.reopenWebSocket = reopenWebSocket
+            }
             result = await parse(response)
         } else if let head = outcome.head {
             result = .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
