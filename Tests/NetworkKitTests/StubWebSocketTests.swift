@@ -141,3 +141,26 @@ extension StubWebSocketTests {
         #expect(stub.requests.count == 1)
     }
 }
+
+extension StubWebSocketTests {
+    /// The waits between connections run on the service's clock, as its retry delays do.
+    @Test func theWaitsRunOnTheServicesClock() async throws {
+        let stub = StubTransport()
+        stub.answer(.get, .path("/feed"), with: [
+            .webSocket { peer in try peer.send(.text("one")); peer.drop() },
+            .webSocket { peer in try peer.send(.text("two")) },
+        ])
+        let clock = InstantClock()
+        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
+                                                 callbackQueue: DispatchQueue(label: "tests.stub-websocket"))
+        configuration.clock = clock
+        let service = Service(configuration: configuration, transport: stub)
+        let options = WebSocketOptions(reconnection: StreamReconnection(delay: .seconds(30), maxDelay: .seconds(30)))
+        let socket = try await service.send(.webSocket(path: "/feed", options: options))
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .text("one"))
+        #expect(try await messages.next() == .text("two"))
+        #expect(clock.slept == [.seconds(30)])
+        await socket.close()
+    }
+}

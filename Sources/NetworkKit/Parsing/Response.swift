@@ -19,10 +19,8 @@ public struct Response: Sendable {
     public var downloadedFile: DownloadedFile?
     /// For a WebSocket request, the connection its upgrade opened (`WebSocketParser` takes it).
     package var webSocket: (any WebSocketConnection)?
-    /// For a WebSocket request whose options reconnect, sends the upgrade again through the
-    /// service (the interceptors adapting it anew) and returns the new `101`'s response, its
-    /// connection in ``webSocket``.
-    package var reopenWebSocket: (@Sendable () async throws(NetworkError) -> Response)?
+    /// For a WebSocket request whose options reconnect, how it opens its next connection.
+    package var webSocketReopening: WebSocketReopening?
     /// Where the kit's parsers note the business status they checked (set by the pipeline).
     var notes: ParseNotes?
 
@@ -73,4 +71,14 @@ extension Response {
     var head: ResponseHead {
         ResponseHead(url: url, statusCode: statusCode, headers: headers)
     }
+}
+
+/// How a reconnecting WebSocket opens its next connection, as the pipeline sets it up.
+package struct WebSocketReopening: Sendable {
+    /// Sends the upgrade again through the service (the interceptors adapting it anew) and
+    /// returns the new `101`'s response, its connection in ``Response/webSocket``.
+    package let reopen: @Sendable () async throws(NetworkError) -> Response
+    /// Waits `duration` on the service's clock (`ServiceConfiguration.clock`); throws when the
+    /// waiting task is cancelled.
+    package let wait: @Sendable (Duration) async throws -> Void
 }

@@ -450,7 +450,7 @@ struct RequestPipeline: Sendable {
         Task.isCancelled || request.isStopRequested
     }
 
-    private static func sleep<C: Clock>(on clock: C, for delay: Duration) async throws where C.Duration == Duration {
+    static func sleep<C: Clock>(on clock: C, for delay: Duration) async throws where C.Duration == Duration {
         guard delay > .zero else { return try Task.checkCancellation() }
         try await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)
     }

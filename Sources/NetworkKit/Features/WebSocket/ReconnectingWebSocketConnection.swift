@@ -6,8 +6,6 @@ import Foundation
 /// reopens, ``send(_:)`` fails with ``WebSocketError/notOpen`` from the ended connection; the
 /// app's `resubscribe` hook runs on each new connection before its first message is read.
 final class ReconnectingWebSocketConnection: WebSocketConnection {
-    /// Opens a new connection: the upgrade's response, its connection in `webSocket`.
-    typealias Reopen = @Sendable () async throws(NetworkError) -> Response
     /// What the app sends on each new connection, such as its subscriptions.
     typealias Resubscribe = @Sendable (WebSocket) async throws -> Void
 
@@ -29,13 +27,13 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
     }
 
     private let state: Protected<State>
-    private let reopen: Reopen
+    private let reopening: WebSocketReopening
     private let resubscribe: Resubscribe?
 
-    init(first: any WebSocketConnection, policy: StreamReconnection, reopen: @escaping Reopen,
+    init(first: any WebSocketConnection, policy: StreamReconnection, reopening: WebSocketReopening,
          resubscribe: Resubscribe?) {
         state = Protected(State(current: first, reconnector: WebSocketReconnector(policy: policy)))
-        self.reopen = reopen
+        self.reopening = reopening
         self.resubscribe = resubscribe
     }
 
@@ -89,7 +87,8 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
     /// Waits `wait`, then opens the next connection and runs the hook on it; a failed upgrade
     /// leaves the next wait pending, or ends the socket with the upgrade's error.
     private func reconnect(after wait: Duration) async throws(NetworkError) {
-        let waiting = Task { _ = try? await Task.sleep(for: wait) }
+        let sleep = reopening.wait
+        let waiting = Task { _ = try? await sleep(wait) }
         state.withLock { $0.waiting = waiting }
         await withTaskCancellationHandler {
             await waiting.value
@@ -106,7 +105,7 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
         if closed { return }
         let opened: any WebSocketConnection
         do throws(NetworkError) {
-            let response = try await reopen()
+            let response = try await reopening.reopen()
             guard let connection = response.webSocket else {
                 throw NetworkError.invalidRequest("the reopened upgrade returned no connection")
             }

@@ -106,10 +106,10 @@ struct WebSocketParser: ResponseParser {
             throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
         }
         let head = ResponseHead(url: response.url, statusCode: response.statusCode, headers: response.headers)
-        guard reconnection.isEnabled, let reopen = response.reopenWebSocket else {
+        guard reconnection.isEnabled, let reopening = response.webSocketReopening else {
             return WebSocket(connection: connection, response: head)
         }
-        let reconnecting = ReconnectingWebSocketConnection(first: connection, policy: reconnection, reopen: reopen,
+        let reconnecting = ReconnectingWebSocketConnection(first: connection, policy: reconnection, reopening: reopening,
                                                            resubscribe: resubscribe)
         let socket = WebSocket(connection: reconnecting, response: head)
         reconnecting.attach(socket)

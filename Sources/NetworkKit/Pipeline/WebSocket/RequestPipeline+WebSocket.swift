@@ -13,7 +13,10 @@ extension RequestPipeline {
             var response = Response(head, data: Data())
             response.webSocket = monitors.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: monitors)
             if case .webSocket(let setup) = options.kind, setup.options.reconnection.isEnabled {
-                response.reopenWebSocket = reopenWebSocket
+                let clock = settings.clock
+                response.webSocketReopening = WebSocketReopening(reopen: reopenWebSocket) { duration in
+                    try await Self.sleep(on: clock, for: duration)
+                }
             }
             result = await parse(response)
         } else if let head = outcome.head {
