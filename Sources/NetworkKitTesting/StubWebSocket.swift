@@ -110,10 +110,7 @@ struct StubWebSocketConnection: WebSocketConnection {
         }
         switch next {
         case .item(let message):
-            let size = switch message {
-            case .text(let text): Int64(text.utf8.count)
-            case .binary(let data): Int64(data.count)
-            }
+            let size = message.byteCount
             guard size <= maxMessageBytes else {
                 let reason = "a message of \(size) bytes is over the limit of \(maxMessageBytes)"
                 link.toApp.end(.violation(code: 1009, reason: reason), discardingItems: true)

@@ -75,6 +75,8 @@ extension Response {
 
 /// How a reconnecting WebSocket opens its next connection, as the pipeline sets it up.
 package struct WebSocketReopening: Sendable {
+    /// When the socket opens a new connection, from the request's `WebSocketOptions`.
+    package let policy: StreamReconnection
     /// Sends the upgrade again through the service (the interceptors adapting it anew) and
     /// returns the new `101`'s response, its connection in ``Response/webSocket``.
     package let reopen: @Sendable () async throws(NetworkError) -> Response

@@ -30,9 +30,8 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
     private let reopening: WebSocketReopening
     private let resubscribe: Resubscribe?
 
-    init(first: any WebSocketConnection, policy: StreamReconnection, reopening: WebSocketReopening,
-         resubscribe: Resubscribe?) {
-        state = Protected(State(current: first, reconnector: WebSocketReconnector(policy: policy)))
+    init(first: any WebSocketConnection, reopening: WebSocketReopening, resubscribe: Resubscribe?) {
+        state = Protected(State(current: first, reconnector: WebSocketReconnector(policy: reopening.policy)))
         self.reopening = reopening
         self.resubscribe = resubscribe
     }

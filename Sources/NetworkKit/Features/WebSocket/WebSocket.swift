@@ -93,10 +93,8 @@ public final class WebSocket: Sendable {
 }
 
 /// The parser of a WebSocket request: hands over the connection its upgrade opened, wrapped to
-/// reconnect when the options ask for it.
+/// reconnect when the pipeline set the response up for it (the options ask for reconnection).
 struct WebSocketParser: ResponseParser {
-    /// When the socket opens a new connection after the server ended one.
-    let reconnection: StreamReconnection
     /// What the app sends on each new connection.
     let resubscribe: ReconnectingWebSocketConnection.Resubscribe?
 
@@ -106,11 +104,10 @@ struct WebSocketParser: ResponseParser {
             throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
         }
         let head = ResponseHead(url: response.url, statusCode: response.statusCode, headers: response.headers)
-        guard reconnection.isEnabled, let reopening = response.webSocketReopening else {
+        guard let reopening = response.webSocketReopening else {
             return WebSocket(connection: connection, response: head)
         }
-        let reconnecting = ReconnectingWebSocketConnection(first: connection, policy: reconnection, reopening: reopening,
-                                                           resubscribe: resubscribe)
+        let reconnecting = ReconnectingWebSocketConnection(first: connection, reopening: reopening, resubscribe: resubscribe)
         let socket = WebSocket(connection: reconnecting, response: head)
         reconnecting.attach(socket)
         return socket
@@ -144,7 +141,7 @@ extension Request where Output == WebSocket {
 
     private static func webSocket(_ target: RequestTarget, headers: [String: String], options: WebSocketOptions,
                                   resubscribe: ReconnectingWebSocketConnection.Resubscribe?) -> Request<WebSocket> {
-        let parser = WebSocketParser(reconnection: options.reconnection, resubscribe: resubscribe)
+        let parser = WebSocketParser(resubscribe: resubscribe)
         let request = Request(target, headers: headers, parser: parser)
         request[option: \.kind] = .webSocket(WebSocketSetup(options: options))
         return request

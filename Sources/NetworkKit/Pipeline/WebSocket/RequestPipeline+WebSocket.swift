@@ -14,7 +14,7 @@ extension RequestPipeline {
             response.webSocket = monitors.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: monitors)
             if case .webSocket(let setup) = options.kind, setup.options.reconnection.isEnabled {
                 let clock = settings.clock
-                response.webSocketReopening = WebSocketReopening(reopen: reopenWebSocket) { duration in
+                response.webSocketReopening = WebSocketReopening(policy: setup.options.reconnection, reopen: reopenWebSocket) { duration in
                     try await Self.sleep(on: clock, for: duration)
                 }
             }
