@@ -13,7 +13,7 @@ public final class URLSessionTransport: Transport {
 
     /// True: URLSession inflates gzip and deflate bodies itself.
     public var decodesContentEncoding: Bool { true }
-    private let transfers: URLSessionTransfers
+    let transfers: URLSessionTransfers
     /// Runs the session's delegate callbacks in order. Held here: `OperationQueue` keeps its
     /// underlying queue unowned.
     private let delegateDispatchQueue: DispatchQueue
@@ -104,18 +104,6 @@ public final class URLSessionTransport: Transport {
         return loose
     }
 
-    /// Opens no WebSocket: FoundationNetworking's `URLSessionWebSocketTask` runs on libcurl's
-    /// WebSocket support, which Linux distributions' libcurl (Debian 12's 7.88) does not have, and
-    /// the Apple platforms' task is not wired to the kit yet. The transfer fails at once with
-    /// `ConnectionFailure.unsupported`, naming `NIOTransport` (the `NIO` trait), which does.
-    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
-                               opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
-        events.transportDidComplete(failure: .connection(.unsupported(
-            feature: "WebSocket (use NIOTransport, from the NetworkKitNIO product with the NIO trait)",
-            transport: "URLSessionTransport")))
-        return FinishedTransportTask()
-    }
-
     /// Lets running tasks finish, then releases the session.
     public func finishAndInvalidate() {
         session.finishTasksAndInvalidate()
@@ -123,7 +111,7 @@ public final class URLSessionTransport: Transport {
 
     /// How many transfers are under way.
     var activeTransferCount: Int {
-        transfers.count
+        transfers.count + transfers.webSocketCount
     }
 }
 
@@ -139,6 +127,8 @@ struct URLSessionTransportTask: TransportTask {
 /// The session's map from task identifiers to whoever hears that task's events.
 final class URLSessionTransfers: Sendable {
     private let map = Protected<[Int: any TransportEvents]>([:])
+    /// The WebSocket tasks, opening or open, apart: their callbacks are not a data task's.
+    let webSockets = Protected<[Int: URLSessionWebSocketTransfer]>([:])
 
     func insert(_ events: any TransportEvents, for taskID: Int) {
         map.withLock { $0[taskID] = events }
@@ -201,8 +191,12 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        if challenge.failureResponse != nil, let events = transfers.remove(task.taskIdentifier) {
-            events.transportDidComplete(failure: nil)
+        if let response = challenge.failureResponse {
+            if let events = transfers.remove(task.taskIdentifier) {
+                events.transportDidComplete(failure: nil)
+            } else {
+                webSocketRefused(task, response: response)
+            }
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
@@ -220,7 +214,10 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let events = transfers.remove(task.taskIdentifier) else { return }
+        guard let events = transfers.remove(task.taskIdentifier) else {
+            webSocketDidComplete(task, error: error)
+            return
+        }
         if error == nil, !(task.response is HTTPURLResponse) {
             events.transportDidComplete(failure: .failed(.badServerResponse, detail: "the answer has no HTTP response"))
         } else {
