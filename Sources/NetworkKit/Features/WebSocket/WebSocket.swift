@@ -21,6 +21,9 @@ public final class WebSocket: Sendable {
     /// that reconnected since).
     public let response: ResponseHead
     fileprivate let connection: any WebSocketConnection
+    /// Whether the connection is over or closing (the app closed it, or its messages ended), so
+    /// the last reference going needs no close.
+    private let ended = Protected(false)
 
     /// A socket on `connection`, opened by an upgrade that `response` answered.
     package init(connection: any WebSocketConnection, response: ResponseHead) {
@@ -29,6 +32,7 @@ public final class WebSocket: Sendable {
     }
 
     deinit {
+        guard !ended.snapshot else { return }
         let connection = connection
         Task { await connection.close(code: 1001, reason: "") }
     }
@@ -59,7 +63,22 @@ public final class WebSocket: Sendable {
     /// Closes the connection with `code` (1000, normal, by default) and `reason`, and returns once
     /// the server answered or the connection ended.
     public func close(code: UInt16 = 1000, reason: String = "") async {
+        ended.withLock { $0 = true }
         await connection.close(code: code, reason: reason)
+    }
+
+    /// The connection's next message; marks the socket ended when the messages end.
+    fileprivate func receive() async throws(NetworkError) -> WebSocketMessage? {
+        do {
+            guard let message = try await connection.receive() else {
+                ended.withLock { $0 = true }
+                return nil
+            }
+            return message
+        } catch {
+            if case .cancelled = error {} else { ended.withLock { $0 = true } }
+            throw error
+        }
     }
 
     /// The messages of a ``WebSocket``, as an `AsyncSequence`. The sequence and its iterators
@@ -81,12 +100,12 @@ public final class WebSocket: Sendable {
 
             /// The next message, or nil once the connection closed normally.
             public mutating func next() async throws(NetworkError) -> WebSocketMessage? {
-                try await socket.connection.receive()
+                try await socket.receive()
             }
 
             /// The next message, whatever the isolation.
             public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> WebSocketMessage? {
-                try await socket.connection.receive()
+                try await socket.receive()
             }
         }
     }
