@@ -140,12 +140,10 @@ public final class NIOTransport: Transport {
             request: request, options: options, group: client.eventLoopGroup,
             tls: routing.tlsConfiguration(for: request.url) ?? webSocketTLS ?? .makeClientConfiguration(),
             pinCheck: pinCheck, routing: routing, proxy: proxy)
-        let task = Task {
-            let failure = await opening.run(events: events, opened: opened)
+        return opening.start(events: events, opened: opened) { failure in
             self.transferDidEnd()
             events.transportDidComplete(failure: failure)
         }
-        return NIOTransportTask(task: task)
     }
 
     /// Lets running transfers finish, then shuts the client down.

@@ -41,50 +41,83 @@ struct NIOWebSocketOpening: Sendable {
     /// The longest part of a refusal's body kept (for the error).
     static let refusalBodyLimit = 64 * 1024
 
-    /// Connects, upgrades and reports to `events`; returns the failure to complete with, if any.
-    func run(events: any TransportEvents, opened: @Sendable (any WebSocketConnection) -> Void) async -> TransportFailure? {
+    /// Connects, upgrades and reports to `events`, then calls `done` once with the failure to
+    /// complete with, if any. Returns at once: the upgrade runs on the channel's event loop, and
+    /// its answer is reported from there.
+    func start(events: any TransportEvents, opened: @escaping @Sendable (any WebSocketConnection) -> Void,
+               done: @escaping @Sendable (TransportFailure?) -> Void) -> NIOWebSocketOpeningTask {
+        let task = NIOWebSocketOpeningTask()
         guard let url = request.url, let host = url.host, !host.isEmpty else {
-            return .failed(.badURL, detail: "a WebSocket's URL needs a host")
+            done(.failed(.badURL, detail: "a WebSocket's URL needs a host"))
+            return task
         }
         let secure = url.scheme?.lowercased() == "https"
         let port = url.port ?? (secure ? 443 : 80)
-        let channel = NIOLockedValueBox<(any Channel)?>(nil)
-        do {
-            let upgrade = try await withTaskCancellationHandler {
-                let upgrading = try await ClientBootstrap(group: group)
-                    .connectTimeout(.seconds(10))
-                    .connect(host: proxy?.host ?? host, port: proxy?.port ?? port) { made in
-                        channel.withLockedValue { $0 = made }
-                        return made.eventLoop.makeCompletedFuture {
-                            try setUp(made, host: host, port: port, secure: secure)
+        // Each channel the connection attempts make, with the upgrade its handlers will answer.
+        let upgrades = NIOLockedValueBox<[ObjectIdentifier: EventLoopFuture<Upgrade>]>([:])
+        ClientBootstrap(group: group)
+            .connectTimeout(.seconds(10))
+            .channelInitializer { made in
+                guard task.attach(made) else { return made.eventLoop.makeFailedFuture(CancellationError()) }
+                do {
+                    let upgrade = try setUp(made, host: host, port: port, secure: secure)
+                    upgrades.withLockedValue { $0[ObjectIdentifier(made)] = upgrade }
+                    return made.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return made.eventLoop.makeFailedFuture(error)
+                }
+            }
+            .connect(host: proxy?.host ?? host, port: proxy?.port ?? port)
+            .flatMap { channel -> EventLoopFuture<(any Channel, Upgrade)> in
+                guard let upgrade = upgrades.withLockedValue({ $0.removeValue(forKey: ObjectIdentifier(channel)) }) else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.inappropriateOperationForState)
+                }
+                return upgrade.map { (channel, $0) }
+            }
+            .whenComplete { result in
+                switch result {
+                case .success((let channel, .opened(let head, let connection))):
+                    if let picked = connection.subprotocol, !options.subprotocols.contains(picked) {
+                        channel.close(promise: nil)
+                        done(.failed(.badServerResponse, detail: "the server picked the subprotocol \(picked), which was not offered"))
+                    } else if task.report() {
+                        events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
+                        opened(connection)
+                        done(nil)
+                    } else {
+                        channel.close(promise: nil)
+                        done(.cancelled)
+                    }
+                case .success((let channel, .refused(let answer))):
+                    // The answer whole, then the connection closed, then the report.
+                    answer.flatMap { answer in channel.close().map { answer }.recover { _ in answer } }.whenComplete { answered in
+                        switch answered {
+                        case .success((let head, let body)) where task.report():
+                            events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
+                            if body.readableBytes > 0 { events.transportDidReceive(chunk: Data(sharing: body)) }
+                            done(nil)
+                        case .success:
+                            done(.cancelled)
+                        case .failure(let error):
+                            channel.close(promise: nil)
+                            fail(error, task: task, url: url, done: done)
                         }
                     }
-                return try await upgrading.get()
-            } onCancel: {
-                channel.withLockedValue { $0 }?.close(promise: nil)
-            }
-            switch upgrade {
-            case .opened(let head, let connection):
-                if let picked = connection.subprotocol, !options.subprotocols.contains(picked) {
-                    try? await connection.channel.close()
-                    return .failed(.badServerResponse, detail: "the server picked the subprotocol \(picked), which was not offered")
+                case .failure(let error):
+                    task.closeAll()
+                    fail(error, task: task, url: url, done: done)
                 }
-                events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
-                opened(connection)
-                return nil
-            case .refused(let answer):
-                let (head, body) = try await answer.get()
-                try? await channel.withLockedValue({ $0 })?.close()
-                events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
-                if body.readableBytes > 0 { events.transportDidReceive(chunk: Data(sharing: body)) }
-                return nil
             }
-        } catch {
-            try? await channel.withLockedValue({ $0 })?.close()
-            if Task.isCancelled { return .cancelled }
-            if let refusal = error as? WebSocketExtensionError { return .failed(.badServerResponse, detail: refusal.reason) }
-            if let proxy, let failure = Self.proxyFailure(for: error, proxy: proxy) { return .connection(failure) }
-            return await routing.failure(for: error, url: url, direct: proxy == nil)
+        return task
+    }
+
+    /// Calls `done` with the failure an upgrade that failed with `error` completes with.
+    private func fail(_ error: any Error, task: NIOWebSocketOpeningTask, url: URL, done: @escaping @Sendable (TransportFailure?) -> Void) {
+        if task.isCancelled { return done(.cancelled) }
+        if let refusal = error as? WebSocketExtensionError { return done(.failed(.badServerResponse, detail: refusal.reason)) }
+        if let proxy, let failure = Self.proxyFailure(for: error, proxy: proxy) { return done(.connection(failure)) }
+        Task { [routing, proxy] in
+            done(await routing.failure(for: error, url: url, direct: proxy == nil))
         }
     }
 
@@ -198,6 +231,59 @@ struct NIOWebSocketOpening: Sendable {
     /// least 1 MiB, at most 4 MiB, else the message limit.
     static func inboxBytes(_ options: WebSocketOptions) -> Int {
         Int(min(max(options.maxMessageBytes, 1 << 20), 4 << 20))
+    }
+}
+
+/// An upgrade under way, as the NIO transport hands it back: cancelling it closes its
+/// connection until the upgrade's answer has been reported, and does nothing after.
+final class NIOWebSocketOpeningTask: TransportTask {
+    private enum State {
+        case connecting([any Channel])
+        case cancelled
+        case reported
+    }
+
+    private let state = NIOLockedValueBox(State.connecting([]))
+
+    func cancel() {
+        let channels = state.withLockedValue { state -> [any Channel] in
+            guard case .connecting(let channels) = state else { return [] }
+            state = .cancelled
+            return channels
+        }
+        for channel in channels { channel.close(promise: nil) }
+    }
+
+    /// Holds `channel` for a cancel; false when the upgrade was cancelled already.
+    func attach(_ channel: any Channel) -> Bool {
+        state.withLockedValue { state in
+            guard case .connecting(let channels) = state else { return false }
+            state = .connecting(channels + [channel])
+            return true
+        }
+    }
+
+    /// Claims the right to report the answer; false when the upgrade was cancelled.
+    func report() -> Bool {
+        state.withLockedValue { state in
+            guard case .connecting = state else { return false }
+            state = .reported
+            return true
+        }
+    }
+
+    var isCancelled: Bool {
+        state.withLockedValue { if case .cancelled = $0 { true } else { false } }
+    }
+
+    /// Closes the channels an upgrade that failed made.
+    func closeAll() {
+        let channels = state.withLockedValue { state -> [any Channel] in
+            guard case .connecting(let channels) = state else { return [] }
+            state = .connecting([])
+            return channels
+        }
+        for channel in channels { channel.close(promise: nil) }
     }
 }
 
