@@ -24,7 +24,8 @@ struct WebSocketBenchmarks {
     let opens = 200
     let rounds = 5
 
-    /// Every part, or the one `NK_BENCH_WEBSOCKET` names (`echo`, `open`, `memory`).
+    /// Every part, or the one `NK_BENCH_WEBSOCKET` names (`echo`, `open`, `memory`); for a
+    /// profiler, `open-kit` or `open-bare` opens 2,000 connections with that client alone.
     func run() async throws {
         let part = ProcessInfo.processInfo.environment["NK_BENCH_WEBSOCKET"]
         let server = try await WebSocketServer.start()
@@ -34,6 +35,7 @@ struct WebSocketBenchmarks {
             for inFlight in [1, 64] { try await echo(server, inFlight: inFlight) }
         }
         if part == nil || part == "open" { try await open(server) }
+        if let side = part, side.hasPrefix("open-") { try await openAlone(server, kit: side == "open-kit") }
         if part == nil || part == "memory" { try await slowConsumer(server) }
     }
 
@@ -105,6 +107,28 @@ struct WebSocketBenchmarks {
             results.append(try await interleavedRound(count: opens, inFlight: 1, clients))
         }
         report("open to first message x\(opens)", results, count: opens, unit: "connections/s")
+    }
+
+    /// 2,000 connections opened to their first message and closed by one client, timed.
+    private func openAlone(_ server: WebSocketServer, kit: Bool) async throws {
+        let count = 2_000
+        let service = Self.service(server)
+        let seconds = try await Self.timed {
+            for _ in 0..<count {
+                if kit {
+                    let socket = try await service.send(.webSocket(path: "/session"))
+                    var messages = socket.messages.makeAsyncIterator()
+                    guard try await messages.next() != nil else { throw BenchWebSocketError.unexpected("no first message") }
+                    await socket.close()
+                } else {
+                    let socket = try await BareWebSocket.open(port: server.port, path: "/session")
+                    _ = try await socket.next()
+                    await socket.closeAndWait()
+                }
+            }
+        }
+        print(String(format: "%@: %d connections in %.1f ms (%.0f µs each)", kit ? "kit" : "bare", count, seconds * 1000,
+                     seconds / Double(count) * 1e6))
     }
 
     // MARK: Memory
