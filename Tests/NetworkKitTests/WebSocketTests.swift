@@ -268,6 +268,26 @@ struct WebSocketTests {
         #expect(feature.contains("NIOTransport") && feature.contains("NIO trait"))
     }
 
+    #if canImport(Glibc)
+    @Test func cancellingAnUpgradeThatAwaitsItsAnswerEndsItAndItsConnection() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "tests.websocket")),
+                              transport: NIOTransport())
+        let request = Request.webSocket(url: URL(string: "ws://127.0.0.1:\(listener.port)/waiting")!)
+        let result = Task { await service.completion(of: request) }
+        // The upgrade was sent and waits for an answer that never comes.
+        let received = try await listener.acceptAndRead()
+        #expect(received.hasPrefix("GET /waiting HTTP/1.1"))
+        request.cancel()
+        guard case .failure(.cancelled) = await result.value else {
+            Issue.record("expected cancelled")
+            return
+        }
+        #expect(try await listener.readUntilClosed(), "the cancelled upgrade's connection was not closed")
+    }
+    #endif
+
     @Test func wsURLsAreSentAsHTTP() {
         #expect(Request<WebSocket>.httpURL(for: URL(string: "ws://a.example/x?y=1")!).absoluteString == "http://a.example/x?y=1")
         #expect(Request<WebSocket>.httpURL(for: URL(string: "WSS://a.example/")!).absoluteString == "https://a.example/")
@@ -303,3 +323,68 @@ struct WebSocketLargeMessageTests {
         }
     }
 }
+
+#if canImport(Glibc)
+/// A loopback listener that reads what a client sends and never answers.
+final class SilentListener: Sendable {
+    let port: Int
+    private let socket: Int32
+    private let client = Protected<Int32?>(nil)
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && listen(socket, 4) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard socket >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Accepts one connection and returns the first bytes it sent (within 10 seconds).
+    func acceptAndRead() async throws -> String {
+        try await Self.blocking { [socket, client] in
+            let accepted = accept(socket, nil, nil)
+            guard accepted >= 0 else { throw POSIXError(.ECONNABORTED) }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(accepted, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            client.withLock { $0 = accepted }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(accepted, &buffer, buffer.count, 0)
+            guard count > 0 else { throw POSIXError(.ETIMEDOUT) }
+            return String(decoding: buffer[..<count], as: UTF8.self)
+        }
+    }
+
+    /// True when the client closed the accepted connection (within 10 seconds).
+    func readUntilClosed() async throws -> Bool {
+        guard let accepted = client.snapshot else { return false }
+        return try await Self.blocking {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(accepted, &buffer, buffer.count, 0)
+                if count == 0 { return true }
+                if count < 0 { return false }
+            }
+        }
+    }
+
+    func close() {
+        if let accepted = client.snapshot { Glibc.close(accepted) }
+        Glibc.close(socket)
+    }
+
+    /// Runs `work` on a thread of its own, off the concurrency pool.
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
+#endif
