@@ -88,7 +88,13 @@ final class ReconnectingWebSocketConnection: WebSocketConnection {
     private func reconnect(after wait: Duration) async throws(NetworkError) {
         let sleep = reopening.wait
         let waiting = Task { _ = try? await sleep(wait) }
-        state.withLock { $0.waiting = waiting }
+        // The app's close reads `waiting` under the same lock: it either sees this wait and cuts
+        // it short, or closed before it was stored, and then the wait ends at once.
+        let closedAlready = state.withLock { state in
+            state.waiting = waiting
+            return state.closedByApp
+        }
+        if closedAlready { waiting.cancel() }
         await withTaskCancellationHandler {
             await waiting.value
         } onCancel: {
