@@ -133,6 +133,8 @@ let package = Package(
                 // WebSocket frames (RFC 6455), for the WebSocket connections.
                 nio("NIOWebSocket", package: "swift-nio"),
                 nio("NIOExtras", package: "swift-nio-extras"),
+                // SOCKS5 for WebSockets (AsyncHTTPClient's requests use it already).
+                nio("NIOSOCKS", package: "swift-nio-extras"),
                 // SHA-256 of a server's public key, for pinning.
                 nio("Crypto", package: "swift-crypto"),
             ],
@@ -162,6 +164,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The WebSocket fixture (WebSocketServer), on SwiftNIO's own server upgrader.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // The SOCKS5 proxy fixture (SOCKSProxy), on swift-nio-extras' server handshake.
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),

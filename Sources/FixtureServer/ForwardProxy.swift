@@ -153,7 +153,7 @@ private final class ProxyHeadHandler: ChannelInboundHandler, RemovableChannelHan
 }
 
 /// Writes what one side reads to the other, and closes the other when this side closes.
-private final class RelayHandler: ChannelInboundHandler {
+final class RelayHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
     private let peer: any Channel

@@ -121,17 +121,12 @@ public final class NIOTransport: Transport {
 
     /// Opens a WebSocket on a connection of its own to the request's host, with the client's
     /// TLS configuration, trust settings and pins; see ``Transport/startWebSocket(_:options:events:opened:)``.
-    /// A URL that the connection settings send through an HTTP proxy goes through a `CONNECT`
-    /// tunnel (`ws:` as `wss:`); one they send through a SOCKS proxy fails with
-    /// `ConnectionFailure.unsupported`.
+    /// A URL that the connection settings send through a proxy goes through its tunnel, `ws:` as
+    /// `wss:`: `CONNECT` for an HTTP proxy, a SOCKS5 `CONNECT` (the proxy resolving the name) for
+    /// a SOCKS one.
     public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
         let proxy = proxyClients.route(for: request.url)?.server
-        if let proxy, proxy.kind != .http {
-            events.transportDidComplete(failure: .connection(.unsupported(feature: "a WebSocket through a SOCKS proxy",
-                                                                          transport: "NIOTransport")))
-            return NIOTransportTask(task: nil)
-        }
         guard life.begin() else {
             events.transportDidComplete(failure: .cancelled)
             return NIOTransportTask(task: nil)

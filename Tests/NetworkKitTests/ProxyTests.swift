@@ -124,6 +124,20 @@ struct ProxyTests {
         }
     }
 
+    @Test("a request goes through a SOCKS5 proxy, which resolves the host")
+    func throughSOCKS() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let socks = try await SOCKSProxy.start()
+        defer { socks.stop() }
+        let transport = try NIOTransport(connection: ConnectionSettings(proxy: .server(try ProxyServer(socks.address))))
+        let service = Service(configuration: ServiceConfiguration(timeout: .seconds(15)), transport: transport)
+        let url = try #require(URL(string: "http://localhost:\(server.port)/echo?q=1"))
+        let answer = try await service.send(Request(.url(url), parser: JSONParser()))
+        #expect(answer["query"] == "q=1")
+        #expect(socks.targets == ["localhost:\(server.port)"])
+    }
+
     @Test("NIO refuses credentials for a SOCKS proxy")
     func socksCredentials() throws {
         let server = try ProxyServer("socks5h://ann:pw@127.0.0.1:1080")

@@ -4,8 +4,9 @@ import FixtureServer
 import NetworkKitNIO
 import Testing
 
-/// WebSockets through the service's HTTP proxy (the fixture's `ForwardProxy`): a `CONNECT` tunnel
-/// for `ws:` and for `wss:`, its credentials, and what a proxy's refusal becomes.
+/// WebSockets through the service's proxy: the fixture's HTTP `ForwardProxy` (a `CONNECT` tunnel
+/// for `ws:` and for `wss:`, its credentials, what a proxy's refusal becomes) and its SOCKS5
+/// `SOCKSProxy`.
 @Suite("WebSockets through proxies")
 struct WebSocketProxyTests {
     static func service(proxy: ForwardProxy, credentials: ProxyCredentials? = nil, trust: TrustSettings = TrustSettings()) throws -> Service {
@@ -82,18 +83,49 @@ struct WebSocketProxyTests {
         }
     }
 
-    @Test func aSOCKSProxyIsRefusedByName() async throws {
-        let settings = ProxySettings.server(try ProxyServer("socks5h://127.0.0.1:1080"))
-        let service = Service(configuration: ServiceConfiguration(), transport: try NIOTransport(connection: ConnectionSettings(proxy: settings)))
+    static func service(socks: SOCKSProxy, trust: TrustSettings = TrustSettings()) throws -> Service {
+        let settings = ProxySettings.server(try ProxyServer(socks.address))
+        let transport = try NIOTransport(connection: ConnectionSettings(proxy: settings, trust: trust))
+        return Service(configuration: ServiceConfiguration(timeout: .seconds(60), callbackQueue: DispatchQueue(label: "tests.ws-proxy")),
+                       transport: transport)
+    }
+
+    @Test func wsAndWssTunnelThroughASOCKSProxy() async throws {
+        let server = try await WebSocketServer.start()
+        defer { server.stop() }
+        let socks = try await SOCKSProxy.start()
+        defer { socks.stop() }
+        let socket = try await Self.service(socks: socks).send(.webSocket(url: server.url("/echo")))
+        try await socket.send(.text("through SOCKS"))
+        #expect(try await WebSocketTests.next(socket) == .text("through SOCKS"))
+        await socket.close()
+        #expect(socks.targets == ["127.0.0.1:\(server.port)"])
+
+        try await TrustFixture.run { fixture in
+            let secure = try await WebSocketServer.start(presenting: fixture.certificates.server)
+            defer { secure.stop() }
+            let socket = try await Self.service(socks: socks, trust: fixture.testCA).send(.webSocket(url: secure.url("/echo", scheme: "wss")))
+            try await socket.send(.text("TLS through SOCKS"))
+            #expect(try await WebSocketTests.next(socket) == .text("TLS through SOCKS"))
+            await socket.close()
+        }
+    }
+
+    @Test func aSOCKSProxyThatCannotReachTheServerIsNamed() async throws {
+        let socks = try await SOCKSProxy.start()
+        defer { socks.stop() }
+        let closed = try await ForwardProxy.start()   // a port that was just free, and is again
+        await closed.stopAndWait()
+        let service = try Self.service(socks: socks)
         do {
-            _ = try await service.send(.webSocket(url: URL(string: "ws://127.0.0.1:9/echo")!))
-            Issue.record("a WebSocket opened through a SOCKS proxy")
+            _ = try await service.send(.webSocket(url: URL(string: "ws://127.0.0.1:\(closed.port)/echo")!))
+            Issue.record("a WebSocket opened to a server the proxy could not reach")
         } catch {
-            guard case .connection(.unsupported(let feature, _)) = error else {
-                Issue.record("expected unsupported, got \(error)")
+            guard case .connection(.proxyFailed(_, let reason)) = error else {
+                Issue.record("expected proxyFailed, got \(error)")
                 return
             }
-            #expect(feature.contains("SOCKS"))
+            #expect(reason.contains("could not reach the server"))
         }
     }
 }

@@ -6,6 +6,7 @@ import NIOCore
 import NIOExtras
 import NIOHTTP1
 import NIOPosix
+import NIOSOCKS
 import NIOSSL
 import NIOTLS
 import NIOWebSocket
@@ -124,6 +125,7 @@ struct NIOWebSocketOpening: Sendable {
     /// The channel's handlers: the tunnel through the proxy, if any, then the rest (`secured`).
     private func setUp(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
         guard let proxy else { return try secured(channel, host: host, port: port, secure: secure) }
+        if proxy.kind == .socks5 { return try socks(channel, host: host, port: port, secure: secure) }
         let tunnel = channel.eventLoop.makePromise(of: Void.self)
         var headers = HTTPHeaders([("Host", "\(host):\(port)")])
         if let credentials = proxy.credentials {
@@ -145,9 +147,36 @@ struct NIOWebSocketOpening: Sendable {
             .flatMap { $0 }
     }
 
+    /// A SOCKS5 tunnel (swift-nio-extras' client handshake, the proxy resolving `host`), then
+    /// the rest (`secured`). A proxy that has not opened the tunnel within 10 seconds fails it.
+    private func socks(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
+        let tunnel = channel.eventLoop.makePromise(of: Void.self)
+        let waiter = NIOSOCKSWaiter(promise: tunnel)
+        try channel.pipeline.syncOperations.addHandlers([SOCKSClientHandler(targetAddress: .domain(host, port: port)), waiter])
+        let bound = NIOLoopBound(waiter, eventLoop: channel.eventLoop)
+        let deadline = channel.eventLoop.assumeIsolated().scheduleTask(in: .seconds(10)) { bound.value.timeOut() }
+        return tunnel.futureResult
+            .always { _ in deadline.cancel() }
+            .flatMapThrowing { try secured(channel, host: host, port: port, secure: secure) }
+            .flatMap { $0 }
+    }
+
     /// What the proxy's part in `error` was, if it had one: a `407`, a refused tunnel, a proxy
     /// that cannot be reached.
     static func proxyFailure(for error: any Error, proxy: ProxyServer) -> ConnectionFailure? {
+        if error is NIOSOCKSWaiter.TimedOut {
+            return .proxyFailed(proxy: proxy.description, reason: "it did not open the SOCKS tunnel within 10 seconds")
+        }
+        if let refusal = error as? SOCKSError.ConnectionFailed {
+            return .proxyFailed(proxy: proxy.description, reason: "it could not reach the server (SOCKS reply \(refusal.reply.value))")
+        }
+        switch error {
+        case is SOCKSError.InvalidProtocolVersion, is SOCKSError.InvalidReservedByte, is SOCKSError.InvalidAddressType,
+             is SOCKSError.InvalidAuthenticationSelection, is SOCKSError.NoValidAuthenticationMethod,
+             is SOCKSError.UnexpectedRead, is SOCKSError.InvalidServerState:
+            return .proxyFailed(proxy: proxy.description, reason: "it broke the SOCKS5 protocol (\(error))")
+        default: break
+        }
         if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
             if error == .proxyAuthenticationRequired() { return .proxyAuthenticationRequired(proxy: proxy.description) }
             if error == .httpProxyHandshakeTimeout() {
@@ -284,6 +313,61 @@ final class NIOWebSocketOpeningTask: TransportTask {
             return channels
         }
         for channel in channels { channel.close(promise: nil) }
+    }
+}
+
+/// Fulfils its promise when the SOCKS tunnel is open; fails it when the connection ended or
+/// failed first, or when told the time is up.
+final class NIOSOCKSWaiter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    /// The tunnel was not open in time.
+    struct TimedOut: Error {}
+
+    private let promise: EventLoopPromise<Void>
+    private var context: ChannelHandlerContext?
+    private var settled = false
+
+    init(promise: EventLoopPromise<Void>) {
+        self.promise = promise
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is SOCKSProxyEstablishedEvent {
+            settle(nil)
+            context.pipeline.syncOperations.removeHandler(self, promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        settle(error)
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        settle(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+
+    /// Fails the tunnel and closes the connection, unless the tunnel is open already.
+    func timeOut() {
+        guard !settled else { return }
+        settle(TimedOut())
+        context?.close(promise: nil)
+    }
+
+    private func settle(_ error: (any Error)?) {
+        guard !settled else { return }
+        settled = true
+        if let error { promise.fail(error) } else { promise.succeed() }
     }
 }
 
