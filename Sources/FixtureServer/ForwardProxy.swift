@@ -39,12 +39,19 @@ public final class ForwardProxy: Sendable {
     public static func start(user: String? = nil, password: String? = nil) async throws -> ForwardProxy {
         let log = NIOLockedValueBox<[Entry]>([])
         let expected = user.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
+        let (channel, port) = try await bindLoopback { channel in
+            try channel.pipeline.syncOperations.addHandler(ProxyHeadHandler(expected: expected, log: log))
+        }
+        return ForwardProxy(port: port, channel: channel, log: log)
+    }
+
+    /// A server channel on a free loopback port, and the port; `setUp` adds each accepted
+    /// connection's handlers, on its event loop.
+    static func bindLoopback(_ setUp: @escaping @Sendable (any Channel) throws -> Void) async throws -> (any Channel, Int) {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ProxyHeadHandler(expected: expected, log: log))
-                }
+                channel.eventLoop.makeCompletedFuture { try setUp(channel) }
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
@@ -52,7 +59,7 @@ public final class ForwardProxy: Sendable {
             try? await channel.close()
             throw FixtureServerError.couldNotBind
         }
-        return ForwardProxy(port: port, channel: channel, log: log)
+        return (channel, port)
     }
 
     /// Stops accepting connections.

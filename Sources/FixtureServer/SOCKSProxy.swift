@@ -28,19 +28,9 @@ public final class SOCKSProxy: Sendable {
     /// Binds a free loopback port.
     public static func start() async throws -> SOCKSProxy {
         let log = NIOLockedValueBox<[String]>([])
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let handshake = SOCKSServerHandshakeHandler()
-                    try channel.pipeline.syncOperations.addHandlers(handshake, SOCKSRequestHandler(handshake: handshake, log: log))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        guard let port = channel.localAddress?.port, port > 0 else {
-            try? await channel.close()
-            throw FixtureServerError.couldNotBind
+        let (channel, port) = try await ForwardProxy.bindLoopback { channel in
+            let handshake = SOCKSServerHandshakeHandler()
+            try channel.pipeline.syncOperations.addHandlers(handshake, SOCKSRequestHandler(handshake: handshake, log: log))
         }
         return SOCKSProxy(port: port, channel: channel, log: log)
     }

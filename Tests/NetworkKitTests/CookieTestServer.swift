@@ -28,27 +28,13 @@ final class CookieTestServer: Sendable {
 
     /// Binds a free loopback port and serves until ``stop()``.
     static func start(_ answer: @escaping @Sendable (_ target: String, _ cookie: String?) -> Answer) throws -> CookieTestServer {
-        #if os(Linux)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let listener = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard listener >= 0 else { throw ServerError(step: "socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(listener, socketAddress, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, socketAddress, &length) == 0
-            }
+        let listener: Int32, port: Int
+        do {
+            (listener, port) = try LoopbackSocket.bound()
+        } catch let failure as LoopbackSocket.Failure {
+            throw ServerError(step: failure.step)
         }
-        guard bound else {
-            close(listener)
-            throw ServerError(step: "bind")
-        }
-        let server = CookieTestServer(port: Int(UInt16(bigEndian: address.sin_port)), listener: listener)
+        let server = CookieTestServer(port: port, listener: listener)
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)

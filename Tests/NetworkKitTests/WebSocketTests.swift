@@ -335,19 +335,7 @@ final class SilentListener: Sendable {
     private let client = Protected<Int32?>(nil)
 
     init() throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.socket = socket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && listen(socket, 4) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard socket >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (socket, port) = try LoopbackSocket.bound(backlog: 4)
     }
 
     /// Accepts one connection and returns the first bytes it sent (within 10 seconds).

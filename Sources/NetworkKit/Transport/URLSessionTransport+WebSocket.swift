@@ -32,13 +32,7 @@ extension URLSessionTransport {
 
     /// `url` with the `ws` or `wss` scheme URLSession's WebSocket task asks for.
     static func webSocketURL(for url: URL) -> URL {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch parts.scheme?.lowercased() {
-        case "http": parts.scheme = "ws"
-        case "https": parts.scheme = "wss"
-        default: return url
-        }
-        return parts.url ?? url
+        url.replacingScheme(["http": "ws", "https": "wss"])
     }
 
     /// The failure of an upgrade whose task failed with `error` before it opened.

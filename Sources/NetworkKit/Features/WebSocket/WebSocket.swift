@@ -168,12 +168,6 @@ extension Request where Output == WebSocket {
 
     /// `url` with `ws:` as `http:` and `wss:` as `https:`, the schemes an upgrade is sent on.
     static func httpURL(for url: URL) -> URL {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch parts.scheme?.lowercased() {
-        case "ws": parts.scheme = "http"
-        case "wss": parts.scheme = "https"
-        default: return url
-        }
-        return parts.url ?? url
+        url.replacingScheme(["ws": "http", "wss": "https"])
     }
 }
