@@ -112,15 +112,7 @@ private final class ProxyHeadHandler: ChannelInboundHandler, RemovableChannelHan
     }
 
     private func connect(context: ChannelHandlerContext, host: String, port: Int, head: ProxyRequestHead) {
-        let inbound = context.channel
-        let loop = context.eventLoop
-        ClientBootstrap(group: loop)
-            .channelInitializer { outbound in
-                outbound.eventLoop.makeCompletedFuture {
-                    try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound))
-                }
-            }
-            .connect(host: host, port: port)
+        RelayHandler.connect(from: context.channel, to: host, port: port)
             .assumeIsolated()
             .whenComplete { result in
                 switch result {
@@ -162,6 +154,17 @@ private final class ProxyHeadHandler: ChannelInboundHandler, RemovableChannelHan
 /// Writes what one side reads to the other, and closes the other when this side closes.
 final class RelayHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+
+    /// A connection to `host`:`port` on `inbound`'s event loop whose reads go to `inbound`.
+    static func connect(from inbound: any Channel, to host: String, port: Int) -> EventLoopFuture<any Channel> {
+        ClientBootstrap(group: inbound.eventLoop)
+            .channelInitializer { outbound in
+                outbound.eventLoop.makeCompletedFuture {
+                    try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound))
+                }
+            }
+            .connect(host: host, port: port)
+    }
 
     private let peer: any Channel
 

@@ -77,14 +77,7 @@ private final class SOCKSRequestHandler: ChannelInboundHandler, RemovableChannel
     }
 
     private func connect(_ context: ChannelHandlerContext, host: String, port: Int) {
-        let inbound = context.channel
-        ClientBootstrap(group: context.eventLoop)
-            .channelInitializer { outbound in
-                outbound.eventLoop.makeCompletedFuture {
-                    try outbound.pipeline.syncOperations.addHandler(RelayHandler(peer: inbound))
-                }
-            }
-            .connect(host: host, port: port)
+        RelayHandler.connect(from: context.channel, to: host, port: port)
             .assumeIsolated()
             .whenComplete { result in
                 switch result {
