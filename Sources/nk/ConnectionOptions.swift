@@ -64,7 +64,8 @@ struct ConnectionOptions: ParsableArguments {
     /// A service on `transport` with `configuration`, reaching servers as the flags and the
     /// environment say, with the cookies `-b` gives. A setting that cannot be used ends the
     /// command with status 1 and the kit's words on stderr.
-    func service(_ transport: TransportChoice, _ configuration: ServiceConfiguration, url: String) throws -> Service {
+    func service(_ transport: TransportChoice, _ configuration: ServiceConfiguration, url: String,
+                 recorder: HARRecorder? = nil) throws -> Service {
         var configuration = configuration
         if let credentials = try basicCredentials() {
             configuration.add(BasicAuthentication(user: credentials.user, password: credentials.password))
@@ -78,7 +79,7 @@ struct ConnectionOptions: ParsableArguments {
                     configuration.cookies = try CookieJar(contentsOf: URL(fileURLWithPath: cookie))
                 }
             }
-            return try transport.service(configuration, connection: settings(for: URL(string: url)))
+            return try transport.service(configuration, connection: settings(for: URL(string: url)), recorder: recorder)
         } catch {
             FileHandle.standardError.write(Data("nk: \(error)\n".utf8))
             throw ExitCode(1)

@@ -30,6 +30,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup(title: "Connection (curl's flags)")
     var connection: ConnectionOptions
 
+    @OptionGroup(title: "Recording")
+    var har: HAROption
+
     @Flag(help: "Replace an existing file at PATH.")
     var force = false
 
@@ -47,8 +50,13 @@ struct DownloadCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
         let destination: Download.Destination = exists && isDirectory.boolValue ? .directory(target) : .file(target)
-        let service = try connection.service(transport, ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")), url: url)
-        defer { connection.saveCookies(of: service) }
+        let recorder = har.recorder()
+        let service = try connection.service(transport, ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")),
+                                             url: url, recorder: recorder)
+        defer {
+            connection.saveCookies(of: service)
+            har.save(recorder)
+        }
         let request = Request(download: RequestTarget(absolute: url), to: destination)
         request.download?.replacesExisting = force
         request.download?.createsDirectories = true

@@ -40,6 +40,9 @@ struct EventsCommand: AsyncParsableCommand {
           help: "Log each connection's request and response headers to stderr (secrets hidden).")
     var verbose = false
 
+    @OptionGroup(title: "Recording")
+    var har: HAROption
+
     func validate() throws {
         if let maxEvents, maxEvents < 1 { throw ValidationError("--max-events must be at least 1") }
     }
@@ -47,7 +50,9 @@ struct EventsCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = ServiceConfiguration(timeout: .seconds(timeout), callbackQueue: DispatchQueue(label: "nk"))
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
-        let service = transport.service(configuration)
+        let recorder = har.recorder()
+        let service = transport.service(configuration, recorder: recorder)
+        defer { har.save(recorder) }
         let request = StreamRequest(events: RequestTarget(absolute: url), lastEventID: lastEventID,
                                     headers: try HeaderOption.parse(headers),
                                     reconnection: noReconnect ? .never : .eventSource)

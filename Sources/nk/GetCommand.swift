@@ -19,6 +19,9 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup(title: "Connection (curl's flags)")
     var connection: ConnectionOptions
 
+    @OptionGroup(title: "Recording")
+    var har: HAROption
+
     @Flag(help: "Parse the body as JSON and pretty-print it.")
     var json = false
 
@@ -89,8 +92,12 @@ struct GetCommand: AsyncParsableCommand {
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
-        let service = try connection.service(transport, configuration, url: url)
-        defer { connection.saveCookies(of: service) }
+        let recorder = har.recorder()
+        let service = try connection.service(transport, configuration, url: url, recorder: recorder)
+        defer {
+            connection.saveCookies(of: service)
+            har.save(recorder)
+        }
         if stream || jsonLines {
             guard forms.isEmpty else { throw ValidationError("--stream and --json-lines send no form (-F)") }
             return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)

@@ -54,3 +54,22 @@ func stubAChat() -> StubTransport {
     }])
     return stub
 }
+
+// MARK: - Recording and replaying sessions
+
+func recordAFeed() async throws {
+    let recorder = HARRecorder()
+    let transport = RecordingTransport(wrapping: URLSessionTransport(), recorder: recorder)
+    let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
+                          transport: transport)
+    _ = try await service.send(Request(path: "/v1/feed", parser: JSONParser()))
+    try recorder.write(to: URL(fileURLWithPath: "feed.har"))
+}
+
+func replayAFeed() async throws -> JSON {
+    let stub = try StubTransport(har: URL(fileURLWithPath: "feed.har"))
+    let replayed = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
+                           transport: stub)
+    let feed = try await replayed.send(Request(path: "/v1/feed", parser: JSONParser()))
+    return feed
+}

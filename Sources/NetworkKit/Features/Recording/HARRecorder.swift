@@ -1,0 +1,68 @@
+import Foundation
+
+/// Collects the exchanges a ``RecordingTransport`` saw, as HAR 1.2 entries, and writes them to a
+/// file that browsers' devtools open and `StubTransport(har:)` replays.
+///
+///     let recorder = HARRecorder()
+///     let service = Service(configuration: configuration,
+///                           transport: RecordingTransport(wrapping: URLSessionTransport(), recorder: recorder))
+///     // … requests …
+///     try recorder.write(to: URL(fileURLWithPath: "session.har"))
+///
+/// Secrets are hidden as `redaction` says: credentials and cookies in headers, the values of
+/// secret query and form parameters (``Redaction``). Bodies are kept up to `bodyLimit` bytes
+/// each; a longer one is recorded by its size alone, so a download does not fill memory.
+public final class HARRecorder: Sendable {
+    /// Which secrets the recorded headers, URLs and form bodies hide.
+    public let redaction: Redaction
+    /// The most bytes of one body kept.
+    public let bodyLimit: Int
+    private let entries = Protected<[HARArchive.Entry]>([])
+
+    /// A recorder with no entries yet.
+    public init(redaction: Redaction = .standard, bodyLimit: Int = 4 << 20) {
+        self.redaction = redaction
+        self.bodyLimit = bodyLimit
+    }
+
+    /// How many exchanges were recorded.
+    public var count: Int {
+        entries.withLock { $0.count }
+    }
+
+    /// The recorded exchanges as a HAR 1.2 document (JSON), in the order they started.
+    public func har() throws(HARFileError) -> Data {
+        try archive().encoded()
+    }
+
+    /// Writes the recorded exchanges to `url` as a HAR file, replacing it.
+    public func write(to url: URL) throws(HARFileError) {
+        try Self.write(archive(), to: url)
+    }
+
+    /// Adds the recorded exchanges to the HAR file at `url` (made when missing), after those it
+    /// holds. A file that is not HAR is left as it was.
+    public func append(to url: URL) throws(HARFileError) {
+        var archive = FileManager.default.fileExists(atPath: url.path) ? try HARArchive.read(from: url) : HARArchive(entries: [])
+        archive.log.entries += self.archive().log.entries
+        try Self.write(archive, to: url)
+    }
+
+    package func add(_ entry: HARArchive.Entry) {
+        entries.withLock { $0.append(entry) }
+    }
+
+    private func archive() -> HARArchive {
+        // ISO 8601 times with the same precision sort as text.
+        HARArchive(entries: entries.snapshot.sorted { ($0.startedDateTime ?? "") < ($1.startedDateTime ?? "") })
+    }
+
+    private static func write(_ archive: HARArchive, to url: URL) throws(HARFileError) {
+        let data = try archive.encoded()
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw HARFileError(url: url, reason: "cannot be written (\(error.localizedDescription))")
+        }
+    }
+}
