@@ -86,6 +86,61 @@ struct HARTests {
         }
     }
 
+    /// The HAR 1.2 schema (`Peers/har-1.2.schema.json`, written from the specification) checked
+    /// by Python's `jsonschema`: nil when `file` is valid, else the validator's words.
+    static func schemaErrors(_ file: URL) async throws -> String? {
+        let python = try #require(PythonPeer.python)
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/har-1.2.schema.json")
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft7Validator.check_schema(schema)
+            errors = list(jsonschema.Draft7Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
+            print("; ".join(f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors[:5]))
+            sys.exit(1 if errors else 0)
+            """, schema.path, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? nil : text
+    }
+
+    @Test(.enabled(if: PythonPeer.python != nil, "Python's jsonschema is not in .build/peers/venv: run scripts/bootstrap test"),
+          arguments: TransportKind.allCases)
+    func whatTheKitWritesIsValidHAR(_ transport: TransportKind) async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let recorder = HARRecorder()
+        let base: any Transport = transport == .nio ? NIOTransport() : URLSessionTransport()
+        let service = Service(configuration: Self.configuration(server.baseURL),
+                              transport: RecordingTransport(wrapping: base, recorder: recorder))
+        _ = try await service.send(Request(path: "/json/small", parameters: ["token": "abc"], parser: JSONParser()))
+        _ = try await service.send(Request(path: "/echo", method: .post, parameters: ["password": "x"], parser: JSONParser()))
+        _ = try await service.send(Request(path: "/compressed/deflate", parser: JSONParser()))
+        _ = await service.completion(of: Request(path: "/status/503"))
+        _ = await service.completion(of: Request(.url(try #require(URL(string: "http://127.0.0.1:9/"))), parser: DataParser()))
+        try await Self.withHARFile { file in
+            try recorder.write(to: file)
+            let errors = try await Self.schemaErrors(file)
+            #expect(errors == nil, "\(errors ?? "")")
+            // The check checks: an entry without its cache and timings is refused.
+            var broken = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+            var log = broken?["log"] as? [String: Any]
+            var entries = log?["entries"] as? [[String: Any]] ?? []
+            entries[0]["cache"] = nil
+            entries[0]["timings"] = nil
+            log?["entries"] = entries
+            broken?["log"] = log
+            try JSONSerialization.data(withJSONObject: broken ?? [:]).write(to: file)
+            #expect(try await Self.schemaErrors(file)?.contains("'cache' is a required property") == true)
+        }
+    }
+
     @Test func aFailedExchangeIsRecordedWithoutAResponse() async throws {
         let closed = try await ForwardProxy.start()   // a port that was just free, and is again
         await closed.stopAndWait()
