@@ -187,7 +187,7 @@ let package = Package(
         .executableTarget(
             name: "nk-bench",
             dependencies: [
-                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "FixtureServer", "CJPEG", "CPNG", "CWebP",
+                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureServer", "CJPEG", "CPNG", "CWebP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // The WebSocket benchmarks' bare client.

@@ -15,7 +15,8 @@ import Foundation
 /// (`TLSBenchmarks`), `NK_BENCH_ONLY=progressive` thumbnails of a progressive JPEG against its full
 /// decode (`ProgressiveThumbnailBenchmarks`), `NK_BENCH_ONLY=previews` a progressive JPEG's
 /// previews as it arrives (`ImagePreviewBenchmarks`), `NK_BENCH_ONLY=websocket` WebSockets against
-/// a bare NIOWebSocket client (`WebSocketBenchmarks`). The last eight are not part of the default run.
+/// a bare NIOWebSocket client (`WebSocketBenchmarks`), `NK_BENCH_ONLY=har` loading and replaying
+/// a 10,000-entry HAR (`HARBenchmarks`). The last nine are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -39,6 +40,7 @@ enum Bench {
         if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }
         if only == "previews" { return try await Task.detached { try ImagePreviewBenchmarks.run() }.value }
         if only == "websocket" { return try await Task.detached { try await WebSocketBenchmarks().run() }.value }
+        if only == "har" { return try await Task.detached { try await HARBenchmarks().run() }.value }
         let server = try await FixtureServer.start()
         defer { server.stop() }
         print("nk-bench against \(server.baseURL.absoluteString) (ratios: NetworkKit / baseline, lower is better)")

@@ -1,0 +1,85 @@
+import FixtureServer
+import Foundation
+import NetworkKit
+import NetworkKitTesting
+
+/// Replaying a recorded session in a test (`NK_BENCH_ONLY=har`):
+/// - loading a HAR of 10,000 entries (a JSON body of about 200 bytes each) into
+///   `StubTransport(har:)`: the time, and the peak RSS growth while loading;
+/// - replaying 10,000 requests (each entry once, in order) through a service on that stub,
+///   against the same requests through a stub with one route that answers them all (the stub's
+///   and the pipeline's own cost): requests per second and the ratio, five interleaved rounds.
+struct HARBenchmarks {
+    let entries = 10_000
+    let rounds = 5
+
+    func run() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nk-bench-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(Self.har(entries: entries).utf8).write(to: file)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        print("HAR replay (\(entries) entries, \(size / 1_024) KiB; ratios: replay / one-route stub, lower is better)")
+
+        guard ResidentMemory.resetPeak(), let before = ResidentMemory.current else {
+            print("loading: cannot read this process's peak memory (/proc/self)")
+            return
+        }
+        let started = ContinuousClock.now
+        let replay = try StubTransport(har: file)
+        let loading = WebSocketBenchmarks.seconds(started.duration(to: .now))
+        let growth = Double((ResidentMemory.peak ?? before) - before) / 1_048_576
+        print(String(format: "loading: %.0f ms, peak RSS growth %.1f MiB", loading * 1_000, growth))
+
+        let single = StubTransport()
+        single.answer(.get, .pathPrefix("/items/"), with: .json(Self.body(0)))
+        let configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
+                                                 callbackQueue: DispatchQueue(label: "bench.har"))
+        let replayed = Service(configuration: configuration, transport: replay)
+        let baseline = Service(configuration: configuration, transport: single)
+        var next = [0, 0]
+        let clients: [(Int, Int) async throws -> Double] = [replayed, baseline].enumerated().map { index, service in
+            { count, _ in
+                try await WebSocketBenchmarks.timed {
+                    for _ in 0..<count {
+                        let item = next[index] % entries
+                        next[index] += 1
+                        let json = try await service.send(Request(path: "/items/\(item)", parser: JSONParser()))
+                        guard json["code"] == 0 else { throw HARBenchError.wrongAnswer }
+                    }
+                }
+            }
+        }
+        var results: [[Double]] = []
+        for _ in 0..<rounds { results.append(try await interleavedRound(count: entries, inFlight: 1, clients)) }
+        let median = medianRound(results)
+        let ratios = results.map { $0[0] / $0[1] }.sorted()
+        print(String(format: "replay x%d: %.0f requests/s, one-route stub %.0f requests/s; ratio %.2f (rounds %.2f to %.2f)",
+                     entries, Double(entries) / median[0], Double(entries) / median[1], median[0] / median[1],
+                     ratios.first ?? 0, ratios.last ?? 0))
+    }
+
+    static func body(_ item: Int) -> String {
+        #"{"code": 0, "content": {"id": \#(item), "name": "item \#(item)", "tags": ["a", "b", "c"], "price": 12.5, "stock": 40, "description": "a small JSON answer of the size an API returns for one item"}}"#
+    }
+
+    /// A HAR of `entries` GETs of `/items/N`, each answered with `body(N)`.
+    static func har(entries: Int) -> String {
+        let items = (0..<entries).map { item in
+            let text = body(item).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return #"""
+            {"startedDateTime": "2026-11-30T10:00:00.000Z", "time": 1, "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0},
+             "request": {"method": "GET", "url": "https://api.example.com/items/\#(item)", "httpVersion": "HTTP/1.1", "cookies": [],
+                         "headers": [{"name": "Accept", "value": "application/json"}], "queryString": [], "headersSize": -1, "bodySize": 0},
+             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
+                          "headers": [{"name": "Content-Type", "value": "application/json"}],
+                          "content": {"size": \#(text.utf8.count), "mimeType": "application/json", "text": "\#(text)"},
+                          "redirectURL": "", "headersSize": -1, "bodySize": \#(text.utf8.count)}}
+            """#
+        }
+        return #"{"log": {"version": "1.2", "creator": {"name": "nk-bench", "version": "1"}, "entries": ["# + items.joined(separator: ",\n") + "]}}"
+    }
+}
+
+enum HARBenchError: Error {
+    case wrongAnswer
+}
