@@ -15,7 +15,7 @@ extension StubTransport {
         try answer(har: url, matchingBodies: matchingBodies)
     }
 
-    /// Answers each request with the entry of the HAR file at `url` (one a ``HARRecorder``
+    /// Answers each request with the entry of the HAR file at `url` (one NetworkKit's `HARRecorder`
     /// wrote, or a browser's or mitmproxy's) that matches it: the same method and URL (scheme and
     /// host without regard to case, a default port or none; a query parameter recorded as
     /// `<redacted>` matches any value) and, with `matchingBodies`, the same body. Entries that
