@@ -83,25 +83,8 @@ struct WebSocketBenchmarks {
         for _ in 0..<rounds {
             let service = Self.service(server)
             let clients: [(Int, Int) async throws -> Double] = [
-                { count, _ in
-                    try await Self.timed {
-                        for _ in 0..<count {
-                            let socket = try await service.send(.webSocket(path: "/session"))
-                            var messages = socket.messages.makeAsyncIterator()
-                            guard try await messages.next() != nil else { throw BenchWebSocketError.unexpected("no first message") }
-                            await socket.close()
-                        }
-                    }
-                },
-                { count, _ in
-                    try await Self.timed {
-                        for _ in 0..<count {
-                            let socket = try await BareWebSocket.open(port: server.port, path: "/session")
-                            _ = try await socket.next()
-                            await socket.closeAndWait()
-                        }
-                    }
-                },
+                { count, _ in try await Self.timed { for _ in 0..<count { try await Self.openKit(service) } } },
+                { count, _ in try await Self.timed { for _ in 0..<count { try await Self.openBare(server) } } },
             ]
             for client in clients { _ = try await client(20, 1) }
             results.append(try await interleavedRound(count: opens, inFlight: 1, clients))
@@ -115,20 +98,26 @@ struct WebSocketBenchmarks {
         let service = Self.service(server)
         let seconds = try await Self.timed {
             for _ in 0..<count {
-                if kit {
-                    let socket = try await service.send(.webSocket(path: "/session"))
-                    var messages = socket.messages.makeAsyncIterator()
-                    guard try await messages.next() != nil else { throw BenchWebSocketError.unexpected("no first message") }
-                    await socket.close()
-                } else {
-                    let socket = try await BareWebSocket.open(port: server.port, path: "/session")
-                    _ = try await socket.next()
-                    await socket.closeAndWait()
-                }
+                if kit { try await Self.openKit(service) } else { try await Self.openBare(server) }
             }
         }
         print(String(format: "%@: %d connections in %.1f ms (%.0f µs each)", kit ? "kit" : "bare", count, seconds * 1000,
                      seconds / Double(count) * 1e6))
+    }
+
+    /// One connection through the kit: opened on `/session`, its first message read, closed.
+    private static func openKit(_ service: Service) async throws {
+        let socket = try await service.send(.webSocket(path: "/session"))
+        var messages = socket.messages.makeAsyncIterator()
+        guard try await messages.next() != nil else { throw BenchWebSocketError.unexpected("no first message") }
+        await socket.close()
+    }
+
+    /// The same with the bare client.
+    private static func openBare(_ server: WebSocketServer) async throws {
+        let socket = try await BareWebSocket.open(port: server.port, path: "/session")
+        _ = try await socket.next()
+        await socket.closeAndWait()
     }
 
     // MARK: Memory
