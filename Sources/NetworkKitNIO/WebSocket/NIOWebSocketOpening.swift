@@ -151,7 +151,7 @@ struct NIOWebSocketOpening: Sendable {
     /// the rest (`secured`). A proxy that has not opened the tunnel within 10 seconds fails it.
     private func socks(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
         let tunnel = channel.eventLoop.makePromise(of: Void.self)
-        let waiter = NIOSOCKSWaiter(promise: tunnel)
+        let waiter = NIOEventWaiter.socksTunnel(tunnel)
         try channel.pipeline.syncOperations.addHandlers([SOCKSClientHandler(targetAddress: .domain(host, port: port)), waiter])
         let bound = NIOLoopBound(waiter, eventLoop: channel.eventLoop)
         let deadline = channel.eventLoop.assumeIsolated().scheduleTask(in: .seconds(10)) { bound.value.timeOut() }
@@ -164,7 +164,7 @@ struct NIOWebSocketOpening: Sendable {
     /// What the proxy's part in `error` was, if it had one: a `407`, a refused tunnel, a proxy
     /// that cannot be reached.
     static func proxyFailure(for error: any Error, proxy: ProxyServer) -> ConnectionFailure? {
-        if error is NIOSOCKSWaiter.TimedOut {
+        if error is NIOEventWaiter.TimedOut {
             return .proxyFailed(proxy: proxy.description, reason: "it did not open the SOCKS tunnel within 10 seconds")
         }
         if let refusal = error as? SOCKSError.ConnectionFailed {
@@ -202,7 +202,7 @@ struct NIOWebSocketOpening: Sendable {
         try channel.pipeline.syncOperations.addHandler(
             NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host))
         let handshake = channel.eventLoop.makePromise(of: Void.self)
-        try channel.pipeline.syncOperations.addHandler(NIOHandshakeWaiter(promise: handshake))
+        try channel.pipeline.syncOperations.addHandler(NIOEventWaiter.tlsHandshake(handshake))
         return handshake.futureResult
             .flatMap { pinCheck?(channel) ?? channel.eventLoop.makeSucceededVoidFuture() }
             .flatMapThrowing { try upgrade(channel, host: host, port: port, secure: true) }
@@ -316,19 +316,34 @@ final class NIOWebSocketOpeningTask: TransportTask {
     }
 }
 
-/// Fulfils its promise when the SOCKS tunnel is open; fails it when the connection ended or
-/// failed first, or when told the time is up.
-final class NIOSOCKSWaiter: ChannelInboundHandler, RemovableChannelHandler {
+/// Fulfils its promise at the user event `isAwaited` picks (a TLS handshake completed, a SOCKS
+/// tunnel open) and leaves; fails it when the connection ended or failed first, or when told the
+/// time is up. Settles its promise once.
+final class NIOEventWaiter: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
-    /// The tunnel was not open in time.
+    /// The awaited event did not come in time.
     struct TimedOut: Error {}
 
     private let promise: EventLoopPromise<Void>
+    private let isAwaited: (Any) -> Bool
     private var context: ChannelHandlerContext?
     private var settled = false
 
-    init(promise: EventLoopPromise<Void>) {
+    init(promise: EventLoopPromise<Void>, until isAwaited: @escaping (Any) -> Bool) {
         self.promise = promise
+        self.isAwaited = isAwaited
+    }
+
+    /// A waiter for the TLS handshake's end.
+    static func tlsHandshake(_ promise: EventLoopPromise<Void>) -> NIOEventWaiter {
+        NIOEventWaiter(promise: promise) { event in
+            if case .handshakeCompleted? = event as? TLSUserEvent { true } else { false }
+        }
+    }
+
+    /// A waiter for the SOCKS tunnel's opening.
+    static func socksTunnel(_ promise: EventLoopPromise<Void>) -> NIOEventWaiter {
+        NIOEventWaiter(promise: promise) { $0 is SOCKSProxyEstablishedEvent }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -340,7 +355,7 @@ final class NIOSOCKSWaiter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is SOCKSProxyEstablishedEvent {
+        if isAwaited(event) {
             settle(nil)
             context.pipeline.syncOperations.removeHandler(self, promise: nil)
         }
@@ -357,7 +372,7 @@ final class NIOSOCKSWaiter: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
-    /// Fails the tunnel and closes the connection, unless the tunnel is open already.
+    /// Fails the wait and closes the connection, unless the event came already.
     func timeOut() {
         guard !settled else { return }
         settle(TimedOut())
@@ -368,35 +383,6 @@ final class NIOSOCKSWaiter: ChannelInboundHandler, RemovableChannelHandler {
         guard !settled else { return }
         settled = true
         if let error { promise.fail(error) } else { promise.succeed() }
-    }
-}
-
-/// Fulfils its promise when the TLS handshake completed, fails it when the connection ended or
-/// failed first.
-final class NIOHandshakeWaiter: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-    private let promise: EventLoopPromise<Void>
-
-    init(promise: EventLoopPromise<Void>) {
-        self.promise = promise
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case .handshakeCompleted? = event as? TLSUserEvent {
-            promise.succeed()
-            context.pipeline.syncOperations.removeHandler(self, promise: nil)
-        }
-        context.fireUserInboundEventTriggered(event)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        promise.fail(error)
-        context.fireErrorCaught(error)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        promise.fail(ChannelError.eof)
-        context.fireChannelInactive()
     }
 }
 
