@@ -127,8 +127,8 @@ extension URLSessionEventForwarder: URLSessionWebSocketDelegate {
 
     /// Reports an upgrade the server (or, with `407`, the proxy) answered with `response`.
     private func refuse(_ opening: URLSessionWebSocketTransfer.Opening, response: HTTPURLResponse) {
-        if response.statusCode == 407, let url = response.url, let proxy = URLSessionTransport.proxyInEffect.proxy(for: url) {
-            opening.events.transportDidComplete(failure: .connection(.proxyAuthenticationRequired(proxy: proxy.description)))
+        if let refusal = URLSessionTransport.proxyRefusal(response) {
+            opening.events.transportDidComplete(failure: refusal)
             return
         }
         opening.events.transportDidReceive(head: ResponseHead(response))

@@ -162,11 +162,10 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         if let http = response as? HTTPURLResponse {
             // The proxies the session sends through are read only for a `407`, to tell a proxy's
             // from a server's.
-            if http.statusCode == 407, let url = http.url, let server = URLSessionTransport.proxyInEffect.proxy(for: url),
-               let events = transfers.remove(dataTask.taskIdentifier) {
+            if let refusal = URLSessionTransport.proxyRefusal(http), let events = transfers.remove(dataTask.taskIdentifier) {
                 // The proxy answered an absolute-form request itself.
                 completionHandler(.cancel)
-                events.transportDidComplete(failure: .connection(.proxyAuthenticationRequired(proxy: server.description)))
+                events.transportDidComplete(failure: refusal)
                 return
             }
             transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: ResponseHead(http))
@@ -223,6 +222,14 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
         } else {
             events.transportDidComplete(failure: error.map(CurlErrors.failure(for:)))
         }
+    }
+}
+
+extension URLSessionTransport {
+    /// The failure a `407` from one of the session's proxies is; nil for any other answer.
+    static func proxyRefusal(_ http: HTTPURLResponse) -> TransportFailure? {
+        guard http.statusCode == 407, let url = http.url, let proxy = proxyInEffect.proxy(for: url) else { return nil }
+        return .connection(.proxyAuthenticationRequired(proxy: proxy.description))
     }
 }
 

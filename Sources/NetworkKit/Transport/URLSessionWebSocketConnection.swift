@@ -31,8 +31,7 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         /// Whether the task completed.
         var ended = false
         /// Callers of `close` waiting for the task to complete.
-        var closers: [Int: CheckedContinuation<Void, Never>] = [:]
-        var nextCloser = 0
+        var closers: [CheckedContinuation<Void, Never>] = []
         /// Whether a keep-alive ping is unanswered.
         var pongPending = false
         var keepAlive: Task<Void, Never>?
@@ -202,8 +201,7 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         await withCheckedContinuation { (closer: CheckedContinuation<Void, Never>) in
             let ended = state.withLock { state -> Bool in
                 if state.ended { return true }
-                state.closers[state.nextCloser] = closer
-                state.nextCloser += 1
+                state.closers.append(closer)
                 return false
             }
             if ended { closer.resume() }
@@ -216,8 +214,8 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         let closers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.ended = true
             state.keepAlive?.cancel()
-            defer { state.closers = [:] }
-            return Array(state.closers.values)
+            defer { state.closers = [] }
+            return state.closers
         }
         for closer in closers { closer.resume() }
     }
