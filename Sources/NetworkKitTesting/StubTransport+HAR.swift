@@ -103,7 +103,7 @@ final class HARReplay: Sendable {
     /// a recorded `<redacted>` value fitting any.
     private static func query(_ sent: [URLQueryItem], fits recorded: [URLQueryItem]) -> Bool {
         sent.count == recorded.count && zip(sent, recorded).allSatisfy { sent, recorded in
-            sent.name == recorded.name && (recorded.value == "<redacted>" || sent.value == recorded.value)
+            sent.name == recorded.name && (recorded.value == Redaction.placeholder || sent.value == recorded.value)
         }
     }
 

@@ -27,11 +27,17 @@ public struct Redaction: Sendable {
         self.parameters = Set(parameters.map { $0.lowercased() })
     }
 
-    static let placeholder = "<redacted>"
+    /// What a hidden value reads.
+    package static let placeholder = "<redacted>"
 
     /// `value`, or the placeholder when header `name` is secret.
     public func header(_ name: String, _ value: String) -> String {
         headers.contains(name.lowercased()) ? Self.placeholder : value
+    }
+
+    /// `value`, or the placeholder when parameter `name` is secret.
+    func parameter(_ name: String, _ value: String) -> String {
+        parameters.contains(name.lowercased()) ? Self.placeholder : value
     }
 
     /// `url` with the values of secret query parameters replaced.
@@ -50,8 +56,8 @@ public struct Redaction: Sendable {
         return encoded.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = (parts.first.map(String.init) ?? "").removingPercentEncoding ?? ""
-            guard parts.count == 2, parameters.contains(name.lowercased()) else { return String(pair) }
-            return parts[0] + "=" + Self.placeholder
+            guard parts.count == 2 else { return String(pair) }
+            return parts[0] + "=" + parameter(name, String(parts[1]))
         }.joined(separator: "&")
     }
 

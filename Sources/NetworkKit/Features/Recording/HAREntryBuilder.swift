@@ -44,7 +44,7 @@ struct HAREntryBuilder {
         return HARArchive.Request(
             method: request.httpMethod ?? "GET", url: redaction.url(request.url), httpVersion: version?.description ?? "",
             cookies: [], headers: headers(fields),
-            queryString: query.map { HARArchive.NameValue(name: $0.name, value: parameter($0.name, $0.value ?? "")) },
+            queryString: query.map { HARArchive.NameValue(name: $0.name, value: redaction.parameter($0.name, $0.value ?? "")) },
             postData: postData, headersSize: -1, bodySize: body?.size ?? 0)
     }
 
@@ -98,10 +98,6 @@ struct HAREntryBuilder {
     private func headers(_ fields: [String: String]) -> [HARArchive.NameValue] {
         fields.sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { HARArchive.NameValue(name: $0.key, value: redaction.header($0.key, $0.value)) }
-    }
-
-    private func parameter(_ name: String, _ value: String) -> String {
-        redaction.parameters.contains(name.lowercased()) ? Redaction.placeholder : value
     }
 
     /// `data` as text, when its media type is textual and it is UTF-8.
