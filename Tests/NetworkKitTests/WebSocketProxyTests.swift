@@ -9,11 +9,15 @@ import Testing
 /// `SOCKSProxy`.
 @Suite("WebSockets through proxies")
 struct WebSocketProxyTests {
-    static func service(proxy: ForwardProxy, credentials: ProxyCredentials? = nil, trust: TrustSettings = TrustSettings()) throws -> Service {
-        let settings = ProxySettings.server(ProxyServer(host: "127.0.0.1", port: proxy.port, credentials: credentials))
-        let transport = try NIOTransport(connection: ConnectionSettings(proxy: settings, trust: trust))
+    /// A service on NIO that sends through `proxy`, trusting as `trust` says.
+    static func service(through proxy: ProxyServer, trust: TrustSettings) throws -> Service {
+        let transport = try NIOTransport(connection: ConnectionSettings(proxy: .server(proxy), trust: trust))
         return Service(configuration: ServiceConfiguration(timeout: .seconds(60), callbackQueue: DispatchQueue(label: "tests.ws-proxy")),
                        transport: transport)
+    }
+
+    static func service(proxy: ForwardProxy, credentials: ProxyCredentials? = nil, trust: TrustSettings = TrustSettings()) throws -> Service {
+        try service(through: ProxyServer(host: "127.0.0.1", port: proxy.port, credentials: credentials), trust: trust)
     }
 
     @Test func wsTunnelsThroughTheProxyWithItsCredentials() async throws {
@@ -84,10 +88,7 @@ struct WebSocketProxyTests {
     }
 
     static func service(socks: SOCKSProxy, trust: TrustSettings = TrustSettings()) throws -> Service {
-        let settings = ProxySettings.server(try ProxyServer(socks.address))
-        let transport = try NIOTransport(connection: ConnectionSettings(proxy: settings, trust: trust))
-        return Service(configuration: ServiceConfiguration(timeout: .seconds(60), callbackQueue: DispatchQueue(label: "tests.ws-proxy")),
-                       transport: transport)
+        try service(through: ProxyServer(socks.address), trust: trust)
     }
 
     @Test func wsAndWssTunnelThroughASOCKSProxy() async throws {
