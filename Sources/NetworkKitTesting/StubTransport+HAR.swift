@@ -27,7 +27,7 @@ extension StubTransport {
     /// fails as a lost connection.
     public func answer(har url: URL, matchingBodies: Bool = false) throws(HARFileError) {
         let replay = try HARReplay(entries: HARArchive.read(from: url).log.entries, matchingBodies: matchingBodies)
-        answer(nil, .matching("an entry of \(url.lastPathComponent)") { replay.entry(for: $0) != nil }) { request in
+        answer(nil, .matching("an entry of \(url.lastPathComponent)") { replay.hasEntry(for: $0) }) { request in
             replay.play(for: request)
         }
     }
@@ -62,10 +62,9 @@ final class HARReplay: Sendable {
         self.matchingBodies = matchingBodies
     }
 
-    /// The entries that match `request`, in file order; nil when none does.
-    fileprivate func entry(for request: RecordedRequest) -> [Int]? {
-        let matches = matching(request).map(\.index)
-        return matches.isEmpty ? nil : matches
+    /// Whether an entry matches `request`.
+    fileprivate func hasEntry(for request: RecordedRequest) -> Bool {
+        !matching(request).isEmpty
     }
 
     /// The answer to `request`: the next of the entries that match it.
