@@ -29,6 +29,11 @@ let codeGenerationTool: [Target.Dependency] = [
     codeGeneration("ArgumentParser", package: "swift-argument-parser"),
 ]
 
+/// A product that the core links when the consumer enables the `Observability` trait.
+func observability(_ product: String, package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Observability"]))
+}
+
 /// A product that NetworkKitNIO links when the consumer enables the `NIO` trait.
 func nio(_ product: String, package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: ["NIO"]))
@@ -58,10 +63,16 @@ let package = Package(
         .trait(name: "NIO", description: "The NetworkKitNIO product's transport on SwiftNIO's AsyncHTTPClient."),
         .trait(name: "CodeGeneration",
                description: "The tools of the NetworkKitOpenAPI and GenerateModel plugins (OpenAPIKit, Yams, swift-argument-parser)."),
+        .trait(name: "Observability",
+               description: "Spans through swift-distributed-tracing and metrics through swift-metrics for every request, on any transport."),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // The core's spans and metrics, under the `Observability` trait (the tests' in-memory
+        // tracer and metrics backend come from the same packages).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // NetworkKitNIO's transport (and nothing else), under the `NIO` trait.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
@@ -106,10 +117,15 @@ let package = Package(
         // The 1/8-scale JPEG decoder: steps split into slices that NetworkKitImage runs on Dispatch's threads.
         .target(name: "CJPEGEighth", dependencies: ["CJPEG"]),
 
-        // The core stays lean: Foundation, zlib and swift-log only.
+        // The core stays lean: Foundation, zlib and swift-log; swift-distributed-tracing and
+        // swift-metrics with the `Observability` trait only.
         .target(
             name: "NetworkKit",
-            dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CZlib", .product(name: "Logging", package: "swift-log"),
+                observability("Tracing", package: "swift-distributed-tracing"),
+                observability("CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -267,6 +283,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The observability tests' tracer and metrics backend.
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             // The WebSocket tests' Python peer, run as a program, not built.
             exclude: ["Peers"],

@@ -30,6 +30,8 @@ struct PipelineSettings: Sendable {
     var inFlightLimits: InFlightLimits.Limits?
     /// The clock retry delays and reconnections are waited on.
     var clock: any Clock<Duration> = ContinuousClock()
+    /// What observes each request (spans and metrics); nil when nothing does.
+    var observation: (any RequestObservation)?
 }
 
 /// The service a pipeline runs in, as the pipeline sees it (``Service`` is the one): its transport

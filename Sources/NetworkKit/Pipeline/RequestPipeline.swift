@@ -36,6 +36,9 @@ struct RequestPipeline: Sendable {
     /// Held so the service and its transport live until the request finishes.
     let service: any PipelineHost
     let monitors: [any EventMonitor]
+    /// Spans and metrics for this request, when something records them; made in the task that
+    /// starts the request, so it has that task's trace context.
+    let observer: (any RequestObserving)?
     private let interceptors: InterceptorChain
 
     init(request: any RunningRequest, options: RequestOptions, settings: PipelineSettings, service: any PipelineHost) {
@@ -44,6 +47,7 @@ struct RequestPipeline: Sendable {
         self.settings = settings
         self.service = service
         monitors = settings.monitors
+        observer = settings.observation?.observer(for: request.id, method: options.method, kind: options.kind)
         interceptors = settings.chain.including(options.interceptors, usesService: options.usesServiceInterceptors,
                                                 skipping: options.skippedServiceDefaults)
     }
@@ -68,6 +72,7 @@ struct RequestPipeline: Sendable {
     @discardableResult
     func run() async -> AnyResult {
         let started = ContinuousClock.now
+        observer?.requestDidStart()
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target.description, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
@@ -85,6 +90,10 @@ struct RequestPipeline: Sendable {
         if timeLimit != nil { service.timeLimits.remove(request.id) }
         metrics.duration = started.duration(to: .now)
         let finished = request.finish(result, metrics: metrics)
+        if let observer {
+            let stream = if case .stream(let stream) = options.kind { stream.sink.counts } else { nil as (items: Int, connections: Int)? }
+            observer.requestDidFinish(finished.metrics, stream: stream)
+        }
         for monitor in monitors { monitor.requestDidFinish(finished.metrics) }
         return finished.result
     }
@@ -156,6 +165,7 @@ struct RequestPipeline: Sendable {
         } catch {
             return .failure(error)
         }
+        observer?.requestDidBuild(prepared.url)
         let upload: UploadFile?
         do {
             upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody,             //    a body from disk
@@ -207,6 +217,7 @@ struct RequestPipeline: Sendable {
                 outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, body: body, recording: &metrics)
                 next = machine.transferred(outcome, stopRequested: isCancelled)
             case .resend(let attempt, let error):                                                     //    unprocessed
+                observer?.requestWillResend(error: error)
                 for monitor in monitors { monitor.request(request.id, willResendUnprocessed: attempt, error: error) }
                 outcome = TransferOutcome()
                 next = machine.resendAnnounced()
@@ -223,6 +234,7 @@ struct RequestPipeline: Sendable {
                 let failed = context(attempt: attempt, unprocessed: machine.unprocessedAttempts, response: outcome.head)
                 next = machine.interceptorsDecided(await interceptors.retryDecision(adapted, error: error, context: failed))
             case .backOff(let delay, let attempt, let error):
+                observer?.requestWillRetry(after: delay, error: error)
                 for monitor in monitors { monitor.request(request.id, willRetryAfter: delay, attempt: attempt, error: error) }
                 outcome = TransferOutcome()   // the failed answer is not kept through the wait
                 do {
@@ -273,12 +285,14 @@ struct RequestPipeline: Sendable {
                                    idleWatch: service.idleWatch, cookies: cookieStore)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
         var cookies = setup.cookies.map { TransferCookies(store: $0) }
-        for _ in 0...RedirectProposal.maxRedirects {
+        for hop in 0...RedirectProposal.maxRedirects {
             if var prepared = cookies {
                 next = prepared.prepare(next)
                 cookies = prepared
             }
+            if hop > 0 { observer?.hopWillStart(&next) }                                           // a redirect's hop
             var outcome = await send(next, upload: upload, setup: setup)
+            observer?.hopDidEnd(head: outcome.head ?? outcome.redirectHead, error: outcome.error)
             bytesSent += outcome.bytesSent
             outcome.bytesSent = bytesSent
             guard let redirect = outcome.redirect, !isCancelled else { return outcome }
@@ -324,8 +338,14 @@ struct RequestPipeline: Sendable {
         if case .webSocket(let socket) = options.kind {
             for (name, value) in socket.options.upgradeHeaders { attemptRequest.setValue(value, forHTTPHeaderField: name) }
         }
-        return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed,
-                                                                bodyFile: upload?.url))
+        observer?.hopWillStart(&attemptRequest)   // before the interceptors, so a signer signs what it adds
+        do {
+            return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed,
+                                                                    bodyFile: upload?.url))
+        } catch {
+            observer?.hopDidEnd(head: nil, error: error)
+            throw error
+        }
     }
 
     /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
@@ -335,9 +355,13 @@ struct RequestPipeline: Sendable {
         let limits = settings.inFlightLimits
         let host = limits == nil ? nil : adapted.url?.host?.lowercased() ?? ""
         if let host, let limits, await !waitForRoom(host: host, limits: limits) {
+            observer?.hopDidEnd(head: nil, error: .cancelled)
             return TransferOutcome(error: .cancelled)
         }
         defer { if let host { service.inFlight.leave(host: host) } }
+        let observedHost = observer.map { _ in host ?? adapted.url?.host?.lowercased() ?? "none" }
+        if let observedHost { observer?.transferDidChange(inFlight: true, host: observedHost) }
+        defer { if let observedHost { observer?.transferDidChange(inFlight: false, host: observedHost) } }
         metrics.attempts = request.beginAttempt()
         metrics.url = adapted.url
         for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
@@ -427,6 +451,8 @@ struct RequestPipeline: Sendable {
         let gate = service.inFlight, id = request.id
         // In line from here: requests of one priority go in the order they reach this line.
         if gate.enter(id, host: host, priority: options.priority, limits: limits) { return true }
+        observer?.waitingDidChange(true, host: host)
+        defer { observer?.waitingDidChange(false, host: host) }
         let wait = Task { if await !gate.waitForTurn(id, host: host) { throw CancellationError() } }
         request.attach(.wait(wait))
         do {

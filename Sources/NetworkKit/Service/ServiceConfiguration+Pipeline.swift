@@ -8,7 +8,7 @@ extension ServiceConfiguration {
                          environment: environment, responseCache: responseCache,
                          ignoredCacheKeyArguments: ignoredCacheKeyArguments, cookies: cookies,
                          redirectPolicy: redirectPolicy, unprocessedResendLimit: unprocessedResendLimit,
-                         inFlightLimits: inFlightLimits, clock: clock)
+                         inFlightLimits: inFlightLimits, clock: clock, observation: requestObservation)
     }
 
     /// The limits on requests in flight, as the pipeline reads them; nil when neither is set.

@@ -50,8 +50,13 @@ public struct ServiceConfiguration: Sendable {
     /// Where the service logs its requests (swift-log): one line per request at `info`, headers
     /// at `debug`. Nil (the default) logs nothing. NetworkKit never bootstraps logging.
     public var logger: Logger?
-    /// Which secrets logs and cURL commands hide.
+    /// Which secrets logs, cURL commands and spans' `url.full` hide.
     public var redaction: Redaction = .standard
+    /// Whether this service's requests get spans and metrics when the package's `Observability`
+    /// trait is on and a tracer or metrics backend is bootstrapped (see <doc:ObservingRequests>).
+    /// True by default; a service that carries the telemetry itself turns it off. Without the
+    /// trait nothing is recorded either way.
+    public var observesRequests = true
     /// Where this service's JSON answers keep their code, message and content; JSON and model
     /// parsers of its requests use it unless they say otherwise.
     public var envelope: ResponseEnvelope?

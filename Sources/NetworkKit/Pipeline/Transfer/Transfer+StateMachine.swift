@@ -16,6 +16,8 @@ struct TransferOutcome: Sendable {
     var error: NetworkError?
     /// The request to send next when the answer was a redirect the policy follows.
     var redirect: URLRequest?
+    /// That redirect's head, for the hop's observer only (`head` stays nil: the answer is not the request's).
+    var redirectHead: ResponseHead?
     /// Set when a download's answer could not continue its partial file: start again from zero.
     var restartReason: String?
 }
@@ -114,6 +116,7 @@ extension Transfer.StateMachine {
         guard phase == .awaitingHead else { return .receive }
         if let redirect {
             outcome.redirect = redirect
+            outcome.redirectHead = head
             phase = .redirecting
             return .followRedirect
         }

@@ -11,7 +11,8 @@ extension RequestPipeline {
             result = .failure(error)
         } else if let head = outcome.head, head.statusCode == 101, let connection {
             var response = Response(head, data: Data())
-            response.webSocket = monitors.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: monitors)
+            let watchers = monitors + (observer.map { [$0.webSocketOpened()] } ?? [])
+            response.webSocket = watchers.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: watchers)
             if case .webSocket(let setup) = options.kind, setup.options.reconnection.isEnabled {
                 let clock = settings.clock
                 response.webSocketReopening = WebSocketReopening(policy: setup.options.reconnection, reopen: reopenWebSocket) { duration in

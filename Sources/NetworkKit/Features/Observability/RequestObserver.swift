@@ -1,0 +1,257 @@
+#if Observability
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Tracing
+
+/// One request's spans and metrics. The request's span (kind internal, named by its method)
+/// lasts from start to finish, or for a WebSocket until its connection ends; each hop it sends
+/// (an attempt, and each redirect an attempt follows) has a client span of its own under it,
+/// named and attributed as OpenTelemetry's HTTP client conventions say, whose context goes out
+/// in the hop's headers as the tracer writes it (`traceparent` and `tracestate` for W3C).
+final class RequestObserver: RequestObserving, EventMonitor {
+    private let tracer: (any Tracer)?
+    private let parent: ServiceContext
+    private let meters: RequestMeters?
+    private let method: HTTPMethod
+    private let kind: RequestKind
+    private let redaction: Redaction
+
+    private struct State {
+        var request: (any Span)?
+        var hop: (any Span)?
+        /// Hops announced so far.
+        var hops = 0
+        /// The host label of the last URL built or sent.
+        var host = "none"
+        /// Set once the upgrade handed a WebSocket connection over: the request's span then ends with it.
+        var webSocketOpen = false
+    }
+    private let state = Protected(State())
+
+    init(tracer: (any Tracer)?, parent: ServiceContext, meters: RequestMeters?, method: HTTPMethod,
+         kind: RequestKind, redaction: Redaction) {
+        self.tracer = tracer
+        self.parent = parent
+        self.meters = meters
+        self.method = method
+        self.kind = kind
+        self.redaction = redaction
+    }
+
+    func requestDidStart() {
+        guard let tracer else { return }
+        let span = tracer.startSpan(method.rawValue, context: parent, ofKind: .internal)
+        span.attributes[Attribute.method] = method.rawValue
+        state.withLock { $0.request = span }
+    }
+
+    func requestDidBuild(_ url: URL?) {
+        let span = state.withLock { state -> (any Span)? in
+            state.host = RequestMeters.host(of: url)
+            return state.request
+        }
+        if let span, let url { setTarget(url, on: span) }
+    }
+
+    func hopWillStart(_ request: inout URLRequest) {
+        let url = request.url
+        let (parent, resends, leftover) = state.withLock { state in
+            state.host = RequestMeters.host(of: url)
+            defer { state.hops += 1; state.hop = nil }
+            return (state.request?.context, state.hops, state.hop)
+        }
+        leftover?.end()
+        guard let tracer, let parent else { return }
+        let span = tracer.startSpan(method.rawValue, context: parent, ofKind: .client)
+        span.attributes[Attribute.method] = method.rawValue
+        if let url { setTarget(url, on: span) }
+        if resends > 0 { span.attributes[Attribute.resendCount] = resends }
+        tracer.inject(span.context, into: &request, using: HeaderInjector())
+        state.withLock { $0.hop = span }
+    }
+
+    func hopDidEnd(head: ResponseHead?, error: NetworkError?) {
+        guard let span = state.withLock({ state in defer { state.hop = nil }; return state.hop }) else { return }
+        record(status: head?.statusCode, version: head?.httpVersion, error: error, on: span)
+        span.end()
+    }
+
+    func waitingDidChange(_ waiting: Bool, host: String) {
+        meters?.waiting(waiting, host: host)
+    }
+
+    func transferDidChange(inFlight: Bool, host: String) {
+        meters?.inFlight(inFlight, host: host)
+    }
+
+    func requestWillRetry(after delay: Duration, error: NetworkError) {
+        let (span, host) = state.withLock { ($0.request, $0.host) }
+        meters?.retried(host: host)
+        span?.addEvent(SpanEvent(name: "retry", attributes: [
+            Attribute.errorType: .string(error.errorType), Attribute.retryDelay: .double(delay.inSeconds),
+        ]))
+    }
+
+    func requestWillResend(error: NetworkError) {
+        let (span, host) = state.withLock { ($0.request, $0.host) }
+        meters?.resent(host: host)
+        span?.addEvent(SpanEvent(name: "resend", attributes: [Attribute.errorType: .string(error.errorType)]))
+    }
+
+    func webSocketOpened() -> any EventMonitor {
+        state.withLock { $0.webSocketOpen = true }
+        return self
+    }
+
+    func requestDidFinish(_ metrics: RequestMetrics, stream: (items: Int, connections: Int)?) {
+        let (span, hop, hops, host, lasts) = state.withLock { state in
+            defer { state.hop = nil }
+            let lasts = state.webSocketOpen && metrics.error == nil
+            if !lasts { state.webSocketOpen = false }
+            return (state.request, state.hop, state.hops, state.host, lasts)
+        }
+        meters?.finished(metrics, host: host)
+        if let hop {
+            record(status: nil, version: nil, error: metrics.error ?? .cancelled, on: hop)
+            hop.end()
+        }
+        guard let span else { return }
+        record(status: metrics.statusCode, version: metrics.httpVersion, error: metrics.error, on: span)
+        if hops > 1 { span.attributes[Attribute.resendCount] = hops - 1 }
+        if metrics.cache != .notUsed { span.attributes[Attribute.cache] = "\(metrics.cache)" }
+        if let stream {
+            span.attributes[Attribute.streamItems] = stream.items
+            span.attributes[Attribute.streamConnections] = stream.connections
+        }
+        if !lasts { span.end() }
+    }
+
+    /// The end of the WebSocket connection the upgrade opened: the request's span ends with it.
+    func webSocket(_ id: RequestID, didCloseWith summary: WebSocketSummary) {
+        let span = state.withLock { state -> (any Span)? in
+            guard state.webSocketOpen else { return nil }
+            state.webSocketOpen = false
+            return state.request
+        }
+        guard let span else { return }
+        span.attributes[Attribute.messagesSent] = summary.messagesSent
+        span.attributes[Attribute.messagesReceived] = summary.messagesReceived
+        span.attributes[Attribute.webSocketBytesSent] = summary.bytesSent
+        span.attributes[Attribute.webSocketBytesReceived] = summary.bytesReceived
+        if let code = summary.appCloseCode { span.attributes[Attribute.closeCode] = Int(code) }
+        if let error = summary.error { markFailed(span, error: error) }
+        span.end()
+    }
+
+    // MARK: - Attributes
+
+    /// `url.full` (secrets hidden), `url.scheme`, `server.address` and `server.port`.
+    private func setTarget(_ url: URL, on span: any Span) {
+        span.attributes[Attribute.url] = redaction.url(url.withoutCredentials)
+        if let scheme = url.scheme { span.attributes[Attribute.scheme] = scheme.lowercased() }
+        if let host = url.host { span.attributes[Attribute.serverAddress] = host }
+        if let port = url.port ?? url.defaultPort { span.attributes[Attribute.serverPort] = port }
+    }
+
+    /// The status, the protocol version, and the failure: the error's type, or a status of 400
+    /// and above (as OpenTelemetry's client conventions say).
+    private func record(status: Int?, version: HTTPVersion?, error: NetworkError?, on span: any Span) {
+        if let status { span.attributes[Attribute.statusCode] = status }
+        if let version { span.attributes[Attribute.protocolVersion] = version.otelName }
+        if let error {
+            markFailed(span, error: error)
+        } else if let status, status >= 400 {
+            span.attributes[Attribute.errorType] = String(status)
+            span.setStatus(SpanStatus(code: .error))
+        }
+    }
+
+    private func markFailed(_ span: any Span, error: NetworkError) {
+        span.attributes[Attribute.errorType] = error.errorType
+        span.recordError(error)
+        span.setStatus(SpanStatus(code: .error, message: error.description))
+    }
+
+    /// The attribute names: OpenTelemetry's HTTP client conventions, and the kit's own under `networkkit.`.
+    private enum Attribute {
+        static let method = "http.request.method"
+        static let url = "url.full"
+        static let scheme = "url.scheme"
+        static let serverAddress = "server.address"
+        static let serverPort = "server.port"
+        static let statusCode = "http.response.status_code"
+        static let errorType = "error.type"
+        static let resendCount = "http.request.resend_count"
+        static let protocolVersion = "network.protocol.version"
+        static let retryDelay = "networkkit.retry.delay"
+        static let cache = "networkkit.cache"
+        static let streamItems = "networkkit.stream.items"
+        static let streamConnections = "networkkit.stream.connections"
+        static let messagesSent = "networkkit.websocket.messages_sent"
+        static let messagesReceived = "networkkit.websocket.messages_received"
+        static let webSocketBytesSent = "networkkit.websocket.bytes_sent"
+        static let webSocketBytesReceived = "networkkit.websocket.bytes_received"
+        static let closeCode = "networkkit.websocket.close_code"
+    }
+}
+
+/// Writes a tracer's context into a request's headers.
+private struct HeaderInjector: Injector {
+    func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
+        request.setValue(value, forHTTPHeaderField: key)
+    }
+}
+
+extension NetworkError {
+    /// The failure's kind for `error.type`: a few fixed words, never a message.
+    var errorType: String {
+        switch self {
+        case .invalidURL: "invalid_url"
+        case .invalidRequest: "invalid_request"
+        case .invalidParameter: "invalid_parameter"
+        case .transport(let error) where error.code == .timedOut: "timeout"
+        case .transport: "transport"
+        case .httpStatus(let code, _, _): String(code)
+        case .parse: "parse"
+        case .businessCode: "business_code"
+        case .cancelled: "cancelled"
+        case .adaptationFailed: "adaptation_failed"
+        case .responseTooLarge: "response_too_large"
+        case .timeLimitExceeded: "time_limit_exceeded"
+        case .download: "download"
+        case .streamBufferFull: "stream_buffer_full"
+        case .connection: "connection"
+        case .webSocket: "websocket"
+        }
+    }
+}
+
+extension HTTPVersion {
+    /// As `network.protocol.version` writes it: `1.1`, `2`.
+    fileprivate var otelName: String {
+        major >= 2 && minor == 0 ? String(major) : "\(major).\(minor)"
+    }
+}
+
+extension URL {
+    /// The port its scheme implies: 443 for https and wss, 80 for http and ws.
+    fileprivate var defaultPort: Int? {
+        switch scheme?.lowercased() {
+        case "https", "wss": 443
+        case "http", "ws": 80
+        default: nil
+        }
+    }
+
+    /// The URL with any user and password replaced by `REDACTED`, as OpenTelemetry asks of `url.full`.
+    fileprivate var withoutCredentials: URL {
+        guard user != nil || password != nil,
+              var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return self }
+        if components.user != nil { components.user = "REDACTED" }
+        if components.password != nil { components.password = "REDACTED" }
+        return components.url ?? self
+    }
+}
+#endif
