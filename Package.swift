@@ -211,6 +211,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // The observability benchmarks' tracer and metrics backend.
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -286,6 +290,7 @@ let package = Package(
                 // The observability tests' tracer and metrics backend.
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             // The WebSocket tests' Python peer, run as a program, not built.
             exclude: ["Peers"],
@@ -294,7 +299,12 @@ let package = Package(
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureAPI"],
+            dependencies: [
+                "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureAPI",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -65,7 +65,8 @@ public final class NIOTransport: Transport {
     }
 
     /// A transport with a client of `configuration` (TLS, proxy, pool, timeouts) on
-    /// `eventLoopGroup`. Redirects and decompression are turned off in it: the kit does both.
+    /// `eventLoopGroup`. Redirects and decompression are turned off in it: the kit does both; so
+    /// is its tracing under the `Observability` trait, whose spans the kit makes on every transport.
     public convenience init(configuration: HTTPClient.Configuration,
                             eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
         self.init(configuration: configuration, routing: NIORouting(), proxy: .none, eventLoopGroup: eventLoopGroup)
@@ -76,6 +77,11 @@ public final class NIOTransport: Transport {
         var configuration = NIOConnectionRotation.installed(in: configuration)
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
+        #if Observability
+        // The kit's spans stand for each request and hop, with its context in the headers;
+        // AsyncHTTPClient's own span would trace the hop twice and write its context over the kit's.
+        configuration.tracing.tracer = nil
+        #endif
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         webSocketTLS = configuration.tlsConfiguration
         pinCheck = configuration.http1_1ConnectionDebugInitializer

@@ -16,7 +16,9 @@ import Foundation
 /// decode (`ProgressiveThumbnailBenchmarks`), `NK_BENCH_ONLY=previews` a progressive JPEG's
 /// previews as it arrives (`ImagePreviewBenchmarks`), `NK_BENCH_ONLY=websocket` WebSockets against
 /// a bare NIOWebSocket client (`WebSocketBenchmarks`), `NK_BENCH_ONLY=har` loading and replaying
-/// a 10,000-entry HAR (`HARBenchmarks`). The last nine are not part of the default run.
+/// a 10,000-entry HAR (`HARBenchmarks`), `NK_BENCH_ONLY=observability` the `Observability`
+/// trait's spans and metrics against none (`ObservabilityBenchmarks`). The last ten are not part of
+/// the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -31,7 +33,7 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews | websocket
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews | websocket | har | observability
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
@@ -47,6 +49,13 @@ enum Bench {
         if let mode = ProcessInfo.processInfo.environment["NK_BENCH_PROFILE"] {
             try await Task.detached { try await NetworkBenchmarks(server: server).profile(mode) }.value
             return
+        }
+        if only == "observability" {
+            #if Observability
+            return try await Task.detached { try await ObservabilityBenchmarks(server: server).run() }.value
+            #else
+            throw BenchError.traitOff("Observability")
+            #endif
         }
         if only == "thumbnails" {
             return try await Task.detached { try ThumbnailBenchmarks.run() }.value

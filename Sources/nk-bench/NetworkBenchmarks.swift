@@ -157,5 +157,7 @@ func timed(count: Int, inFlight: Int, _ operation: @escaping @Sendable () async 
 
 enum BenchError: Error {
     case wrongAnswer
+    /// The benchmark needs the package trait it names (`--enable-all-traits`).
+    case traitOff(String)
 }
 

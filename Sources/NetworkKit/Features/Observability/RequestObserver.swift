@@ -27,6 +27,8 @@ final class RequestObserver: RequestObserving, EventMonitor {
         var host = "none"
         /// Set once the upgrade handed a WebSocket connection over: the request's span then ends with it.
         var webSocketOpen = false
+        /// The target attributes of the URL built, which most hops send to as well.
+        var target: (url: URL, attributes: SpanAttributes)?
     }
     private let state = Protected(State())
 
@@ -48,26 +50,29 @@ final class RequestObserver: RequestObserving, EventMonitor {
     }
 
     func requestDidBuild(_ url: URL?) {
+        let target = tracer == nil ? nil : url.map { ($0, targetAttributes(of: $0)) }
         let span = state.withLock { state -> (any Span)? in
             state.host = RequestMeters.host(of: url)
+            state.target = target
             return state.request
         }
-        if let span, let url { setTarget(url, on: span) }
+        if let span, let target { span.updateAttributes { $0.merge(target.1) } }
     }
 
     func hopWillStart(_ request: inout URLRequest) {
         let url = request.url
-        let (parent, resends, leftover) = state.withLock { state in
-            state.host = RequestMeters.host(of: url)
+        let (parent, resends, leftover, built) = state.withLock { state in
+            if url != state.target?.url { state.host = RequestMeters.host(of: url) }
             defer { state.hops += 1; state.hop = nil }
-            return (state.request?.context, state.hops, state.hop)
+            return (state.request?.context, state.hops, state.hop, state.target)
         }
         leftover?.end()
         guard let tracer, let parent else { return }
+        var attributes: SpanAttributes?
+        if let url { attributes = url == built?.url ? built?.attributes : targetAttributes(of: url) }
+        if resends > 0 { attributes?[Attribute.resendCount] = resends }
         let span = tracer.startSpan(method.rawValue, context: parent, ofKind: .client)
-        span.attributes[Attribute.method] = method.rawValue
-        if let url { setTarget(url, on: span) }
-        if resends > 0 { span.attributes[Attribute.resendCount] = resends }
+        if let attributes { span.updateAttributes { $0.merge(attributes) } }
         tracer.inject(span.context, into: &request, using: HeaderInjector())
         state.withLock { $0.hop = span }
     }
@@ -118,12 +123,13 @@ final class RequestObserver: RequestObserving, EventMonitor {
             hop.end()
         }
         guard let span else { return }
-        record(status: metrics.statusCode, version: metrics.httpVersion, error: metrics.error, on: span)
-        if hops > 1 { span.attributes[Attribute.resendCount] = hops - 1 }
-        if metrics.cache != .notUsed { span.attributes[Attribute.cache] = "\(metrics.cache)" }
-        if let stream {
-            span.attributes[Attribute.streamItems] = stream.items
-            span.attributes[Attribute.streamConnections] = stream.connections
+        record(status: metrics.statusCode, version: metrics.httpVersion, error: metrics.error, on: span) { attributes in
+            if hops > 1 { attributes[Attribute.resendCount] = hops - 1 }
+            if metrics.cache != .notUsed { attributes[Attribute.cache] = "\(metrics.cache)" }
+            if let stream {
+                attributes[Attribute.streamItems] = stream.items
+                attributes[Attribute.streamConnections] = stream.connections
+            }
         }
         if !lasts { span.end() }
     }
@@ -136,42 +142,43 @@ final class RequestObserver: RequestObserving, EventMonitor {
             return state.request
         }
         guard let span else { return }
-        span.attributes[Attribute.messagesSent] = summary.messagesSent
-        span.attributes[Attribute.messagesReceived] = summary.messagesReceived
-        span.attributes[Attribute.webSocketBytesSent] = summary.bytesSent
-        span.attributes[Attribute.webSocketBytesReceived] = summary.bytesReceived
-        if let code = summary.appCloseCode { span.attributes[Attribute.closeCode] = Int(code) }
-        if let error = summary.error { markFailed(span, error: error) }
+        record(status: nil, version: nil, error: summary.error, on: span) { attributes in
+            attributes[Attribute.messagesSent] = summary.messagesSent
+            attributes[Attribute.messagesReceived] = summary.messagesReceived
+            attributes[Attribute.webSocketBytesSent] = summary.bytesSent
+            attributes[Attribute.webSocketBytesReceived] = summary.bytesReceived
+            if let code = summary.appCloseCode { attributes[Attribute.closeCode] = Int(code) }
+        }
         span.end()
     }
 
     // MARK: - Attributes
 
-    /// `url.full` (secrets hidden), `url.scheme`, `server.address` and `server.port`.
-    private func setTarget(_ url: URL, on span: any Span) {
-        span.attributes[Attribute.url] = redaction.url(url.withoutCredentials)
-        if let scheme = url.scheme { span.attributes[Attribute.scheme] = scheme.lowercased() }
-        if let host = url.host { span.attributes[Attribute.serverAddress] = host }
-        if let port = url.port ?? url.defaultPort { span.attributes[Attribute.serverPort] = port }
+    /// `http.request.method`, `url.full` (secrets hidden), `url.scheme`, `server.address` and `server.port`.
+    private func targetAttributes(of url: URL) -> SpanAttributes {
+        var attributes = SpanAttributes()
+        attributes[Attribute.method] = method.rawValue
+        attributes[Attribute.url] = redaction.url(url.withoutCredentials)
+        if let scheme = url.scheme { attributes[Attribute.scheme] = scheme.lowercased() }
+        if let host = url.host { attributes[Attribute.serverAddress] = host }
+        if let port = url.port ?? url.defaultPort { attributes[Attribute.serverPort] = port }
+        return attributes
     }
 
-    /// The status, the protocol version, and the failure: the error's type, or a status of 400
-    /// and above (as OpenTelemetry's client conventions say).
-    private func record(status: Int?, version: HTTPVersion?, error: NetworkError?, on span: any Span) {
-        if let status { span.attributes[Attribute.statusCode] = status }
-        if let version { span.attributes[Attribute.protocolVersion] = version.otelName }
-        if let error {
-            markFailed(span, error: error)
-        } else if let status, status >= 400 {
-            span.attributes[Attribute.errorType] = String(status)
-            span.setStatus(SpanStatus(code: .error))
+    /// The status, the protocol version and `more` in one update of the span's attributes, then
+    /// the failure: the error (its type in `error.type`), or a status of 400 and above (as
+    /// OpenTelemetry's client conventions say).
+    private func record(status: Int?, version: HTTPVersion?, error: NetworkError?, on span: any Span,
+                        _ more: (inout SpanAttributes) -> Void = { _ in }) {
+        let failure = error?.errorType ?? status.flatMap { $0 >= 400 ? String($0) : nil }
+        span.updateAttributes { attributes in
+            if let status { attributes[Attribute.statusCode] = status }
+            if let version { attributes[Attribute.protocolVersion] = version.otelName }
+            if let failure { attributes[Attribute.errorType] = failure }
+            more(&attributes)
         }
-    }
-
-    private func markFailed(_ span: any Span, error: NetworkError) {
-        span.attributes[Attribute.errorType] = error.errorType
-        span.recordError(error)
-        span.setStatus(SpanStatus(code: .error, message: error.description))
+        if let error { span.recordError(error) }
+        if failure != nil { span.setStatus(SpanStatus(code: .error, message: error?.description)) }
     }
 
     /// The attribute names: OpenTelemetry's HTTP client conventions, and the kit's own under `networkkit.`.
