@@ -8,12 +8,48 @@ import NetworkKitTesting
 ///   `StubTransport(har:)`: the time, and the peak RSS growth while loading;
 /// - replaying 10,000 requests (each entry once, in order) through a service on that stub,
 ///   against the same requests through a stub with one route that answers them all (the stub's
-///   and the pipeline's own cost): requests per second and the ratio, five interleaved rounds.
+///   and the pipeline's own cost): requests per second and the ratio, five interleaved rounds;
+/// - recording 10,000 requests through a `RecordingTransport` around that one-route stub, against
+///   the stub alone: what recording adds to each request's way (`NK_BENCH_HAR=record` runs this
+///   part alone).
 struct HARBenchmarks {
     let entries = 10_000
     let rounds = 5
 
     func run() async throws {
+        if ProcessInfo.processInfo.environment["NK_BENCH_HAR"] != "record" { try await replay() }
+        try await record()
+    }
+
+    /// Requests through a recording transport against the same requests through its base.
+    private func record() async throws {
+        let base = StubTransport()
+        base.answer(.get, .pathPrefix("/items/"), with: .json(Self.body(0)))
+        let recorder = HARRecorder()
+        let configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
+                                                 callbackQueue: DispatchQueue(label: "bench.har-record"))
+        let recording = Service(configuration: configuration, transport: RecordingTransport(wrapping: base, recorder: recorder))
+        let bare = Service(configuration: configuration, transport: base)
+        let clients: [(Int, Int) async throws -> Double] = [recording, bare].map { service in
+            { count, _ in
+                try await WebSocketBenchmarks.timed {
+                    for item in 0..<count {
+                        let json = try await service.send(Request(path: "/items/\(item)", parser: JSONParser()))
+                        guard json["code"] == 0 else { throw HARBenchError.wrongAnswer }
+                    }
+                }
+            }
+        }
+        var results: [[Double]] = []
+        for _ in 0..<rounds { results.append(try await interleavedRound(count: entries, inFlight: 1, clients)) }
+        let median = medianRound(results)
+        let ratios = results.map { $0[0] / $0[1] }.sorted()
+        print(String(format: "record x%d: %.0f requests/s, the stub alone %.0f requests/s; ratio %.2f (rounds %.2f to %.2f); %d entries",
+                     entries, Double(entries) / median[0], Double(entries) / median[1], median[0] / median[1],
+                     ratios.first ?? 0, ratios.last ?? 0, recorder.count))
+    }
+
+    private func replay() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nk-bench-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(Self.har(entries: entries).utf8).write(to: file)

@@ -171,11 +171,11 @@ struct HARTests {
         try await Self.withHARFile { file in
             let first = HARRecorder(), second = HARRecorder()
             let entry = HAREntryBuilder(redaction: .standard, bodyLimit: 1024).entry(
-                request: URLRequest(url: try #require(URL(string: "https://a.example/one"))), bodyFile: nil, startedAt: Date(),
+                request: URLRequest(url: try #require(URL(string: "https://a.example/one"))), requestBody: nil, startedAt: Date(),
                 waited: .milliseconds(3), received: .milliseconds(1),
                 head: ResponseHead(url: nil, statusCode: 204, headers: [:]), body: Data(), bodyBytes: 0, inflates: false, failure: nil)
-            first.add(entry)
-            second.add(entry)
+            first.add { entry }
+            second.add { entry }
             try first.append(to: file)
             try second.append(to: file)
             #expect(try HARArchive.read(from: file).log.entries.count == 2)

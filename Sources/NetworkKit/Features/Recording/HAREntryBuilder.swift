@@ -4,17 +4,19 @@ import FoundationNetworking
 #endif
 
 /// Makes the HAR entry of one exchange, secrets hidden as `redaction` says.
-struct HAREntryBuilder {
+struct HAREntryBuilder: Sendable {
     let redaction: Redaction
     let bodyLimit: Int
 
-    func entry(request: URLRequest, bodyFile: URL?, startedAt: Date, waited: Duration, received: Duration,
-               head: ResponseHead?, body: Data, bodyBytes: Int, inflates: Bool, failure: TransportFailure?) -> HARArchive.Entry {
+    /// The entry of an exchange that sent `request` with `requestBody` (``requestBody(_:bodyFile:)``).
+    func entry(request: URLRequest, requestBody: (data: Data?, size: Int)?, startedAt: Date, waited: Duration,
+               received: Duration, head: ResponseHead?, body: Data, bodyBytes: Int, inflates: Bool,
+               failure: TransportFailure?) -> HARArchive.Entry {
         let wait = waited.inMilliseconds, receive = received.inMilliseconds
         var entry = HARArchive.Entry(
             startedDateTime: startedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             time: wait + receive,
-            request: harRequest(request, bodyFile: bodyFile, version: head?.httpVersion),
+            request: harRequest(request, body: requestBody, version: head?.httpVersion),
             response: head.map { harResponse($0, body: body, bodyBytes: bodyBytes, inflates: inflates) } ?? Self.noResponse,
             cache: HARArchive.Cache(),
             timings: HARArchive.Timings(send: 0, wait: wait, receive: receive))
@@ -32,10 +34,9 @@ struct HAREntryBuilder {
                                                 content: HARArchive.Content(size: 0, mimeType: "x-unknown"),
                                                 redirectURL: "", headersSize: -1, bodySize: -1)
 
-    private func harRequest(_ request: URLRequest, bodyFile: URL?, version: HTTPVersion?) -> HARArchive.Request {
+    private func harRequest(_ request: URLRequest, body: (data: Data?, size: Int)?, version: HTTPVersion?) -> HARArchive.Request {
         let fields = request.allHTTPHeaderFields ?? [:]
         let query = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
-        let body = requestBody(request, bodyFile: bodyFile)
         var postData: HARArchive.PostData?
         if let body {
             let mimeType = fields.first { $0.key.lowercased() == "content-type" }?.value ?? "application/octet-stream"
@@ -48,8 +49,8 @@ struct HAREntryBuilder {
             postData: postData, headersSize: -1, bodySize: body?.size ?? 0)
     }
 
-    /// The request's body and its size: in memory, or from its file when it fits the limit.
-    private func requestBody(_ request: URLRequest, bodyFile: URL?) -> (data: Data?, size: Int)? {
+    /// The request's body and its size: in memory, or read from its file when it fits the limit.
+    func requestBody(_ request: URLRequest, bodyFile: URL?) -> (data: Data?, size: Int)? {
         if let body = request.httpBody { return (body.count <= bodyLimit ? body : nil, body.count) }
         guard let bodyFile else { return nil }
         let size = (try? FileManager.default.attributesOfItem(atPath: bodyFile.path)[.size] as? Int) ?? 0

@@ -12,12 +12,18 @@ import Foundation
 /// Secrets are hidden as `redaction` says: credentials and cookies in headers, the values of
 /// secret query and form parameters (``Redaction``). Bodies are kept up to `bodyLimit` bytes
 /// each; a longer one is recorded by its size alone, so a download does not fill memory.
+///
+/// An exchange's entry is made on the recorder's own queue (its body decoded, encoded as text or
+/// base64, its secrets hidden), not on the path of the request it records; ``count``, ``har()``,
+/// ``write(to:)`` and ``append(to:)`` wait for the entries of the exchanges that ended before them.
 public final class HARRecorder: Sendable {
     /// Which secrets the recorded headers, URLs and form bodies hide.
     public let redaction: Redaction
     /// The most bytes of one body kept.
     public let bodyLimit: Int
     private let entries = Protected<[HARArchive.Entry]>([])
+    /// Where entries are made, one at a time, in the order their exchanges ended.
+    private let queue = DispatchQueue(label: "NetworkKit.HARRecorder")
 
     /// A recorder with no entries yet.
     public init(redaction: Redaction = .standard, bodyLimit: Int = 4 << 20) {
@@ -27,7 +33,8 @@ public final class HARRecorder: Sendable {
 
     /// How many exchanges were recorded.
     public var count: Int {
-        entries.withLock { $0.count }
+        queue.sync {}
+        return entries.withLock { $0.count }
     }
 
     /// The recorded exchanges as a HAR 1.2 document (JSON), in the order they started.
@@ -48,13 +55,18 @@ public final class HARRecorder: Sendable {
         try Self.write(archive, to: url)
     }
 
-    package func add(_ entry: HARArchive.Entry) {
-        entries.withLock { $0.append(entry) }
+    /// Makes an entry with `build` on the recorder's queue and adds it.
+    package func add(_ build: @escaping @Sendable () -> HARArchive.Entry) {
+        queue.async { [entries] in
+            let entry = build()
+            entries.withLock { $0.append(entry) }
+        }
     }
 
     private func archive() -> HARArchive {
+        queue.sync {}
         // ISO 8601 times with the same precision sort as text.
-        HARArchive(entries: entries.snapshot.sorted { ($0.startedDateTime ?? "") < ($1.startedDateTime ?? "") })
+        return HARArchive(entries: entries.snapshot.sorted { ($0.startedDateTime ?? "") < ($1.startedDateTime ?? "") })
     }
 
     private static func write(_ archive: HARArchive, to url: URL) throws(HARFileError) {

@@ -117,12 +117,17 @@ final class RecordedExchange: TransportEvents {
             return state
         }
         if let recorded {
-            recorder.add(HAREntryBuilder(redaction: recorder.redaction, bodyLimit: recorder.bodyLimit)
-                .entry(request: request, bodyFile: bodyFile, startedAt: startedAt,
-                       waited: recorded.headAt.map { started.duration(to: $0) } ?? started.duration(to: ended),
-                       received: recorded.headAt.map { $0.duration(to: ended) } ?? .zero,
-                       head: recorded.head, body: recorded.body, bodyBytes: recorded.bodyBytes,
-                       inflates: inflates, failure: failure))
+            let builder = HAREntryBuilder(redaction: recorder.redaction, bodyLimit: recorder.bodyLimit)
+            // A body sent from a file is read now: the kit may remove the file once the request ends.
+            let requestBody = builder.requestBody(request, bodyFile: bodyFile)
+            let (request, startedAt, inflates) = (request, startedAt, inflates)
+            let waited = recorded.headAt.map { started.duration(to: $0) } ?? started.duration(to: ended)
+            let received = recorded.headAt.map { $0.duration(to: ended) } ?? .zero
+            recorder.add {
+                builder.entry(request: request, requestBody: requestBody, startedAt: startedAt, waited: waited,
+                              received: received, head: recorded.head, body: recorded.body,
+                              bodyBytes: recorded.bodyBytes, inflates: inflates, failure: failure)
+            }
         }
         forward.transportDidComplete(failure: failure)
     }
