@@ -30,20 +30,7 @@ struct HARBenchmarks {
                                                  callbackQueue: DispatchQueue(label: "bench.har-record"))
         let recording = Service(configuration: configuration, transport: RecordingTransport(wrapping: base, recorder: recorder))
         let bare = Service(configuration: configuration, transport: base)
-        let clients: [(Int, Int) async throws -> Double] = [recording, bare].map { service in
-            { count, _ in
-                try await WebSocketBenchmarks.timed {
-                    for item in 0..<count {
-                        let json = try await service.send(Request(path: "/items/\(item)", parser: JSONParser()))
-                        guard json["code"] == 0 else { throw HARBenchError.wrongAnswer }
-                    }
-                }
-            }
-        }
-        var results: [[Double]] = []
-        for _ in 0..<rounds { results.append(try await interleavedRound(count: entries, inFlight: 1, clients)) }
-        let median = medianRound(results)
-        let ratios = results.map { $0[0] / $0[1] }.sorted()
+        let (median, ratios) = try await compare(recording, against: bare)
         print(String(format: "record x%d: %.0f requests/s, the stub alone %.0f requests/s; ratio %.2f (rounds %.2f to %.2f); %d entries",
                      entries, Double(entries) / median[0], Double(entries) / median[1], median[0] / median[1],
                      ratios.first ?? 0, ratios.last ?? 0, recorder.count))
@@ -72,13 +59,23 @@ struct HARBenchmarks {
                                                  callbackQueue: DispatchQueue(label: "bench.har"))
         let replayed = Service(configuration: configuration, transport: replay)
         let baseline = Service(configuration: configuration, transport: single)
-        var next = [0, 0]
-        let clients: [(Int, Int) async throws -> Double] = [replayed, baseline].enumerated().map { index, service in
-            { count, _ in
+        let (median, ratios) = try await compare(replayed, against: baseline)
+        print(String(format: "replay x%d: %.0f requests/s, one-route stub %.0f requests/s; ratio %.2f (rounds %.2f to %.2f)",
+                     entries, Double(entries) / median[0], Double(entries) / median[1], median[0] / median[1],
+                     ratios.first ?? 0, ratios.last ?? 0))
+    }
+
+    /// `entries` GETs of `/items/N` through `subject`, against the same through `baseline`, in
+    /// interleaved rounds: the median round's seconds (the subject's first) and every round's
+    /// ratio, sorted.
+    private func compare(_ subject: Service, against baseline: Service) async throws -> (median: [Double], ratios: [Double]) {
+        let entries = self.entries
+        let clients: [(Int, Int) async throws -> Double] = [subject, baseline].map { service in
+            let next = Protected(0)
+            return { count, _ in
                 try await WebSocketBenchmarks.timed {
                     for _ in 0..<count {
-                        let item = next[index] % entries
-                        next[index] += 1
+                        let item = next.withLock { next in defer { next += 1 }; return next % entries }
                         let json = try await service.send(Request(path: "/items/\(item)", parser: JSONParser()))
                         guard json["code"] == 0 else { throw HARBenchError.wrongAnswer }
                     }
@@ -87,11 +84,7 @@ struct HARBenchmarks {
         }
         var results: [[Double]] = []
         for _ in 0..<rounds { results.append(try await interleavedRound(count: entries, inFlight: 1, clients)) }
-        let median = medianRound(results)
-        let ratios = results.map { $0[0] / $0[1] }.sorted()
-        print(String(format: "replay x%d: %.0f requests/s, one-route stub %.0f requests/s; ratio %.2f (rounds %.2f to %.2f)",
-                     entries, Double(entries) / median[0], Double(entries) / median[1], median[0] / median[1],
-                     ratios.first ?? 0, ratios.last ?? 0))
+        return (medianRound(results), results.map { $0[0] / $0[1] }.sorted())
     }
 
     static func body(_ item: Int) -> String {
