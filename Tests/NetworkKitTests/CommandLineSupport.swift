@@ -33,8 +33,14 @@ enum CommandLine_ {
             Issue.record("the nk binary is not beside the test bundle: build it with `swift build --enable-all-traits --build-tests`")
             throw CancellationError()
         }
+        return try await run(binary, arguments, environment: environment, input: input, keepingInputOpen: keepingInputOpen)
+    }
+
+    /// Runs `executable` with `arguments` as `nk(_:environment:input:keepingInputOpen:)` runs `nk`.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:], input: String = "",
+                    keepingInputOpen: Bool = false) async throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }

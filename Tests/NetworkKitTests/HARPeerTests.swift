@@ -11,11 +11,7 @@ import Testing
 /// command), in a virtual environment at `.build/peers/mitm`.
 @Suite("HAR from mitmproxy")
 struct HARPeerTests {
-    static let mitmdump: URL? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let tool = root.appendingPathComponent(".build/peers/mitm/bin/mitmdump")
-        return FileManager.default.isExecutableFile(atPath: tool.path) ? tool : nil
-    }()
+    static let mitmdump = PeerTools.executable(".build/peers/mitm/bin/mitmdump")
 
     @Test(.enabled(if: mitmdump != nil, "mitmproxy is not in .build/peers/mitm: run scripts/har-peer"))
     func aHARThatMitmproxyWroteReplays() async throws {

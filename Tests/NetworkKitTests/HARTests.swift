@@ -90,7 +90,7 @@ struct HARTests {
     /// by Python's `jsonschema`: nil when `file` is valid, else the validator's words.
     static func schemaErrors(_ file: URL) async throws -> String? {
         let python = try #require(PythonPeer.python)
-        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/har-1.2.schema.json")
+        let schema = PeerTools.script("har-1.2.schema.json")
         let process = Process()
         process.executableURL = python
         process.arguments = ["-c", """

@@ -135,15 +135,9 @@ struct WebSocketPeerTests {
 /// One run of the Python peer (`Peers/websockets_peer.py`), stopped after its test.
 struct PythonPeer {
     /// The virtual environment's Python with `websockets`, if `scripts/bootstrap test` made it.
-    static let python: URL? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let python = root.appendingPathComponent(".build/peers/venv/bin/python")
-        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
-    }()
+    static let python = PeerTools.executable(".build/peers/venv/bin/python")
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Peers/websockets_peer.py")
+    static let script = PeerTools.script("websockets_peer.py")
 
     /// Its ports: without a limit, with a 1 KiB limit, with permessage-deflate, and with TLS
     /// (when it was given a certificate).
