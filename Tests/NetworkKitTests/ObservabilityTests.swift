@@ -209,6 +209,32 @@ struct ObservabilityTests {
         #expect(tracer.activeSpans.isEmpty)
     }
 
+    @Test("streams an HTTP/2 server refused: each resend a client span of its own and an event, counted as a resend")
+    func resends() async throws {
+        try await ConnectionRotationTests.run(RotatingServer.Behaviour(refuseEvery: 5), resendLimit: 64) { server, rig in
+            let tracer = InMemoryTracer(), metrics = TestMetrics()
+            try await withTracer(tracer) {
+                try await withMetricsFactory(metrics) {
+                    _ = try await rig.send(count: 40, inFlight: 8) { id in
+                        Request(url: server.url("/rotate/hello?id=\(id)"), parser: JSONParser())
+                    }
+                }
+            }
+            let refused = server.counts.refused
+            #expect(refused > 0, "the server refused no stream: the test did not test resends")
+            let requests = tracer.finishedSpans.filter { $0.kind == .internal }
+            let hops = tracer.finishedSpans.filter { $0.kind == .client }
+            #expect(requests.count == 40 && hops.count == 40 + refused)
+            #expect(requests.flatMap(\.events).filter { $0.name == "resend" }.count == refused)
+            for request in requests {
+                let own = hops.filter { $0.spanContext.parentSpanID == request.spanID }
+                #expect(request["http.request.resend_count"] == (own.count > 1 ? .int64(Int64(own.count - 1)) : nil))
+                #expect(own.dropLast().allSatisfy { $0["error.type"] != nil && $0.status?.code == .error })
+            }
+            #expect(metrics.counterTotal(label: "networkkit.resends") == Int64(refused))
+        }
+    }
+
     @Test("nothing is recorded or sent without a tracer or a metrics factory")
     func nothingWithoutATracer() async throws {
         let fixture = try await Fixture.start()
