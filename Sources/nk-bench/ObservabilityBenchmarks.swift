@@ -68,7 +68,7 @@ struct ObservabilityBenchmarks {
 
     /// What every request pays with the trait on and nothing bootstrapped, apart from the
     /// network's noise: looking for a tracer and a metrics factory other than the no-op ones, as
-    /// `Observability.observer(for:method:kind:)` does before it decides there is nothing to record.
+    /// `Observability.observer(method:)` does before it decides there is nothing to record.
     private func checkCost() {
         let checks = 1_000_000
         var found = 0

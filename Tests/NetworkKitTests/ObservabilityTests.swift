@@ -241,7 +241,7 @@ struct ObservabilityTests {
         defer { fixture.server.stop() }
         let echo = try await fixture.service.send(Request(path: "/echo", parser: JSONParser()))
         #expect(echo["headers"]?.objectValue?.keys.contains { $0.lowercased().hasPrefix("in-memory") } == false)
-        #expect(Observability(redaction: .standard).observer(for: RequestID.next(), method: .get, kind: .plain) == nil)
+        #expect(Observability(redaction: .standard).observer(method: .get) == nil)
     }
 
     @Test("url.full hides credentials in the URL, and the service's secret parameters")

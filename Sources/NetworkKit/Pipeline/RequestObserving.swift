@@ -8,8 +8,8 @@ import FoundationNetworking
 /// (`Service.start`, `Service.send`), so it reads that task's trace context, tracer and metrics
 /// factory; it answers nil when there is nothing to record, and the request then pays nothing more.
 protocol RequestObservation: Sendable {
-    /// The observer of request `id`, or nil when nothing would be recorded.
-    func observer(for id: RequestID, method: HTTPMethod, kind: RequestKind) -> (any RequestObserving)?
+    /// The observer of a request sent with `method`, or nil when nothing would be recorded.
+    func observer(method: HTTPMethod) -> (any RequestObserving)?
 }
 
 /// What watches one request from inside its pipeline, where an event monitor cannot: every hop

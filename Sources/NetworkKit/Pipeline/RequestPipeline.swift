@@ -47,7 +47,7 @@ struct RequestPipeline: Sendable {
         self.settings = settings
         self.service = service
         monitors = settings.monitors
-        observer = settings.observation?.observer(for: request.id, method: options.method, kind: options.kind)
+        observer = settings.observation?.observer(method: options.method)
         interceptors = settings.chain.including(options.interceptors, usesService: options.usesServiceInterceptors,
                                                 skipping: options.skippedServiceDefaults)
     }

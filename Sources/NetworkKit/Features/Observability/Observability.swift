@@ -10,14 +10,14 @@ struct Observability: RequestObservation {
     /// How secrets in `url.full` are hidden: the service's ``ServiceConfiguration/redaction``.
     let redaction: Redaction
 
-    func observer(for id: RequestID, method: HTTPMethod, kind: RequestKind) -> (any RequestObserving)? {
+    func observer(method: HTTPMethod) -> (any RequestObserving)? {
         let tracer = InstrumentationSystem.tracer
         let factory = MetricsSystem.factory
         let tracing = tracer is NoOpTracer ? nil : tracer
         let metrics = factory is NOOPMetricsHandler ? nil : RequestMeters(factory: factory, method: method)
         guard tracing != nil || metrics != nil else { return nil }
         return RequestObserver(tracer: tracing, parent: ServiceContext.current ?? .topLevel, meters: metrics,
-                               method: method, kind: kind, redaction: redaction)
+                               method: method, redaction: redaction)
     }
 }
 #endif

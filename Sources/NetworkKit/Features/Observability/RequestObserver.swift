@@ -15,7 +15,6 @@ final class RequestObserver: RequestObserving, EventMonitor {
     private let parent: ServiceContext
     private let meters: RequestMeters?
     private let method: HTTPMethod
-    private let kind: RequestKind
     private let redaction: Redaction
 
     private struct State {
@@ -32,13 +31,11 @@ final class RequestObserver: RequestObserving, EventMonitor {
     }
     private let state = Protected(State())
 
-    init(tracer: (any Tracer)?, parent: ServiceContext, meters: RequestMeters?, method: HTTPMethod,
-         kind: RequestKind, redaction: Redaction) {
+    init(tracer: (any Tracer)?, parent: ServiceContext, meters: RequestMeters?, method: HTTPMethod, redaction: Redaction) {
         self.tracer = tracer
         self.parent = parent
         self.meters = meters
         self.method = method
-        self.kind = kind
         self.redaction = redaction
     }
 
