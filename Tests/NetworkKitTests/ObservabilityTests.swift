@@ -14,7 +14,9 @@ import Tracing
 
 /// The `Observability` trait against the fixture server, on both transports: each test binds its
 /// own in-memory tracer and metrics backend to its task (`withTracer`, `withMetricsFactory`), as
-/// a bootstrapped one would be seen, so the tests run side by side.
+/// a bootstrapped one would be seen, so the tests run side by side. Requests are awaited with
+/// `send` or `result(of:)`, which return once the pipeline has finished, its observer included
+/// (a completion handler may run before the observer ends the request's span).
 @Suite("Observability")
 struct ObservabilityTests {
     @Test("a request retried once: its span under the caller's, one client span per attempt, each attempt's context in its headers, signed",
@@ -92,7 +94,7 @@ struct ObservabilityTests {
         close(listener)   // nothing listens there now: the connection is refused
         let tracer = InMemoryTracer()
         let result = await withTracer(tracer) {
-            await fixture.service.completion(of: Request(url: URL(string: "http://127.0.0.1:\(closed)/x")!, parser: DataParser()))
+            await fixture.service.result(of: Request(url: URL(string: "http://127.0.0.1:\(closed)/x")!, parser: DataParser()))
         }
         #expect(result.failure != nil)
         let spans = tracer.finishedSpans
@@ -133,7 +135,7 @@ struct ObservabilityTests {
         request.interceptors = [RetryPolicy(maxRetries: 1, backoff: .init(initial: .milliseconds(1)))]
         try await withMetricsFactory(metrics) {
             _ = try await fixture.service.send(request)
-            _ = await fixture.service.completion(of: Request(path: "/status/404", parser: DataParser()))
+            _ = await fixture.service.result(of: Request(path: "/status/404", parser: DataParser()))
         }
         let ok = [("method", "GET"), ("host", "127.0.0.1"), ("status_class", "2xx")]
         #expect(try metrics.expectCounter("networkkit.requests", ok).totalValue == 1)
@@ -255,7 +257,7 @@ struct ObservabilityTests {
         url.query = "sig=xyz&page=2"
         let tracer = InMemoryTracer()
         _ = await withTracer(tracer) {
-            await fixture.service.completion(of: Request(url: url.url!, parser: DataParser()))
+            await fixture.service.result(of: Request(url: url.url!, parser: DataParser()))
         }
         let attempt = try #require(tracer.finishedSpans.first { $0.kind == .client })
         let full = try #require(attempt.text("url.full"))
