@@ -237,6 +237,18 @@ struct ObservabilityTests {
         }
     }
 
+    @Test("a hop's span names the URL the interceptors sent it to")
+    func adaptedURL() async throws {
+        let fixture = try await Fixture.start()
+        defer { fixture.server.stop() }
+        let tracer = InMemoryTracer()
+        let request = Request(path: "/json/small", parser: DataParser())
+        request.interceptors = [QueryAdding()]
+        _ = try await withTracer(tracer) { try await fixture.service.send(request) }
+        let hop = try #require(tracer.finishedSpans.first { $0.kind == .client })
+        #expect(hop.text("url.full")?.hasSuffix("/json/small?added=1") == true)
+    }
+
     @Test("nothing is recorded or sent without a tracer or a metrics factory")
     func nothingWithoutATracer() async throws {
         let fixture = try await Fixture.start()
@@ -283,6 +295,15 @@ extension [String: String] {
     /// The value of header `name`, whatever the case of its name.
     fileprivate func field(_ name: String) -> String? {
         first { $0.key.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// An interceptor that adds a query parameter to each attempt.
+private struct QueryAdding: RequestInterceptor {
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        var request = request
+        request.url = request.url.flatMap { URL(string: $0.absoluteString + "?added=1") }
+        return request
     }
 }
 

@@ -30,8 +30,11 @@ protocol RequestObserving: Sendable {
     /// The request starts (true) or stops (false) waiting for room where the service limits the
     /// requests in flight to `host`.
     func waitingDidChange(_ waiting: Bool, host: String)
-    /// The request's transfer to `host` starts (true) or ends (false).
-    func transferDidChange(inFlight: Bool, host: String)
+    /// The attempt's transfer starts, sending `request` as the interceptors adapted it (its URL
+    /// may differ from the one its hop was announced with).
+    func transferWillStart(_ request: URLRequest)
+    /// That transfer ended.
+    func transferDidEnd()
     /// The attempt failed with `error` and will be tried again after `delay`.
     func requestWillRetry(after delay: Duration, error: NetworkError)
     /// The attempt failed with `error` before the server processed it and is sent again at once.

@@ -359,9 +359,8 @@ struct RequestPipeline: Sendable {
             return TransferOutcome(error: .cancelled)
         }
         defer { if let host { service.inFlight.leave(host: host) } }
-        let observedHost = observer.map { _ in host ?? adapted.url?.host?.lowercased() ?? "none" }
-        if let observedHost { observer?.transferDidChange(inFlight: true, host: observedHost) }
-        defer { if let observedHost { observer?.transferDidChange(inFlight: false, host: observedHost) } }
+        observer?.transferWillStart(adapted)
+        defer { observer?.transferDidEnd() }
         metrics.attempts = request.beginAttempt()
         metrics.url = adapted.url
         for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }

@@ -28,6 +28,10 @@ final class RequestObserver: RequestObserving, EventMonitor {
         var webSocketOpen = false
         /// The target attributes of the URL built, which most hops send to as well.
         var target: (url: URL, attributes: SpanAttributes)?
+        /// The URL the open hop's span names.
+        var hopURL: URL?
+        /// The host label the in-flight meter counts the transfer under way by.
+        var inFlightHost: String?
     }
     private let state = Protected(State())
 
@@ -60,7 +64,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
         let url = request.url
         let (parent, resends, leftover, built) = state.withLock { state in
             if url != state.target?.url { state.host = RequestMeters.host(of: url) }
-            defer { state.hops += 1; state.hop = nil }
+            defer { state.hops += 1; state.hop = nil; state.hopURL = url }
             return (state.request?.context, state.hops, state.hop, state.target)
         }
         leftover?.end()
@@ -84,8 +88,27 @@ final class RequestObserver: RequestObserving, EventMonitor {
         meters?.waiting(waiting, host: host)
     }
 
-    func transferDidChange(inFlight: Bool, host: String) {
-        meters?.inFlight(inFlight, host: host)
+    func transferWillStart(_ request: URLRequest) {
+        let url = request.url
+        let (moved, host) = state.withLock { state -> ((any Span)?, String) in
+            let moved = url != state.hopURL
+            if moved {
+                state.host = RequestMeters.host(of: url)
+                state.hopURL = url
+            }
+            state.inFlightHost = state.host
+            return (moved ? state.hop : nil, state.host)
+        }
+        if let moved, let url {   // an interceptor sent the hop elsewhere: its span names where
+            let attributes = targetAttributes(of: url)
+            moved.updateAttributes { $0.merge(attributes) }
+        }
+        meters?.inFlight(true, host: host)
+    }
+
+    func transferDidEnd() {
+        guard let host = state.withLock({ state in defer { state.inFlightHost = nil }; return state.inFlightHost }) else { return }
+        meters?.inFlight(false, host: host)
     }
 
     func requestWillRetry(after delay: Duration, error: NetworkError) {
