@@ -47,12 +47,9 @@ struct RequestMeters: Sendable {
         if up { meter.increment() } else { meter.decrement() }
     }
 
-    func retried(host: String) {
-        Counter(label: Label.retries, dimensions: [("method", method.rawValue), ("host", host)], factory: factory).increment()
-    }
-
-    func resent(host: String) {
-        Counter(label: Label.resends, dimensions: [("method", method.rawValue), ("host", host)], factory: factory).increment()
+    /// One more of the counter `label` (`Label.retries`, `Label.resends`), by method and host.
+    func count(_ label: String, host: String) {
+        Counter(label: label, dimensions: [("method", method.rawValue), ("host", host)], factory: factory).increment()
     }
 
     func finished(_ metrics: RequestMetrics, host: String) {

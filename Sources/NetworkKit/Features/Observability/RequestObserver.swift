@@ -113,7 +113,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
 
     func requestWillRetry(after delay: Duration, error: NetworkError) {
         let (span, host) = state.withLock { ($0.request, $0.host) }
-        meters?.retried(host: host)
+        meters?.count(RequestMeters.Label.retries, host: host)
         span?.addEvent(SpanEvent(name: "retry", attributes: [
             Attribute.errorType: .string(error.errorType), Attribute.retryDelay: .double(delay.inSeconds),
         ]))
@@ -121,7 +121,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
 
     func requestWillResend(error: NetworkError) {
         let (span, host) = state.withLock { ($0.request, $0.host) }
-        meters?.resent(host: host)
+        meters?.count(RequestMeters.Label.resends, host: host)
         span?.addEvent(SpanEvent(name: "resend", attributes: [Attribute.errorType: .string(error.errorType)]))
     }
 
