@@ -229,9 +229,11 @@ struct HARTests {
             #expect { try StubTransport(har: file) } throws: { error in
                 (error as? HARFileError)?.reason.contains("log.entries[0].request.method is missing") == true
             }
-            try Data("not json".utf8).write(to: file)
-            #expect { try StubTransport(har: file) } throws: { error in
-                (error as? HARFileError)?.reason.contains("is not JSON") == true
+            for text in ["not json", String(repeating: "[", count: 513)] {
+                try Data(text.utf8).write(to: file)
+                #expect { try StubTransport(har: file) } throws: { error in
+                    (error as? HARFileError)?.reason.contains("is not JSON") == true
+                }
             }
         }
     }

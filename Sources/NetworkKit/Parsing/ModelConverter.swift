@@ -23,19 +23,21 @@ public struct CodableConverter: ModelConverter {
         try decoding(type) { decodable in try makeDecoder().decode(decodable, from: json.serialized()) }
     }
 
-    /// Decodes JSON text straight into `Model`, skipping the `JSON` step.
+    /// Decodes JSON text straight into `Model`, skipping the `JSON` step. Text that
+    /// `FoundationJSONInput` refuses throws as malformed without reaching `JSONDecoder`.
     package func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
-        try decoding(type) { decodable in try makeDecoder().decode(decodable, from: data) }
+        guard FoundationJSONInput.isSafe(data) else { throw FoundationJSONInput.endsInsideContainer }
+        return try decoding(type) { decodable in try makeDecoder().decode(decodable, from: data) }
     }
 
     /// The model at `parser`'s content key path in JSON text, its business code checked, in one
     /// pass of the configured `JSONDecoder` (see `KeyPathModel`). Nil when anything but the
     /// model stands in the way: a wrong code, a key path that leads nowhere, text that is not
-    /// JSON, a type that is not `Decodable`, or a key strategy, which would apply to the path's
-    /// keys too. The model's own failures throw as `convert` throws them, their coding paths
+    /// JSON (`FoundationJSONInput` refusing it included), a type that is not `Decodable`, or a
+    /// key strategy, which would apply to the path's keys too. The model's own failures throw as `convert` throws them, their coding paths
     /// starting at the content.
     func decode<Model>(_ data: Data, to type: Model.Type, through parser: JSONParser) throws -> (model: Model, status: BusinessStatus?)? {
-        guard let decodable = type as? any Decodable.Type else { return nil }
+        guard let decodable = type as? any Decodable.Type, FoundationJSONInput.isSafe(data) else { return nil }
         let decoder = makeDecoder()
         guard case .useDefaultKeys = decoder.keyDecodingStrategy else { return nil }
         decoder.userInfo[KeyPathRoute.userInfoKey] = KeyPathRoute(

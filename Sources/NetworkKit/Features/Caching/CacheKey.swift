@@ -56,7 +56,7 @@ struct CacheKey: Hashable, Sendable {
             }
             return Data(kept.joined(separator: "&").utf8)
         }
-        if type.contains("json"), var object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
+        if type.contains("json"), FoundationJSONInput.isSafe(body), var object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
             for name in ignoring { object[name] = nil }
             return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? body
         }

@@ -144,6 +144,9 @@ extension HARArchive {
         } catch {
             throw HARFileError(url: url, reason: "cannot be read (\(error.localizedDescription))")
         }
+        guard FoundationJSONInput.isSafe(data) else {
+            throw HARFileError(url: url, reason: "is not JSON (it ends inside an array or object)")
+        }
         do {
             return try JSONDecoder().decode(HARArchive.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
