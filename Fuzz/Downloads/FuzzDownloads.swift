@@ -14,8 +14,10 @@ func fuzzDownloads(_ data: Data) {
     let url = URL(string: "http://example.com/" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))
     for name in [FuzzHooks.downloadFileName(contentDisposition: disposition, url: url),
                  FuzzHooks.downloadFileName(contentDisposition: nil, url: url)] {
-        let safe = !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\\")
-            && name.utf8.count <= 255 && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        // Per scalar: a `Character` can hide a separator or a dot (U+0601 followed by "\\").
+        let scalars = name.unicodeScalars
+        let safe = !name.isEmpty && scalars.first != "." && !scalars.contains("/") && !scalars.contains("\\")
+            && name.utf8.count <= 255 && !scalars.contains { $0.value < 0x20 || $0.value == 0x7F }
         invariant(safe, "unsafe download file name \(name.debugDescription)")
     }
     if let parsed = FuzzHooks.contentRange(range) {

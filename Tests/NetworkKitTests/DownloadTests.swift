@@ -360,7 +360,7 @@ struct DownloadFileNameFuzzTests {
     @Test("20,000 random dispositions never yield a name that leaves the directory")
     func randomDispositions() {
         var generator = SeededGenerator(seed: 42)
-        let alphabet = Array("aZ09./\\\"'; =*%\u{0}\u{7}\u{1F}\r\n\t:..é漢🙂".unicodeScalars)
+        let alphabet = Array("aZ09./\\\"'; =*%\u{0}\u{7}\u{1F}\r\n\t:..é漢🙂\u{0601}\u{0301}".unicodeScalars)
         let prefixes = ["attachment; filename=", "attachment; filename*=UTF-8''", "inline; filename=\"", "", "form-data; name=x; filename="]
         for _ in 0..<20_000 {
             let length = Int(generator.next() % 40)
@@ -369,12 +369,29 @@ struct DownloadFileNameFuzzTests {
             let value = prefixes[Int(generator.next() % UInt64(prefixes.count))] + String(tail)
             let name = DownloadFileName.suggested(contentDisposition: value, url: URL(string: "http://h/x/y"))
             #expect(!name.isEmpty && name != "." && name != "..", "\(value.debugDescription) → \(name.debugDescription)")
-            #expect(!name.contains("/") && !name.contains("\\") && !name.contains("\u{0}") && !name.hasPrefix("."),
+            let scalars = name.unicodeScalars
+            #expect(!scalars.contains("/") && !scalars.contains("\\") && !scalars.contains("\u{0}") && scalars.first != ".",
                     "\(value.debugDescription) → \(name.debugDescription)")
             #expect(name.utf8.count <= 255)
             let directory = URL(fileURLWithPath: "/tmp/downloads")
             #expect(directory.appendingPathComponent(name).deletingLastPathComponent().standardizedFileURL.path == directory.path)
         }
+    }
+}
+
+/// Names whose `Character`s hide what their scalars hold (the fuzzer found the first).
+@Suite("Download file names, scalar by scalar")
+struct DownloadFileNameScalarTests {
+    @Test(arguments: [
+        ("attachment; filename=\"\u{FFFD}\u{0601}\\\\xt\"", "xt"),   // U+0601 and "\\" are one Character
+        ("attachment; filename=\"a\u{0601}/b\"", "b"),
+        ("attachment; filename=\"x\u{0601}/..\u{0601}/..\u{0601}/evil\"", "evil"),  // was x/../../evil
+        ("attachment; filename=\".\u{0301}hidden\"", "\u{0301}hidden"),  // a dot and an accent: one Character
+        ("attachment; filename*=UTF-8''%D8%81%5C..%2Fetc", "etc"),
+    ])
+    func aCharacterCannotHideASeparatorOrALeadingDot(_ disposition: String, _ expected: String) {
+        let name = DownloadFileName.suggested(contentDisposition: disposition, url: nil)
+        #expect(Array(name.unicodeScalars) == Array(expected.unicodeScalars), "\(name.debugDescription)")
     }
 }
 

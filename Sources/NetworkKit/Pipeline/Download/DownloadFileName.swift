@@ -28,15 +28,19 @@ enum DownloadFileName {
 
     /// A single path component that stays in its directory: no separators, no NUL or control
     /// characters, not `.` or `..`, not hidden, at most 255 bytes; nil when nothing is left.
+    /// Each rule holds for the name's Unicode scalars, as the file system sees it, not for its
+    /// `Character`s, which can hide a separator or a dot (U+0601, a prepended mark, and the
+    /// backslash after it are one `Character`; so are a dot and a combining accent).
     static func sanitized(_ raw: String) -> String? {
         // Only the last component of anything path-like: "../../etc/passwd" → "passwd".
-        let last = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(String.UnicodeScalarView(last.unicodeScalars.filter {
+        guard let last = raw.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last else { return nil }
+        var name = String(String.UnicodeScalarView(last.filter {
             !CharacterSet.controlCharacters.contains($0) && $0 != "\0" && $0 != ":"
         }))
         // Cut to length first: a cut can bare a dot (the fuzzer found "x…..name" → "..name").
         name = lastCharacters(of: name, fittingIn: 255)
-        name = String(name.drop { $0 == "." || $0.isWhitespace }).trimmingCharacters(in: .whitespaces)
+        let kept = name.unicodeScalars.drop { $0 == "." || $0.properties.isWhitespace }
+        name = String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespaces)
         return name.isEmpty ? nil : name
     }
 
