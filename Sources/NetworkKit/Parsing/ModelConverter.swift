@@ -34,8 +34,8 @@ public struct CodableConverter: ModelConverter {
     /// pass of the configured `JSONDecoder` (see `KeyPathModel`). Nil when anything but the
     /// model stands in the way: a wrong code, a key path that leads nowhere, text that is not
     /// JSON (`FoundationJSONInput` refusing it included), a type that is not `Decodable`, or a
-    /// key strategy, which would apply to the path's keys too. The model's own failures throw as `convert` throws them, their coding paths
-    /// starting at the content.
+    /// key strategy, which would apply to the path's keys too. The model's own failures throw as
+    /// `convert` throws them, their coding paths starting at the content.
     func decode<Model>(_ data: Data, to type: Model.Type, through parser: JSONParser) throws -> (model: Model, status: BusinessStatus?)? {
         guard let decodable = type as? any Decodable.Type, FoundationJSONInput.isSafe(data) else { return nil }
         let decoder = makeDecoder()
