@@ -244,9 +244,9 @@ struct RequestPipeline: Sendable {
                     next = machine.backedOff(cancelled: true)
                 }
             case .finish(let result):                                                                 // 8. finish
-                guard case .stream(let stream) = options.kind,
-                      let wait = reconnector?.next(after: connectionEnd(result), serverDelay: stream.sink.resumption.retry) else {
-                    return streamResult(result)
+                guard case .stream(let stream) = options.kind else { return result }
+                guard let wait = reconnector?.next(after: connectionEnd(result), serverDelay: stream.sink.resumption.retry) else {
+                    return streamResult(result, sink: stream.sink)
                 }
                 do {
                     try await backOff(wait)                                                           //    reconnect

@@ -31,12 +31,9 @@ extension RequestPipeline {
         }
     }
 
-    /// A stream's result: its ending as the summary of every connection; other results as they are.
-    func streamResult(_ result: AnyResult) -> AnyResult {
-        guard case .stream(let stream) = options.kind, case .success(let ending as StreamSummary.Ending) = result else {
-            return result
-        }
-        let sink = stream.sink
+    /// A stream's result: its ending as the summary of every connection `sink` took; a failure as it is.
+    func streamResult(_ result: AnyResult, sink: any StreamSinking) -> AnyResult {
+        guard case .success(let ending as StreamSummary.Ending) = result else { return result }
         let counts = sink.counts
         return .success(StreamSummary(itemCount: counts.items, connectionCount: counts.connections,
                                       lastEventID: sink.resumption.lastEventID, ending: ending))
