@@ -15,9 +15,8 @@ import Tracing
 /// The `Observability` trait against the fixture server, on both transports: each test binds its
 /// own in-memory tracer and metrics backend to its task (`withTracer`, `withMetricsFactory`), as
 /// a bootstrapped one would be seen, so the tests run side by side. Requests are awaited with
-/// `send` or `result(of:)` (a stream's with `anyResult(of:)`), which return once the pipeline has
-/// finished, its observer included (a completion handler may run before the observer ends the
-/// request's span).
+/// `send` or `result(of:)`, which return once the pipeline has finished, its observer included
+/// (a completion handler may run before the observer ends the request's span).
 @Suite("Observability")
 struct ObservabilityTests {
     @Test("a request retried once: its span under the caller's, one client span per attempt, each attempt's context in its headers, signed",
@@ -179,12 +178,9 @@ struct ObservabilityTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         let tracer = InMemoryTracer()
-        // `anyResult(of:)`, not the public `send`: that one returns once the completion handlers
-        // have run, which may be before the observer ends the request's span.
-        let result: Result<StreamSummary, NetworkError> = await withTracer(tracer) {
-            await fixture.service.anyResult(of: StreamRequest(path: "/events?count=3", reconnection: .never)).typed()
+        let summary = try await withTracer(tracer) {
+            try await fixture.service.send(StreamRequest(path: "/events?count=3", reconnection: .never))
         }
-        let summary = try result.get()
         #expect(summary.itemCount == 3)
         let request = try #require(tracer.finishedSpans.first { $0.kind == .internal })
         #expect(request["networkkit.stream.items"] == 3)

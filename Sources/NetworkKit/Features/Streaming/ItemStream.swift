@@ -18,7 +18,9 @@ extension Service {
 
     /// Sends the streaming `request`, whose items go to its item handlers, and returns its
     /// summary once its completion handlers have run (so every item handler call came before).
-    /// Cancelling the calling `Task` cancels the request.
+    /// As with a `Request`'s `send`, the pipeline runs in the calling task and has ended when
+    /// this returns: the event monitors have heard `requestDidFinish`, and the request's span and
+    /// metrics are recorded. Cancelling the calling `Task` cancels the request.
     ///
     /// ```swift
     /// let events = StreamRequest(path: "/events", reconnection: .never)
@@ -26,7 +28,8 @@ extension Service {
     /// let summary = try await service.send(events)
     /// ```
     public func send<Item>(_ request: StreamRequest<Item>) async throws(NetworkError) -> StreamSummary {
-        try await completion(of: request).get()
+        _ = await anyResult(of: request)
+        return try await completion(of: request).get()
     }
 }
 
