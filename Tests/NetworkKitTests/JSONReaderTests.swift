@@ -22,6 +22,17 @@ struct JSONReaderTests {
         #expect(try JSON(data: Data([0xEF, 0xBB, 0xBF] + Array("[true]".utf8))) == [true])
     }
 
+    /// Containers within containers, each object's and array's members collected apart from its
+    /// neighbours' and its parent's; a key that comes again keeps its last value.
+    @Test func nestedContainersKeepTheirOwnMembers() throws {
+        let text = #"{"a": [{}, [], {"b": [1, {"c": 2, "c": 3}], "d": {}}, [[4], 5]], "e": 6, "a2": [], "e": 7}"#
+        let json = try JSON(data: Data(text.utf8))
+        #expect(json == ["a": [[:], [], ["b": [1, ["c": 3]], "d": [:]], [[4], 5]], "e": 7, "a2": []])
+        let wide = "[" + (0..<100).map { #"{"k\#($0)": [\#($0), {"v": \#($0)}]}"# }.joined(separator: ",") + "]"
+        let expected = JSON.array((0..<100).map { JSON.object(["k\($0)": [.int(Int64($0)), ["v": .int(Int64($0))]]]) })
+        #expect(try JSON(data: Data(wide.utf8)) == expected)
+    }
+
     @Test(arguments: [
         "", " ", "{", "[1,]", "{\"a\":1,}", "{a:1}", "[01]", "[1.]", "[.5]", "[1e]", "[-]", "tru", "nul",
         "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"a\u{01}b\"", "\"open", "[1 2]", "{\"a\" 1}",

@@ -9,6 +9,12 @@ struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     private var depth = 0
+    /// The members of the objects being read, innermost last. Each object's dictionary is made
+    /// once its members are known, with their count: one allocation per object rather than one
+    /// per growth, and no rehashing.
+    private var members: [(key: String, value: JSON)] = []
+    /// The same for the elements of the arrays being read.
+    private var elements: [JSON] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -78,8 +84,11 @@ struct JSONReader {
         guard depth <= Self.maxDepth else { throw error("nesting deeper than \(Self.maxDepth)") }
     }
 
+    /// An object; a key that comes again keeps its last value.
     private mutating func readObject() throws -> JSON {
-        var members: [String: JSON] = [:]
+        if members.capacity == 0 { members.reserveCapacity(Self.scratchCapacity) }
+        let start = members.count
+        defer { members.removeSubrange(start...) }
         try readElements(closing: UInt8(ascii: "}")) { reader in
             guard reader.current == UInt8(ascii: "\"") else { throw reader.error("expected a string key") }
             let key = try reader.readString()
@@ -87,18 +96,26 @@ struct JSONReader {
             guard reader.current == UInt8(ascii: ":") else { throw reader.error("expected \":\"") }
             reader.index += 1
             reader.skipWhitespace()
-            members[key] = try reader.readValue()
+            reader.members.append((key, try reader.readValue()))
         }
-        return .object(members)
+        var object = [String: JSON](minimumCapacity: members.count - start)
+        for member in members[start...] { object[member.key] = member.value }
+        return .object(object)
     }
 
     private mutating func readArray() throws -> JSON {
-        var elements: [JSON] = []
+        if elements.capacity == 0 { elements.reserveCapacity(Self.scratchCapacity) }
+        let start = elements.count
+        defer { elements.removeSubrange(start...) }
         try readElements(closing: UInt8(ascii: "]")) { reader in
-            elements.append(try reader.readValue())
+            reader.elements.append(try reader.readValue())
         }
-        return .array(elements)
+        return .array(Array(elements[start...]))
     }
+
+    /// Room the scratch space of objects' members and of arrays' elements starts with, each the
+    /// first time the document has one: enough for most documents' open containers together.
+    private static let scratchCapacity = 32
 
     /// The part objects and arrays share: the opening bracket at `index`, the nesting limit,
     /// the empty case, and the commas between elements up to `closing`. `element` reads one
