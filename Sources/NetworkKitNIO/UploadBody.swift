@@ -17,8 +17,8 @@ struct UploadBody: Sendable {
     /// The body's length in bytes.
     let length: Int64
     /// Set once the client asks for the first piece, which it does only after it wrote the
-    /// request's head.
-    private let began = NIOLockedValueBox(false)
+    /// request's head. Made only for a request with a body.
+    private let began: NIOLockedValueBox<Bool>
 
     /// Whether the client asked for any of the body: false means it never wrote the request's head.
     var hasBegun: Bool { began.withLockedValue { $0 } }
@@ -35,6 +35,7 @@ struct UploadBody: Sendable {
         } else {
             return nil
         }
+        began = NIOLockedValueBox(false)
     }
 
     /// The body as a sequence of pieces that reports to `events` how much the client has taken.

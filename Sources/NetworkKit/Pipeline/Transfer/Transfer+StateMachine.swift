@@ -20,6 +20,12 @@ struct TransferOutcome: Sendable {
     var redirectHead: ResponseHead?
     /// Set when a download's answer could not continue its partial file: start again from zero.
     var restartReason: String?
+
+    /// Adds `chunk` to the body: the first is kept as it is, not copied (a small answer's body
+    /// is often one chunk).
+    mutating func keep(_ chunk: Data) {
+        if body.isEmpty { body = chunk } else { body.append(chunk) }
+    }
 }
 
 extension Transfer {
@@ -210,7 +216,7 @@ extension Transfer.StateMachine {
             return .toStream(outcome.bytesReceived)
         case .errorBody:
             guard Int64(outcome.body.count) + count <= Self.errorBodyLimit else { return .dropped }
-            outcome.body.append(chunk)
+            outcome.keep(chunk)
             outcome.bytesReceived = Int64(outcome.body.count)
             return .kept(outcome.bytesReceived)
         case .inMemory:
@@ -218,7 +224,7 @@ extension Transfer.StateMachine {
                 stop()
                 return .overLimit(limit)
             }
-            outcome.body.append(chunk)
+            outcome.keep(chunk)
             outcome.bytesReceived = Int64(outcome.body.count)
             return .kept(outcome.bytesReceived)
         }
