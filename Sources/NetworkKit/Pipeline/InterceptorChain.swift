@@ -76,6 +76,7 @@ struct InterceptorChain: Sendable {
     }
 
     /// The first decision that is not `.doNotRetry`.
+    @inline(never)
     func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         for interceptor in retrying {
             let decision = await interceptor.retry(request, dueTo: error, context: context)

@@ -113,9 +113,12 @@ extension RequestPipeline {
 
 // MARK: - Events
 
+/// The events. Each is kept out of line: inlined into the pipeline's loop, their temporaries
+/// would take room in its async frame, which every request's task allocates (about 3 KB more).
 extension RequestPipeline.StateMachine {
     /// The request is built and the cache did not answer: the first attempt begins, numbered
     /// after `previous` (a stream's reconnection continues its count).
+    @inline(never)
     mutating func start(after previous: Int = 0) -> Action {
         guard case .ready = phase else { return unexpected("start") }
         return adapt(attempt: previous + 1)
@@ -123,6 +126,7 @@ extension RequestPipeline.StateMachine {
 
     /// The attempt's request is adapted; `stopRequested` when the request was stopped meanwhile,
     /// and then nothing is sent.
+    @inline(never)
     mutating func adapted(stopRequested: Bool) -> Action {
         guard case .adapting(let attempt) = phase else { return unexpected("adapted") }
         if stopRequested { return finish(.failure(.cancelled)) }
@@ -132,6 +136,7 @@ extension RequestPipeline.StateMachine {
 
     /// Adapting failed (an interceptor, the signer, the URL check, the download's file): the
     /// request finishes with `error` and is not retried.
+    @inline(never)
     mutating func adaptFailed(_ error: NetworkError) -> Action {
         guard case .adapting = phase else { return unexpected("adaptFailed") }
         return finish(.failure(error))
@@ -140,6 +145,7 @@ extension RequestPipeline.StateMachine {
     /// The transfer ended with `outcome`. Unless the request was stopped: a download whose answer
     /// could not continue its partial file restarts; a failure the server did not process is sent
     /// again. A `304` answers from the cache entry; any other answer is validated and parsed.
+    @inline(never)
     mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool) -> Action {
         guard case .transferring(let attempt) = phase else { return unexpected("transferred") }
         if let reason = outcome.restartReason, partialFile != nil, !stopRequested {
@@ -160,6 +166,7 @@ extension RequestPipeline.StateMachine {
     }
 
     /// The monitors heard of the attempt sent again: it begins.
+    @inline(never)
     mutating func resendAnnounced() -> Action {
         guard case .resending(let attempt) = phase else { return unexpected("resendAnnounced") }
         return adapt(attempt: attempt + 1)
@@ -167,6 +174,7 @@ extension RequestPipeline.StateMachine {
 
     /// The partial file is gone: the first time, the next attempt starts from zero; the second
     /// time, the request fails with `DownloadError.Reason.rangeMismatch`.
+    @inline(never)
     mutating func partialFileDiscarded() -> Action {
         guard case .restartingDownload(let attempt, let reason) = phase, let partialFile else {
             return unexpected("partialFileDiscarded")
@@ -180,6 +188,7 @@ extension RequestPipeline.StateMachine {
 
     /// The refreshed cache entry's result finishes the request, unretried; nil (no entry to
     /// refresh) leaves the `304` to be validated like any answer.
+    @inline(never)
     mutating func revalidated(_ result: AnyResult?) -> Action {
         guard case .revalidating(let attempt) = phase else { return unexpected("revalidated") }
         guard let result else {
@@ -191,6 +200,7 @@ extension RequestPipeline.StateMachine {
 
     /// The answer's result: a success, a cancellation, or any failure once the request was
     /// stopped finishes the request; another failure goes to the interceptors.
+    @inline(never)
     mutating func responded(_ result: AnyResult, stopRequested: Bool) -> Action {
         guard case .responding(let attempt) = phase else { return unexpected("responded") }
         guard case .failure(let error) = result, !error.isCancellation, !stopRequested else { return finish(result) }
@@ -199,6 +209,7 @@ extension RequestPipeline.StateMachine {
     }
 
     /// The interceptors' decision: a retry waits its delay; otherwise the failure stands.
+    @inline(never)
     mutating func interceptorsDecided(_ decision: RetryDecision) -> Action {
         guard case .askingInterceptors(let attempt, let error) = phase else { return unexpected("interceptorsDecided") }
         guard case .retry(let delay) = decision else { return finish(.failure(error)) }
@@ -208,6 +219,7 @@ extension RequestPipeline.StateMachine {
 
     /// The wait before a retry ended: the next attempt begins, unless the wait was cancelled,
     /// which finishes the request cancelled.
+    @inline(never)
     mutating func backedOff(cancelled: Bool) -> Action {
         guard case .backingOff(let attempt) = phase else { return unexpected("backedOff") }
         if cancelled { return finish(.failure(.cancelled)) }

@@ -29,7 +29,7 @@ import FoundationNetworking
 /// Steps 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
 /// wait, the finish), and `attempts(recording:)` does the work.
-struct RequestPipeline: Sendable {
+final class RequestPipeline: Sendable {
     let request: any RunningRequest
     let options: RequestOptions
     let settings: PipelineSettings
@@ -156,8 +156,13 @@ struct RequestPipeline: Sendable {
 
     /// Steps 1 to 7: builds the request and asks the cache, then performs the actions of an
     /// `RequestPipeline.StateMachine`, which decides what follows each step, until it says `finish`; returns that
-    /// result. What was sent and received is added to `metrics`. The loop stays in this function:
-    /// one more async frame on the way to the transport costs every request an allocation.
+    /// result. What was sent and received is added to `metrics`.
+    ///
+    /// Async frames come from the task's allocator, which mallocs a slab for each frame that does
+    /// not fit what the task has left: so the loop stays in this function (one more frame on the
+    /// way to the transport), and what it calls for its steps is kept out of line (`@inline(never)`:
+    /// the steps, the state machine's events, parsing's sync part), so that their temporaries take
+    /// no room in its frame.
     private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
         let prepared: URLRequest
         do {
@@ -350,6 +355,7 @@ struct RequestPipeline: Sendable {
 
     /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
     /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
+    @inline(never)
     private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, body: Transfer.Body,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
         let limits = settings.inFlightLimits
@@ -382,16 +388,37 @@ struct RequestPipeline: Sendable {
         if case .webSocket(let socket) = options.kind {
             return await respondToUpgrade(outcome, connection: socket.take())
         }
-        if let error = outcome.error { return .failure(error) }
+        switch validate(outcome, file: file) {
+        case .finished(let result):
+            return result
+        case .parse(let response):
+            let result = await parse(response)
+            if case .success = result { cache?.store(response) }
+            return result
+        }
+    }
+
+    /// What step 5 makes of an answer: the request's result already, or a response to parse.
+    private enum Validation {
+        case finished(AnyResult)
+        case parse(Response)
+    }
+
+    /// Step 5: the status against the request's acceptable codes, then the service's validation;
+    /// a download's file moved into place. Apart from `respond`, so its values take no room in
+    /// the awaiting pipeline's frames.
+    @inline(never)
+    private func validate(_ outcome: TransferOutcome, file: PartialDownload?) -> Validation {
+        if let error = outcome.error { return .finished(.failure(error)) }
         guard let head = outcome.head else {
-            return .failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response")))
+            return .finished(.failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response"))))
         }
         if case .stream = options.kind {
-            return respondToStream(head: head, body: outcome.body)
+            return .finished(respondToStream(head: head, body: outcome.body))
         }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
         guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
-            return .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
+            return .finished(.failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers)))
         }
         var response = Response(head, data: outcome.body)
         response.envelope = envelope
@@ -399,7 +426,7 @@ struct RequestPipeline: Sendable {
         do {
             try responseValidation?.validate(response, checksBody: file == nil && options.method != .head)
         } catch {
-            return .failure(error)
+            return .finished(.failure(error))
         }
         if let file {
             do {
@@ -407,32 +434,42 @@ struct RequestPipeline: Sendable {
                 request.didReceiveWholeBody(bytes: downloaded.byteCount)
                 response.downloadedFile = downloaded
             } catch {
-                return .failure(error)
+                return .finished(.failure(error))
             }
         }
-        let result = await parse(response)
-        if case .success = result { cache?.store(response) }
-        return result
+        return .parse(response)
     }
 
     /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on
     /// `ParsingQueue.shared`: never on the callback queue.
     func parse(_ response: Response) async -> AnyResult {
         let notes = response.notes ?? ParseNotes()
-        var noted = response
-        noted.notes = notes
-        let response = noted
         let parser = request.anyParser
-        let work: @Sendable () -> AnyResult = { parser.parseAnyResult(response) }                 // 6. parse
         let started = monitors.isEmpty ? nil : ContinuousClock.now
         let result: AnyResult
         if parser.isLightweight && response.data.count <= ParsingQueue.inlineBodyLimit {
-            result = work()
+            result = Self.parsed(response, notes: notes, by: parser)                                // 6. parse
         } else {
             result = await withCheckedContinuation { continuation in
-                ParsingQueue.shared.async { continuation.resume(returning: work()) }
+                ParsingQueue.shared.async { continuation.resume(returning: Self.parsed(response, notes: notes, by: parser)) }
             }
         }
+        didParse(result, notes: notes, since: started)
+        return result
+    }
+
+    /// `response` with `notes`, parsed by `parser`.
+    @inline(never)
+    private static func parsed(_ response: Response, notes: ParseNotes, by parser: any ResponseParser) -> AnyResult {
+        var noted = response
+        noted.notes = notes
+        return parser.parseAnyResult(noted)
+    }
+
+    /// After step 6: the business status to the request, and to the monitors how long parsing
+    /// took since `started`.
+    @inline(never)
+    private func didParse(_ result: AnyResult, notes: ParseNotes, since started: ContinuousClock.Instant?) {
         if case .success = result { request.didRead(notes.businessStatus) }
         if let started {
             let duration = started.duration(to: .now)
@@ -440,7 +477,6 @@ struct RequestPipeline: Sendable {
             if case .success = result { succeeded = true }
             for monitor in monitors { monitor.request(request.id, didParseIn: duration, succeeded: succeeded) }
         }
-        return result
     }
 
     /// Step 4's wait for room where the service limits its requests in flight: false when the
@@ -464,6 +500,7 @@ struct RequestPipeline: Sendable {
 
     /// The pipeline may run in the caller's task (`Service.send`), so the wait before a retry
     /// runs in a task of its own that `Request.cancel()` can cancel.
+    @inline(never)
     func backOff(_ delay: Duration) async throws {
         let clock = settings.clock
         let wait = Task { try await Self.sleep(on: clock, for: delay) }

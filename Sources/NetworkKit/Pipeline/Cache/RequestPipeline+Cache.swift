@@ -61,6 +61,7 @@ extension RequestPipeline {
     /// A `304 Not Modified` (`head`) to a conditional request: the answer from the entry it
     /// refreshed, or nil when there is no entry to refresh. An entry the parser chain refuses is
     /// dropped.
+    @inline(never)
     func revalidate(with head: ResponseHead, cache: inout (any RequestCaching)?,
                     recording metrics: inout RequestMetrics) async -> AnyResult? {
         guard let refreshed = cache?.revalidate(with: head) else { return nil }
