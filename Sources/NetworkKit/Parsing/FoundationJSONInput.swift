@@ -10,16 +10,12 @@ enum FoundationJSONInput {
     /// Whether Foundation's scanner may be given `data`: false when its last byte other than white
     /// space opens an array or an object, which no JSON text does.
     static func isSafe(_ data: Data) -> Bool {
-        guard let last = data.last(where: { !isWhitespace($0) }) else { return true }
+        guard let last = data.last(where: { !JSONReader.isWhitespace($0) }) else { return true }
         return last != UInt8(ascii: "[") && last != UInt8(ascii: "{")
     }
 
     /// The error for text `isSafe` refuses, as `JSONParser` names malformed text.
     static var endsInsideContainer: ParseError {
         ParseError(parser: "json", reason: "malformed JSON: the text ends inside an array or object", kind: .malformed)
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }

@@ -47,11 +47,16 @@ struct JSONReader {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
+        while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+    }
+
+    /// Whether `byte` is white space between JSON tokens (RFC 8259: space, tab, line feed,
+    /// carriage return).
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D: true
+        default: false
         }
     }
 
