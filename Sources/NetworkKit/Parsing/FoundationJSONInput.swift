@@ -10,7 +10,7 @@ enum FoundationJSONInput {
     /// Whether Foundation's scanner may be given `data`: false when its last byte other than white
     /// space opens an array or an object, which no JSON text does.
     static func isSafe(_ data: Data) -> Bool {
-        guard let last = data.last(where: { !JSONReader.isWhitespace($0) }) else { return true }
+        guard let last = data.last(where: { !$0.isJSONWhitespace }) else { return true }
         return last != UInt8(ascii: "[") && last != UInt8(ascii: "{")
     }
 

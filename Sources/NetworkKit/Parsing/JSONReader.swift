@@ -47,17 +47,7 @@ struct JSONReader {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
-    }
-
-    /// Whether `byte` is white space between JSON tokens (RFC 8259: space, tab, line feed,
-    /// carriage return).
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D: true
-        default: false
-        }
+        while index < bytes.count, bytes[index].isJSONWhitespace { index += 1 }
     }
 
     private mutating func readValue() throws -> JSON {
@@ -148,5 +138,12 @@ struct JSONReader {
                 throw error("expected \",\" or \"\(Unicode.Scalar(closing))\"")
             }
         }
+    }
+}
+
+extension UInt8 {
+    /// Space, tab, LF or CR: the whitespace of JSON.
+    var isJSONWhitespace: Bool {
+        self == 0x20 || self == 0x09 || self == .lineFeed || self == .carriageReturn
     }
 }

@@ -25,10 +25,3 @@ enum StreamRecord {
         !bytes.contains { !$0.isJSONWhitespace }
     }
 }
-
-extension UInt8 {
-    /// Space, tab, LF or CR: the whitespace of JSON.
-    var isJSONWhitespace: Bool {
-        self == 0x20 || self == 0x09 || self == .lineFeed || self == .carriageReturn
-    }
-}
