@@ -417,16 +417,10 @@ final class RequestPipeline: Sendable {
             return .finished(respondToStream(head: head, body: outcome.body))
         }
         if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
-        guard options.acceptableStatusCodes.contains(head.statusCode) else {                         // 5. validate
-            return .finished(.failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers)))
-        }
-        var response = Response(head, data: outcome.body)
-        response.envelope = envelope
-        response.notes = ParseNotes()
-        do {
-            try responseValidation?.validate(response, checksBody: file == nil && options.method != .head)
-        } catch {
-            return .finished(.failure(error))
+        var response: Response
+        switch accept(Response(head, data: outcome.body), checksBody: file == nil) {                 // 5. validate
+        case .success(let accepted): response = accepted
+        case .failure(let error): return .finished(.failure(error))
         }
         if let file {
             do {
@@ -438,6 +432,26 @@ final class RequestPipeline: Sendable {
             }
         }
         return .parse(response)
+    }
+
+    /// Step 5 for an answer in hand, the same whether it came from the network, the cache or a
+    /// `304` that refreshed a cache entry: the status against the request's acceptable codes,
+    /// then the service's validation unless the request leaves it out; the answer comes back with
+    /// the envelope the request's parsers read (the service's, unless the request leaves it out).
+    /// `checksBody` is false for a download's file, whose body is on disk.
+    func accept(_ answer: Response, checksBody: Bool = true) -> Result<Response, NetworkError> {
+        guard options.acceptableStatusCodes.contains(answer.statusCode) else {
+            return .failure(.httpStatus(code: answer.statusCode, body: answer.data, headers: answer.headers))
+        }
+        var response = answer
+        response.envelope = envelope
+        response.notes = ParseNotes()
+        do {
+            try responseValidation?.validate(response, checksBody: checksBody && options.method != .head)
+        } catch {
+            return .failure(error)
+        }
+        return .success(response)
     }
 
     /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on

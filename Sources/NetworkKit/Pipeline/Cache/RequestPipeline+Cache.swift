@@ -75,12 +75,15 @@ extension RequestPipeline {
         return result
     }
 
-    /// An entry through the request's parser chain, as if the server had just sent it.
+    /// An entry through steps 5 and 6 as if the server had just sent it: the same checks, the
+    /// request's own envelope and parsers, and a progress handler's 100 %.
     private func parse(cached entry: Response) async -> AnyResult {
         request.didReceive(head: entry.head)
-        var response = entry
-        response.envelope = settings.envelope
-        return await parse(response)
+        request.didReceiveWholeBody(bytes: Int64(entry.data.count))
+        switch accept(entry) {
+        case .success(let response): return await parse(response)
+        case .failure(let error): return .failure(error)
+        }
     }
 
     /// Runs `wait` in a task of its own that `Request.cancel()` can cancel (the pipeline may run
