@@ -33,11 +33,17 @@ public final class StubWebSocketPeer: Sendable {
 
     /// The next message the app sent; nil once the app closed the connection (its code and
     /// reason are then in ``appClose``) or this side ended it.
+    ///
+    /// Reading the app's close answers it, as a server's close frame would: until then, what
+    /// ``send(_:)`` sends still reaches the app, whose messages end after it (RFC 6455, 5.5.1).
     /// - Throws: `CancellationError` when the script's task is cancelled.
     public func receive() async throws -> WebSocketMessage? {
         switch try await link.toPeer.take() {
-        case .item(let message): return message
-        case .end: return nil
+        case .item(let message):
+            return message
+        case .end(let end):
+            if end.byApp { link.toApp.end(.closedByApp) }
+            return nil
         }
     }
 
@@ -79,7 +85,7 @@ final class StubWebSocketLink: Sendable {
         case closed(code: UInt16?, reason: String)
         case dropped
         case violation(code: UInt16, reason: String)
-        /// The app closed; its messages end normally.
+        /// The peer read the app's close (its answer): the app's messages end normally.
         case closedByApp
     }
 
@@ -139,10 +145,11 @@ struct StubWebSocketConnection: WebSocketConnection {
         link.pings.withLock { $0.append(payload) }
     }
 
+    /// Sends the app's close: the peer reads it after the app's earlier messages, and what the
+    /// peer sends until it read it (or its script ended) still reaches the app.
     func close(code: UInt16, reason: String) async {
         guard link.toPeer.ending == nil else { return }
         link.toPeer.end(.init(code: code, reason: reason, byApp: true))
-        link.toApp.end(.closedByApp)
     }
 }
 

@@ -8,10 +8,13 @@ struct WebSocketCommand: AsyncParsableCommand {
         commandName: "ws",
         abstract: "Open a WebSocket: each line of standard input goes as a text message, each message received is printed on a line.",
         discussion: """
-            Binary messages are printed as base64. When standard input ends, nk closes the \
-            connection (1000) and exits 0 once the server answered. It exits 0 too when the server \
-            closes with 1000 or 1001; any other end exits 1 with the close code and reason, or the \
-            failure, on standard error. ws: and wss: URLs (http: and https: mean the same).
+            Binary messages are printed as base64. When standard input ends, nk goes on printing \
+            what the server sends until it has been quiet for --linger seconds, then closes the \
+            connection (1000) and exits 0 once the server answered: a server may stop sending as \
+            soon as it reads a close, so closing at once could lose the answers to the last lines. \
+            It exits 0 too when the server closes with 1000 or 1001; any other end exits 1 with \
+            the close code and reason, or the failure, on standard error. ws: and wss: URLs \
+            (http: and https: mean the same).
             """
     )
 
@@ -36,6 +39,9 @@ struct WebSocketCommand: AsyncParsableCommand {
     @Option(name: .customLong("ping-interval"), help: "Seconds between keep-alive pings; an unanswered ping ends the connection.")
     var pingInterval: Double?
 
+    @Option(help: "Seconds the server must stay quiet after standard input ended before nk closes (0: close at once).")
+    var linger: Double = 1
+
     @Flag(name: .customLong("compress"), help: "Offer permessage-deflate: messages travel compressed when the server accepts.")
     var compress = false
 
@@ -46,6 +52,7 @@ struct WebSocketCommand: AsyncParsableCommand {
     func validate() throws {
         if maxMessageSize < 1 { throw ValidationError("--max-message-size must be at least 1") }
         if let pingInterval, !(pingInterval > 0) { throw ValidationError("--ping-interval must be positive") }
+        if !(linger >= 0) || linger > 86_400 { throw ValidationError("--linger must be between 0 and 86400 seconds") }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
               ["ws", "wss", "http", "https"].contains(scheme) else {
             throw ValidationError("the URL must be ws:, wss:, http: or https:, not \(url)")
@@ -63,9 +70,12 @@ struct WebSocketCommand: AsyncParsableCommand {
             guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
             let socket = try await service.send(.webSocket(url: target, headers: try HeaderOption.parse(headers), options: options))
             connection.saveCookies(of: service)
-            let sending = Task { await Self.sendStandardInput(to: socket) }
+            let lastMessage = Protected(ContinuousClock.now)
+            let linger = Duration.milliseconds(Int64(linger * 1_000))
+            let sending = Task { await Self.sendStandardInput(to: socket, lingering: linger, after: lastMessage) }
             defer { sending.cancel() }
             for try await message in socket.messages {
+                lastMessage.withLock { $0 = .now }
                 switch message {
                 case .text(let text): FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 case .binary(let data): FileHandle.standardOutput.write(Data((data.base64EncodedString() + "\n").utf8))
@@ -79,8 +89,10 @@ struct WebSocketCommand: AsyncParsableCommand {
         }
     }
 
-    /// Sends each line of standard input as a text message, then closes the connection (1000).
-    private static func sendStandardInput(to socket: WebSocket) async {
+    /// Sends each line of standard input as a text message; then, once no message has arrived
+    /// (`lastMessage`) for `linger`, closes the connection (1000).
+    private static func sendStandardInput(to socket: WebSocket, lingering linger: Duration,
+                                          after lastMessage: Protected<ContinuousClock.Instant>) async {
         let lines = AsyncStream<String> { continuation in
             Thread.detachNewThread {
                 while let line = readLine(strippingNewline: true) { continuation.yield(line) }
@@ -94,6 +106,12 @@ struct WebSocketCommand: AsyncParsableCommand {
                 return  // the connection is closing: the messages loop reports why
             }
         }
-        if !Task.isCancelled { await socket.close() }
+        lastMessage.withLock { $0 = max($0, .now) }
+        while true {
+            let quietSince = lastMessage.snapshot
+            do { try await Task.sleep(until: quietSince.advanced(by: linger)) } catch { return }
+            if lastMessage.snapshot == quietSince { break }
+        }
+        await socket.close()
     }
 }

@@ -34,6 +34,22 @@ struct WebSocketCommandLineTests {
         #expect(tooLarge.errors.contains("1009"), "\(tooLarge.errors)")
     }
 
+    /// A peer no one here wrote answers a close as soon as it reads it, and sends nothing after
+    /// it: Python's websockets drops the echo of a line whose close came with it. So nk waits for
+    /// the server to be quiet (`--linger`) before it closes, and the echo of the last line is
+    /// printed however late the peer sends it.
+    @Test(.enabled(if: PythonPeer.python != nil, "Python's websockets is not in .build/peers/venv: run scripts/bootstrap test"))
+    func theLastLinesEchoIsPrintedBeforeTheClose() async throws {
+        try await PythonPeer.run { peer in
+            for _ in 0..<5 {
+                let run = try await CommandLine_.nk(["ws", "--linger", "0.5", peer.url("/echo").absoluteString],
+                                                    input: "hi\n")
+                #expect(run.status == 0, "\(run.errors)")
+                #expect(run.output == "hi\n")
+            }
+        }
+    }
+
     /// Through the proxy with its credentials, compressed with a peer that accepts it. The input
     /// stays open, so the peer's close ends the run (a close at the input's end could cross the
     /// echo).
