@@ -17,7 +17,7 @@ public enum FixtureAPI {
     /// `Codable` for a model. Models with none decode with `Codable`, dates as ISO 8601.
     public static let models: ModelRegistry = {
         let registry = ModelRegistry()
-        registry.defaultConverter = CodableConverter(makeDecoder: {
+        registry.defaultConverter = CodableConverter(decoder: {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .custom { decoder in
                 let text = try decoder.singleValueContainer().decode(String.self)
@@ -29,7 +29,7 @@ public enum FixtureAPI {
                     codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
             }
             return decoder
-        })
+        }())
         return registry
     }()
 
@@ -161,7 +161,7 @@ public enum FixtureAPI {
     /// - Returns: A request whose value is `GetCountedResponse`.
     public static func getCounted(key: String) -> Request<GetCountedResponse> {
         let request = Request(path: "/cache/\(segment(key))", parser: parser(GetCountedResponse.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["message"])))
-        request.cache = .seconds(60)
+        request.cache = CachePolicy(lifetime: .seconds(60))
         return request
     }
 

@@ -15,15 +15,15 @@ public struct ImageParser: ResponseParser {
     /// Where codecs are looked up.
     public var registry: ImageCodecRegistry
 
-    /// Creates a parser; see `ImageDecodingOptions` for the parameters (`strict` is its `isStrict`).
+    /// Creates a parser; see `ImageDecodingOptions` for the parameters.
     public init(
         maxPixelSize: Int? = nil,
         pixelLimit: Int = ImageDecodingOptions.defaultPixelLimit,
         scale: Double? = nil,
-        strict: Bool = false,
+        isStrict: Bool = false,
         registry: ImageCodecRegistry = .shared
     ) {
-        self.options = ImageDecodingOptions(maxPixelSize: maxPixelSize, pixelLimit: pixelLimit, scale: scale, isStrict: strict)
+        self.options = ImageDecodingOptions(maxPixelSize: maxPixelSize, pixelLimit: pixelLimit, scale: scale, isStrict: isStrict)
         self.registry = registry
     }
 

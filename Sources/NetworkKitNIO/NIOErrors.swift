@@ -17,18 +17,18 @@ import FoundationNetworking
 /// along as the detail, the error itself as the underlying error.
 enum NIOErrors {
     /// The failure a transfer that failed with `error` completes with.
-    static func failure(for error: any Error) -> TransportFailure {
+    static func failure(for error: any Error) -> NetworkError {
         switch error {
         case let error as TransportError:
-            return .failed(error)
+            return .transport(error)
         case let error as URLError:
-            return TransportFailure(error)
+            return NetworkError(error)
         case is CancellationError:
             return .cancelled
         case let error as HTTPClientError where error == .cancelled || error == .requestStreamCancelled:
             return .cancelled
         default:
-            return .failed(transportError(for: error))
+            return .transport(transportError(for: error))
         }
     }
 

@@ -40,7 +40,7 @@ struct NIORouting: Sendable {
     /// failed, else the failure of `NIOErrors`. A failed
     /// chain check of a `direct` request (not through a proxy) is read again over a connection
     /// of its own to learn why.
-    func failure(for error: any Error, url: URL?, direct: Bool) async -> TransportFailure {
+    func failure(for error: any Error, url: URL?, direct: Bool) async -> NetworkError {
         guard var check = NIOTLSFailures.check(for: error) else { return NIOErrors.failure(for: error) }
         let host = url?.host ?? "the server"
         if direct, let url, let name = url.host {

@@ -23,7 +23,7 @@ struct NIOTransfer: Sendable {
     /// Sends `request` and reports everything to the events but the completion: returns the
     /// failure to complete with (nil on success), so the caller can finish its own bookkeeping
     /// before the waiting pipeline resumes.
-    func run(_ request: URLRequest, bodyFile: URL?) async -> TransportFailure? {
+    func run(_ request: URLRequest, bodyFile: URL?) async -> NetworkError? {
         var answered = false
         let body = UploadBody(request: request, file: bodyFile)
         do {
@@ -67,9 +67,9 @@ struct NIOTransfer: Sendable {
     /// does not say already: before any answer, the connection closed before one (on HTTP/1.1,
     /// often a keep-alive connection the server closed as the request went out); after the head,
     /// the server may have.
-    private static func processing(_ failure: TransportFailure, answered: Bool) -> TransportFailure {
-        guard case .failed(let error) = failure, error.code == .networkConnectionLost else { return failure }
-        return .failed(error.saying(answered ? .mayHaveProcessed : .closedBeforeAnswer))
+    private static func processing(_ failure: NetworkError, answered: Bool) -> NetworkError {
+        guard case .transport(let error) = failure, error.code == .networkConnectionLost else { return failure }
+        return .transport(error.saying(answered ? .mayHaveProcessed : .closedBeforeAnswer))
     }
 
     /// The AsyncHTTPClient request for `request`: the same method, URL, header fields and body.

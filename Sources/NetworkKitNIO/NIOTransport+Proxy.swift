@@ -90,7 +90,7 @@ struct NIOProxyClients: Sendable {
 extension NIOProxyClients {
     /// The failure a proxied transfer ends with instead of `error` when the proxy caused it: a
     /// `407` to `CONNECT`, a refused tunnel, a proxy that cannot be reached.
-    static func proxyFailure(for error: any Error, server: ProxyServer) -> ConnectionFailure? {
+    static func proxyFailure(for error: any Error, server: ProxyServer) -> ConnectionError? {
         if let error = error as? HTTPClientError {
             if error == .proxyAuthenticationRequired {
                 return .proxyAuthenticationRequired(proxy: server.description)
@@ -99,7 +99,7 @@ extension NIOProxyClients {
                 return .proxyFailed(proxy: server.description, reason: "it refused to open a tunnel")
             }
         }
-        if case .failed(let failure) = NIOErrors.failure(for: error),
+        if case .transport(let failure) = NIOErrors.failure(for: error),
            failure.code == .cannotConnectToHost || failure.code == .cannotFindHost {
             return .proxyFailed(proxy: server.description, reason: NetworkError.transport(failure).description)
         }

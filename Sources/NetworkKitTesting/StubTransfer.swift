@@ -22,14 +22,14 @@ struct StubTransfer: Sendable {
     }
 
     /// Plays the transfer and returns the failure to complete with (nil on success).
-    func run(_ request: URLRequest, bodyFile: URL?, upgrade: Upgrade? = nil) async -> TransportFailure? {
+    func run(_ request: URLRequest, bodyFile: URL?, upgrade: Upgrade? = nil) async -> NetworkError? {
         do {
             try await send(request, body: try Self.body(of: request, file: bodyFile), upgrade: upgrade)
             return nil
         } catch let error as TransportError {
-            return .failed(error)
+            return .transport(error)
         } catch let error as URLError {
-            return TransportFailure(error)
+            return NetworkError(error)
         } catch {
             // CancellationError from a sleep or a check: reported as the real transports do.
             return .cancelled

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// fails with an ``UnmatchedRequest``. It honours the `Transport` contract as the real
 /// transports do: upload progress for a body, the head once (a redirect's too: the kit follows
 /// it), the chunks in order as they would cross the wire (the kit inflates content-encoded
-/// ones), and exactly one completion, also after `cancel()` (`TransportFailure.cancelled`).
+/// ones), and exactly one completion, also after `cancel()` (`NetworkError.cancelled`).
 /// Delays run on the clock it was given, and so does the request's idle timeout: the stub fails
 /// a wait as long as `timeoutInterval` or longer with a `.timedOut` failure at that interval, by
 /// the rule the kit's own idle watch applies, so on a test clock timeouts are as instant as delays.
@@ -99,7 +99,7 @@ public final class StubTransport: Transport {
         let transfer = StubTransfer(transport: self, events: events)
         let isInvalidated = invalidated.snapshot
         let task = Task {
-            let failure: TransportFailure? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: bodyFile) }
+            let failure: NetworkError? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: bodyFile) }
             events.transportDidComplete(failure: failure)
         }
         return StubTransportTask(task: task)
@@ -115,7 +115,7 @@ public final class StubTransport: Transport {
         let isInvalidated = invalidated.snapshot
         let upgrade = StubTransfer.Upgrade(options: options, opened: opened)
         let task = Task {
-            let failure: TransportFailure? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: nil, upgrade: upgrade) }
+            let failure: NetworkError? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: nil, upgrade: upgrade) }
             events.transportDidComplete(failure: failure)
         }
         return StubTransportTask(task: task)

@@ -44,7 +44,7 @@ enum BombRun {
 
     /// One request through a service on `transport` (URLSession when nil).
     private static func kit(url: String, transport: (any Transport)?) async -> String {
-        let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bomb.callbacks"))
+        let configuration = ServiceConfiguration()
         let service = transport.map { Service(configuration: configuration, transport: $0) } ?? Service(configuration: configuration)
         let request = Request(url: url)
         request.maxResponseBytes = Int64(limit)

@@ -59,7 +59,7 @@ struct CacheBenchmarks {
 
     private func request(_ path: String, _ parser: JSONParser) -> Request<JSON> {
         let request = Request(path: path, parser: parser)
-        request.cache = .seconds(3600)
+        request.cache = CachePolicy(lifetime: .seconds(3600))
         return request
     }
 

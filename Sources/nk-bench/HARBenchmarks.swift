@@ -26,8 +26,7 @@ struct HARBenchmarks {
         let base = StubTransport()
         base.answer(.get, .pathPrefix("/items/"), with: .json(Self.body(0)))
         let recorder = HARRecorder()
-        let configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
-                                                 callbackQueue: DispatchQueue(label: "bench.har-record"))
+        let configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
         let recording = Service(configuration: configuration, transport: RecordingTransport(wrapping: base, recorder: recorder))
         let bare = Service(configuration: configuration, transport: base)
         let (median, ratios) = try await compare(recording, against: bare)
@@ -55,8 +54,7 @@ struct HARBenchmarks {
 
         let single = StubTransport()
         single.answer(.get, .pathPrefix("/items/"), with: .json(Self.body(0)))
-        let configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
-                                                 callbackQueue: DispatchQueue(label: "bench.har"))
+        let configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
         let replayed = Service(configuration: configuration, transport: replay)
         let baseline = Service(configuration: configuration, transport: single)
         let (median, ratios) = try await compare(replayed, against: baseline)

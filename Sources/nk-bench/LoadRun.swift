@@ -70,8 +70,7 @@ struct LoadRun {
     }
 
     func run(transport: (any Transport)?) async throws -> Figures {
-        var configuration = ServiceConfiguration(baseURL: baseURL, timeout: .seconds(10),
-                                                 callbackQueue: DispatchQueue(label: "load.callbacks"))
+        var configuration = ServiceConfiguration(baseURL: baseURL, timeout: .seconds(10))
         configuration.interceptors = [RetryPolicy(maxRetries: 1)]
         let service = transport.map { Service(configuration: configuration, transport: $0) } ?? Service(configuration: configuration)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nk-load-\(UUID().uuidString)")
@@ -97,8 +96,8 @@ struct LoadRun {
         }
         var figures = Figures()
         figures.seconds = started.duration(to: .now).milliseconds / 1000
-        // Handlers are queued on the callback queue: let the last ones run before counting.
-        await withCheckedContinuation { continuation in configuration.callbackQueue.async { continuation.resume() } }
+        // Handlers are queued on the main actor: let the last ones run before counting.
+        await MainActor.run {}
         (figures.missing, figures.calledTwice, figures.progressAfterCompletion, figures.outcomes) = book.tally()
         figures.leftInService = service.activeRequestCount
         figures.warmRSS = warmRSS.withLock { $0 }

@@ -35,7 +35,7 @@ struct NIOBenchmarks {
     func run() async throws {
         let url = self.url, network = self.network
         // Warmed, like every client, at the start of each round it is in.
-        let urlSession = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.urlsession")))
+        let urlSession = Service(configuration: ServiceConfiguration())
         for inFlight in [1, 16, 64] {
             let againstBare = try await rounds(self.rounds, inFlight: inFlight) { transport in
                 let bare = BareAsyncHTTPClient(sharing: transport.client)
@@ -65,7 +65,7 @@ struct NIOBenchmarks {
         var rounds: [[Double]] = []
         for _ in 0..<count {
             let transport = NIOTransport()
-            let nio = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.nio")),
+            let nio = Service(configuration: ServiceConfiguration(),
                               transport: transport)
             let clients: [(Int, Int) async throws -> Double] = [
                 { try await network.serviceBatch(nio, url: url, count: $0, inFlight: $1) },

@@ -15,7 +15,7 @@ struct NetworkBenchmarks {
 
     func run() async throws {
         let url = server.url("/json/small")
-        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")))
+        let service = Service(configuration: ServiceConfiguration())
         let raw = RawClient.sameSessionAsService()
         for inFlight in [1, 16] {
             // Warm both up in the mode about to be measured: connections, lazy Foundation state.
@@ -34,7 +34,7 @@ struct NetworkBenchmarks {
         }
 
         // The pipeline's hooks: three trivial interceptors and an event monitor against none.
-        var hooked = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.hooked"))
+        var hooked = ServiceConfiguration()
         hooked.interceptors = [PassThrough(), PassThrough(), PassThrough()]
         hooked.eventMonitors = [CountingMonitor()]
         let hookedService = Service(configuration: hooked)
@@ -78,12 +78,12 @@ struct NetworkBenchmarks {
                 try await Task { try await bare.get(url) }.value
             }
         } else if mode == "nio" {
-            let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.callbacks")),
+            let service = Service(configuration: ServiceConfiguration(),
                                   transport: NIOTransport())
             seconds = try await serviceBatch(service, url: url, count: count, inFlight: inFlight)
         } else {
             let timeout = Double(ProcessInfo.processInfo.environment["NK_BENCH_TIMEOUT"] ?? "") ?? 15
-            let service = Service(configuration: ServiceConfiguration(timeout: .seconds(timeout), callbackQueue: DispatchQueue(label: "bench.callbacks")))
+            let service = Service(configuration: ServiceConfiguration(timeout: .seconds(timeout)))
             seconds = try await serviceBatch(service, url: url, count: count, inFlight: inFlight)
         }
         print(String(format: "%@: %d GETs, %d in flight, in %.1f ms", mode, count, inFlight, seconds * 1000))

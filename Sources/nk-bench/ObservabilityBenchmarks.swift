@@ -31,9 +31,9 @@ struct ObservabilityBenchmarks {
             var recording: [[Double]] = [], idle: [[Double]] = []
             for _ in 0..<rounds {
                 let transport = NIOTransport()
-                let observed = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.observed")),
+                let observed = Service(configuration: ServiceConfiguration(),
                                        transport: transport)
-                var quiet = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.unobserved"))
+                var quiet = ServiceConfiguration()
                 quiet.observesRequests = false
                 let unobserved = Service(configuration: quiet, transport: transport)
                 let tracer = InMemoryTracer(), lean = LeanTracer(), metrics = TestMetrics()

@@ -97,7 +97,7 @@ enum RotationBenchmarks {
 
     private static func service(trust: TrustSettings, versions: HTTPVersionPreference) throws -> (service: Service, transport: NIOTransport) {
         let transport = try NIOTransport(connection: ConnectionSettings(trust: trust, httpVersions: versions))
-        let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.rotation"))
+        let configuration = ServiceConfiguration()
         return (Service(configuration: configuration, transport: transport), transport)
     }
 

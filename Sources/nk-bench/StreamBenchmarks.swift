@@ -33,7 +33,7 @@ struct StreamBenchmarks {
         var rounds: [[Double]] = []
         for _ in 0..<5 {
             let transport = NIOTransport()
-            let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.streams")),
+            let service = Service(configuration: ServiceConfiguration(),
                                   transport: transport)
             let bare = BareAsyncHTTPClient(sharing: transport.client)
             // Warm: open the connection.
@@ -89,7 +89,7 @@ struct StreamBenchmarks {
 
     private func latency() async throws {
         for transport in ["NIO", "URLSession"] {
-            let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.latency"))
+            let configuration = ServiceConfiguration()
             let service = transport == "NIO" ? Service(configuration: configuration, transport: NIOTransport())
                                              : Service(configuration: configuration)
             let request = StreamRequest(events: RequestTarget(absolute: server.url("/events/clock?count=400&interval=5")),
@@ -123,7 +123,7 @@ struct StreamBenchmarks {
         // bottleneck and the transport has to wait for it.
         let every = max(1, Int(ProcessInfo.processInfo.environment["NK_BENCH_SLOW_EVERY"] ?? "") ?? 100)
         for transport in ["NIO", "URLSession"] {
-            let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.slow"))
+            let configuration = ServiceConfiguration()
             let service = transport == "NIO" ? Service(configuration: configuration, transport: NIOTransport())
                                              : Service(configuration: configuration)
             let parser = JSONLinesParser(ModelParser(Line.self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data")))

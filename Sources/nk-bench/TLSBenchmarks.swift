@@ -40,7 +40,7 @@ enum TLSBenchmarks {
     }
 
     private static func service(_ trust: TrustSettings) throws -> Service {
-        let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.tls"))
+        let configuration = ServiceConfiguration()
         return Service(configuration: configuration, transport: try NIOTransport(connection: ConnectionSettings(trust: trust)))
     }
 

@@ -21,8 +21,8 @@ struct TransferBenchmarks {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = server.url("/files/bench.bin?size=\(size)")
-        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.transfers")))
-        let nio = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "bench.transfers.nio")),
+        let service = Service(configuration: ServiceConfiguration())
+        let nio = Service(configuration: ServiceConfiguration(),
                           transport: NIOTransport())
         let raw = RawDownloader()
         var kit: [Double] = [], bare: [Double] = [], curl: [Double] = [], kitNIO: [Double] = []

@@ -151,8 +151,7 @@ struct WebSocketBenchmarks {
     // MARK: Support
 
     private static func service(_ server: WebSocketServer) -> Service {
-        Service(configuration: ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)"),
-                                                    callbackQueue: DispatchQueue(label: "bench.websocket")),
+        Service(configuration: ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)")),
                 transport: NIOTransport())
     }
 

@@ -68,7 +68,7 @@ struct ConnectionOptions: ParsableArguments {
                  recorder: HARRecorder? = nil) throws -> Service {
         var configuration = configuration
         if let credentials = try basicCredentials() {
-            configuration.add(BasicAuthentication(user: credentials.user, password: credentials.password))
+            configuration.interceptors.append(BasicAuthentication(user: credentials.user, password: credentials.password))
         }
         do {
             if let cookie {

@@ -51,7 +51,7 @@ extension DemoTour {
                     do {
                         let page = try await pager.loadNextPage()
                         pages.append("\(page.index + 1)")
-                    } catch PagingError.requestFailed(let error) {
+                    } catch {
                         pages.append("(\(error))")
                     }
                 }

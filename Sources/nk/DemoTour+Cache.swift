@@ -11,7 +11,7 @@ extension DemoTour {
                 var replies: [String] = []
                 for _ in 0..<3 {
                     let request = Request(path: "/cache/\(key)", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
-                    request.cache = .seconds(60)
+                    request.cache = CachePolicy(lifetime: .seconds(60))
                     let reply = try await service.reply(to: request)
                     replies.append("\(reply.metrics.cache)")
                 }
@@ -24,7 +24,7 @@ extension DemoTour {
                     var configuration = service.configuration
                     configuration.responseCache = ResponseCache(directory: folder.url)
                     let request = Request(path: "/cache/\(key)?etag=v", parser: JSONParser())
-                    request.cache = .seconds(lifetime)
+                    request.cache = CachePolicy(lifetime: .seconds(lifetime))
                     return "\(try await Service(configuration: configuration).reply(to: request).metrics.cache)"
                 }
                 let outcomes = [try await send(lifetime: 60), try await send(lifetime: 60), try await send(lifetime: 0)]

@@ -25,7 +25,7 @@ extension DemoTour {
                 let request = StreamRequest(path: "/images/drip/progressive.jpg?chunk=1024&interval=5", parser: IncrementalImageParser())
                 var previews: [ImageStreamItem] = []
                 var final: ImageStreamItem?
-                for try await item in service.streamImage(request) {
+                for try await item in service.stream(request) {
                     if item.isFinal { final = item } else { previews.append(item) }
                 }
                 guard let final, let first = previews.first else { throw DemoError.unexpected("no preview before the final image") }

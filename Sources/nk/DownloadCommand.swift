@@ -51,7 +51,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
         let destination: Download.Destination = exists && isDirectory.boolValue ? .directory(target) : .file(target)
         let recorder = har.recorder()
-        let service = try connection.service(transport, ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk.download")),
+        let service = try connection.service(transport, ServiceConfiguration(),
                                              url: url, recorder: recorder)
         defer {
             connection.saveCookies(of: service)

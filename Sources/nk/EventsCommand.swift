@@ -48,7 +48,7 @@ struct EventsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ServiceConfiguration(timeout: .seconds(timeout), callbackQueue: DispatchQueue(label: "nk"))
+        var configuration = ServiceConfiguration(timeout: .seconds(timeout))
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         let recorder = har.recorder()
         let service = transport.service(configuration, recorder: recorder)

@@ -88,7 +88,7 @@ struct GetCommand: AsyncParsableCommand {
         let form = try multipartForm()
         let headerFields = try HeaderOption.parse(headers)
         let parameters = Dictionary(params.map(Self.splitParameter), uniquingKeysWith: { _, last in last })
-        var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk"))
+        var configuration = ServiceConfiguration()
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
@@ -125,7 +125,7 @@ struct GetCommand: AsyncParsableCommand {
         }
         if let maxFilesize { request.maxResponseBytes = maxFilesize }
         if let maxTime { request.timeLimit = .milliseconds(Int64(maxTime * 1000)) }
-        if let cache { request.cache = .seconds(cache) }
+        if let cache { request.cache = CachePolicy(lifetime: .seconds(cache)) }
         do {
             if curl {
                 print(try await service.curlCommand(for: request, redaction: Redaction.none))

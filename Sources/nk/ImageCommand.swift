@@ -70,7 +70,7 @@ struct ImageCommand: AsyncParsableCommand {
         let request = StreamRequest(url: url, parser: parser)
         var count = 0
         do {
-            for try await item in Service.shared.streamImage(request) {
+            for try await item in Service.shared.stream(request) {
                 count += item.isFinal ? 0 : 1
                 let name = item.isFinal ? "final.png" : "preview-\(count).png"
                 try item.image.pngData().write(to: directory.appendingPathComponent(name))

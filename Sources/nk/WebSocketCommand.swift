@@ -60,7 +60,7 @@ struct WebSocketCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "nk"))
+        var configuration = ServiceConfiguration()
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         let service = try connection.service(transport, configuration, url: url)
         let options = WebSocketOptions(subprotocols: subprotocols, maxMessageBytes: maxMessageSize,

@@ -28,8 +28,10 @@ func batchWithHandlers(service: Service) {
         switch result {
         case .success(let values):
             print(values[feed]?.count ?? 0, values[avatar]?.count ?? 0, values[user]?.name ?? "")
-        case .failure(let failure):
-            print("request \(failure.index) failed: \(failure.error)")
+        case .failure(.batchFailed(let index, _, let error)):
+            print("request \(index) failed: \(error)")
+        case .failure(let error):
+            print("the batch failed: \(error)")
         }
     }
     service.start(batch)
@@ -47,8 +49,10 @@ func batchFailure(service: Service, batch: BatchRequest) async {
     do {
         let values = try await service.send(batch)
         print(values.all)
+    } catch .batchFailed(let index, _, let error) {
+        print("request \(index) failed: \(error)")
     } catch {
-        print("request \(error.index) failed: \(error.error)")
+        print("the batch failed: \(error)")
     }
 }
 
@@ -80,8 +84,10 @@ func chainWithCallbacks(service: Service) {
         switch result {
         case .success(let values):
             if let user = values.all.last as? User { print("registered \(user.name)") }
-        case .failure(let failure):
-            print("step \(failure.step) failed: \(failure.error)")
+        case .failure(.chainFailed(let step, _, let error)):
+            print("step \(step) failed: \(error)")
+        case .failure(let error):
+            print("the chain failed: \(error)")
         }
     }
     service.start(chain)
@@ -123,10 +129,10 @@ func listDidScrollToEnd(pager: Pager<Article>) async {
     do {
         let page = try await pager.loadNextPage()
         show(page.items)
-    } catch .requestFailed(let error) {
-        showRetryButton(error)                  // the next call asks for the same page again
+    } catch .pageAlreadyLoading, .noMorePages {
+        return                                  // nothing was sent
     } catch {
-        return                                  // loading already, or past the last page: nothing was sent
+        showRetryButton(error)                  // the next call asks for the same page again
     }
 }
 

@@ -9,7 +9,7 @@ private struct Profile: Codable, Sendable {
 
 func cachedFeed(service: Service) async throws {
     let request = Request(path: "/feed", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
-    request.cache = .seconds(300)
+    request.cache = CachePolicy(lifetime: .seconds(300))
     let reply = try await service.reply(to: request)
     print(reply.value, reply.metrics.cache, reply.metrics.isFromCache)
 }
@@ -18,7 +18,7 @@ func cacheKeyRules() -> (ServiceConfiguration, CachePolicy) {
     var configuration = ServiceConfiguration()
     configuration.commonParameters = { ["ts": .int(Int64(Date().timeIntervalSince1970))] }
     configuration.ignoredCacheKeyArguments = ["ts"]
-    var policy = CachePolicy.seconds(300)
+    var policy = CachePolicy(lifetime: .seconds(300))
     policy.ignoredArguments = ["nonce"]
     return (configuration, policy)
 }

@@ -11,7 +11,7 @@ import FoundationNetworking
 func getUserInfo(userID: String, clientPassword: String) -> Request<JSON> {
     let request = Request(path: "/iphone/users", parameters: ["id": .string(userID)],
                           parser: JSONParser(shape: ["nick": .string, "level": .number]))
-    request.cache = .seconds(180)
+    request.cache = CachePolicy(lifetime: .seconds(180))
     request.priority = .high
     request.interceptors = [BasicAuthentication(user: "ios", password: clientPassword)]
     return request

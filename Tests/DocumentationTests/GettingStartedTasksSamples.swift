@@ -16,8 +16,9 @@ func taskCodableBehindABusinessCode(api: Service) async throws {
 
 func taskDownload(api: Service, downloads: URL) async throws {
     let download = Request(path: "/files/report.pdf", downloadTo: .directory(downloads))
-    Task { for await progress in download.progressUpdates { print(progress.fractionCompleted ?? 0) } }
-    let file = try await api.send(download)   // sending the same download again resumes where it broke
+    let updates = download.progressUpdates    // made before sending: it misses no progress
+    Task { for await progress in updates { print(progress.fractionCompleted ?? 0) } }
+    let file = try await api.send(download)   // if it breaks, a new Request for the same path and destination resumes it
     print(file.url)
 }
 

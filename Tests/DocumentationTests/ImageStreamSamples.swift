@@ -6,7 +6,7 @@ import NetworkKitImage
 
 func imageStreamPreviews(api: Service) async throws {
     let request = StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser(maxPixelSize: 1024))
-    for try await item in api.streamImage(request) {
+    for try await item in api.stream(request) {
         if item.isFinal {
             print("final", item.image.width, item.image.height)
         } else {
@@ -33,13 +33,10 @@ private func show(_ image: DecodedImage) {}
 
 func imageStreamErrors(api: Service) async {
     do {
-        for try await item in api.streamImage(StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser())) {
-            show(item.image)
+        for try await item in api.stream(StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser())) {
+            show(item.image)                // the last preview shown stays the best there is
         }
     } catch {
-        if let preview = error.lastPreview {
-            show(preview.image)
-        }
-        print(error.error)
+        print(error)                        // a NetworkError, as for any request
     }
 }

@@ -59,7 +59,7 @@ func imagesIncomplete(api: Service) async throws {
     if image.isIncomplete {
         print("showing a partial image:", image.warnings)
     }
-    let strict = Request(path: "/photo.jpg", parser: ImageParser(strict: true))
+    let strict = Request(path: "/photo.jpg", parser: ImageParser(isStrict: true))
     _ = strict
 }
 

@@ -56,7 +56,7 @@ func pipelineTokens(refreshToken: @escaping @Sendable () async throws -> String)
 func pipelineBasicAuthentication(password: String,
                                  storedCredentials: @escaping @Sendable () async throws -> BasicCredentials) -> Request<JSON> {
     var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
-    configuration.add(BasicAuthentication(user: "ann", password: password))
+    configuration.interceptors.append(BasicAuthentication(user: "ann", password: password))
     let report = Request(path: "/reports/today", parser: JSONParser())
     report.interceptors = [BasicAuthentication { try await storedCredentials() }]
     _ = Service(configuration: configuration)
@@ -152,23 +152,24 @@ func chainConfiguration(tokenStore: @escaping @Sendable () -> String, signer: so
     configuration.commonHeaders = { ["X-Token": tokenStore()] }
     configuration.urlFilters = [QueryArgumentsFilter(["platform": "ios"])]
     configuration.signer = signer
-    configuration.add(AppVersionHeader())
-    // EnvironmentInterceptor, CommonParametersInterceptor, CommonHeadersInterceptor,
-    // URLFiltersInterceptor, AppVersionHeader, SigningInterceptor
-    print(configuration.interceptors.map { type(of: $0) })
+    configuration.interceptors.append(AppVersionHeader())
+    // Sent as: base URL, common parameters, common headers, URL filters, AppVersionHeader, signer.
     return configuration
 }
 
 struct VersionedPaths: RequestInterceptor {
     func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {
-        if case .path(let path) = draft.target { draft.target = .path("/v2" + path) }
+        guard case .url(let url) = draft.target,
+              var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        parts.path = "/v2" + parts.path
+        if let versioned = parts.url { draft.target = .url(versioned) }
     }
 }
 
 func versionedService(signer: some RequestSigning) -> Service {
     var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
     configuration.signer = signer
-    configuration.interceptors.insert(VersionedPaths(), at: 0)
+    configuration.interceptors.append(VersionedPaths())
     return Service(configuration: configuration)
 }
 

@@ -12,7 +12,7 @@ import Testing
         #expect(request.method == .get)
         #expect(request.parameters == ["expand": ["owner", "tags"]])
         #expect(request.headers == ["X-Request-ID": id.uuidString, "If-Version": "3"])
-        #expect(request.cache == .seconds(30))
+        #expect(request.cache == CachePolicy(lifetime: .seconds(30)))
         let parser = try #require(request.parser as? ModelParser<Everything.Item>)
         #expect(parser.json.businessCode == BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["msg"]))
         #expect(parser.json.contentKeyPath == "data")

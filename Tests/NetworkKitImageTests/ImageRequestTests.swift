@@ -18,7 +18,7 @@ struct ImageRequestTests {
 
     /// A service on `server` whose handlers run on a private queue.
     private func service(for server: FixtureServer, maxDecompressedBytes: Int64? = nil) -> Service {
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "images"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         if let maxDecompressedBytes { configuration.maxDecompressedBytes = maxDecompressedBytes }
         return Service(configuration: configuration)
     }

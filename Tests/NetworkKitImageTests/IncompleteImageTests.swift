@@ -32,7 +32,7 @@ import Testing
     func halfAJPEGFailsWhenStrict(_ file: String) throws {
         let damaged = try Self.halfScanThenEOI(Fixtures.data(file))
         #expect {
-            try ImageParser(strict: true).parse(Response(url: nil, statusCode: 200, data: damaged))
+            try ImageParser(isStrict: true).parse(Response(url: nil, statusCode: 200, data: damaged))
         } throws: { Self.isIncompleteImageError($0) }
     }
 
@@ -55,7 +55,7 @@ import Testing
         for file in ["jpeg_baseline.jpg", "jpeg_progressive.jpg", "jpeg_cmyk.jpg", "eighth_420_640x480.jpg",
                      "png_rgba8.png", "png_interlaced.png", "webp_lossy.webp", "webp_animated.webp"] {
             for maxPixelSize in [nil, 8] {
-                let image = try ImageParser(maxPixelSize: maxPixelSize, strict: true)
+                let image = try ImageParser(maxPixelSize: maxPixelSize, isStrict: true)
                     .parse(Response(url: nil, statusCode: 200, data: try Fixtures.data(file)))
                 #expect(!image.isIncomplete && image.warnings.isEmpty, "\(file): \(image.warnings)")
             }
@@ -74,7 +74,7 @@ import Testing
         for strict in [false, true] {
             for maxPixelSize in [nil, 50] {
                 #expect(throws: ParseError.self, "strict \(strict), maxPixelSize \(String(describing: maxPixelSize))") {
-                    try ImageParser(maxPixelSize: maxPixelSize, strict: strict).parse(Response(url: nil, statusCode: 200, data: damaged))
+                    try ImageParser(maxPixelSize: maxPixelSize, isStrict: strict).parse(Response(url: nil, statusCode: 200, data: damaged))
                 }
             }
         }

@@ -11,7 +11,7 @@ struct BasicAuthenticationTests {
     func firstAttempt(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.add(BasicAuthentication(user: "ann", password: "s3cret é")) }
+        fixture.service.configure { $0.interceptors.append(BasicAuthentication(user: "ann", password: "s3cret é")) }
         let request = Request(path: "/basic-auth/ann/s3cret%20%C3%A9", parser: JSONParser())
         let answer = try await fixture.service.send(request)
         #expect(answer["user"] == "ann")
@@ -59,7 +59,7 @@ struct BasicAuthenticationTests {
     func ownHeaderKept(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.add(BasicAuthentication(user: "ann", password: "pw")) }
+        fixture.service.configure { $0.interceptors.append(BasicAuthentication(user: "ann", password: "pw")) }
         let request = Request(path: "/echo", headers: ["Authorization": "Bearer mine"], parser: JSONParser())
         let answer = try await fixture.service.send(request)
         #expect(answer["headers"]?["authorization"]?.stringValue ?? answer["headers"]?["Authorization"]?.stringValue == "Bearer mine")
@@ -68,7 +68,7 @@ struct BasicAuthenticationTests {
     @Test("the password shows neither in cURL output nor in descriptions")
     func redacted() async throws {
         let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:9")))
-        service.configure { $0.add(BasicAuthentication(user: "ann", password: "s3cret")) }
+        service.configure { $0.interceptors.append(BasicAuthentication(user: "ann", password: "s3cret")) }
         let command = try await service.curlCommand(for: Request(path: "/x"))
         let encoded = BasicCredentials(user: "ann", password: "s3cret").authorizationValue
         #expect(!command.contains(encoded.dropFirst(6)), "\(command)")

@@ -64,8 +64,8 @@ struct BatchChainTests {
         }
         let result = await fixture.service.completion(of: batch)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
-        #expect(failure.index == 23 && failure.requestID == requests[23].id)
-        guard case .httpStatus(503, _, _) = failure.error else { Issue.record("got \(failure.error)"); return }
+        #expect(failure.groupFailure?.position == 23 && failure.groupFailure?.requestID == requests[23].id)
+        guard case .httpStatus(503, _, _) = failure.groupFailure?.error else { Issue.record("got \(failure)"); return }
         for (index, request) in requests.enumerated() where index != 23 {
             #expect(request.state == .cancelled, "request \(index) is \(request.state)")
         }
@@ -87,7 +87,7 @@ struct BatchChainTests {
         // awaited `result(of:)` may return before the last of them ran (seen under ThreadSanitizer).
         let result = await fixture.service.completion(of: batch)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
-        #expect(failure.index == 1 && failure.requestID == failing.id)
+        #expect(failure.groupFailure?.position == 1 && failure.groupFailure?.requestID == failing.id)
         #expect(counted.state == .finished && fixture.server.hits.count("batch-keep-going") == 1)
         #expect(progress.all.map(\.completed) == [1, 2, 3])
     }
@@ -121,7 +121,7 @@ struct BatchChainTests {
             request.interceptors = [gate]
             return request
         }
-        let calls = Recorder<BatchError?>()
+        let calls = Recorder<NetworkError?>()
         let result = await withCheckedContinuation { continuation in
             batch.addCompletionHandler { _, result in
                 calls.append(result.failure)
@@ -135,8 +135,8 @@ struct BatchChainTests {
                 batch.cancel()
             }
         }
-        guard case .failure(let failure) = result, failure.error.isCancellation else { Issue.record("got \(result)"); return }
-        #expect(failure.index == 0 && failure.requestID == requests[0].id)
+        guard case .failure(let failure) = result, failure.groupFailure?.error.isCancellation == true else { Issue.record("got \(result)"); return }
+        #expect(failure.groupFailure?.position == 0 && failure.groupFailure?.requestID == requests[0].id)
         #expect(requests.allSatisfy { $0.state == .cancelled })
         #expect(batch.state == .cancelled && calls.all.count == 1)
         // Cancelled before start: it finishes cancelled when started, and nothing is sent.
@@ -145,7 +145,7 @@ struct BatchChainTests {
         early.cancel()
         #expect(early.state == .cancelled)
         let outcome = await fixture.service.result(of: early)
-        #expect(outcome.failure?.error.isCancellation == true && unsent.state == .cancelled)
+        #expect(outcome.failure?.isCancellation == true && unsent.state == .cancelled)
         #expect(fixture.server.hits.count("batch-never-sent") == 0)
     }
 
@@ -164,7 +164,7 @@ struct BatchChainTests {
         await gate.arrivals(2)
         task.cancel()
         let result = await task.value
-        #expect(result.failure?.error.isCancellation == true)
+        #expect(result.failure?.isCancellation == true)
         #expect(held.allSatisfy { $0.state == .cancelled } && batch.state == .cancelled)
         #expect(fixture.server.hits.count("batch-task-held-0") + fixture.server.hits.count("batch-task-held-1") == 0)
     }
@@ -211,8 +211,8 @@ struct BatchChainTests {
         }
         let result = await fixture.service.result(of: chain)
         guard case .failure(let failure) = result else { Issue.record("got \(result)"); return }
-        #expect(failure.step == 1 && failure.requestID == failing.id)
-        guard case .httpStatus(404, _, _) = failure.error else { Issue.record("got \(failure.error)"); return }
+        #expect(failure.groupFailure?.position == 1 && failure.groupFailure?.requestID == failing.id)
+        guard case .httpStatus(404, _, _) = failure.groupFailure?.error else { Issue.record("got \(failure)"); return }
         #expect(chain.requestIDs.count == 2 && fixture.server.hits.count("chain-after-failure") == 0)
 
         // A callback that throws fails the chain at its step.
@@ -221,11 +221,11 @@ struct BatchChainTests {
             throw NetworkError.invalidParameter(name: "name", reason: "\(name) is not a user id")
         }
         let thrown = await fixture.service.result(of: throwing)
-        guard case .failure(let callbackFailure) = thrown, case .invalidParameter("name", _) = callbackFailure.error else {
+        guard case .failure(let callbackFailure) = thrown, case .invalidParameter("name", _) = callbackFailure.groupFailure?.error else {
             Issue.record("got \(thrown)")
             return
         }
-        #expect(callbackFailure.step == 0)
+        #expect(callbackFailure.groupFailure?.position == 0)
     }
 
     @Test func cancellingAChainCancelsTheRunningStep() async throws {
@@ -254,8 +254,8 @@ struct BatchChainTests {
             }
             fixture.service.start(chain)
         }
-        guard case .failure(let failure) = result, failure.error.isCancellation else { Issue.record("got \(result)"); return }
-        #expect(failure.step == 1 && failure.requestID == held.id)
+        guard case .failure(let failure) = result, failure.groupFailure?.error.isCancellation == true else { Issue.record("got \(result)"); return }
+        #expect(failure.groupFailure?.position == 1 && failure.groupFailure?.requestID == held.id)
         #expect(held.state == .cancelled && chain.state == .cancelled)
         #expect(fixture.server.hits.count("chain-held") + fixture.server.hits.count("chain-never-sent") == 0)
 
@@ -267,7 +267,7 @@ struct BatchChainTests {
         await gate.arrivals(2)
         task.cancel()
         let cancelled = await task.value
-        #expect(cancelled.failure?.step == 0 && cancelled.failure?.error.isCancellation == true)
+        #expect(cancelled.failure?.groupFailure?.position == 0 && cancelled.failure?.isCancellation == true)
         #expect(gated.state == .cancelled && fixture.server.hits.count("chain-task-held") == 0)
         #expect(calls.all == [1])
     }

@@ -29,7 +29,7 @@ struct CacheKeyRuleTests {
     func perRequest(transport: TransportKind) async throws {
         let fixture = try await CacheFixture.start(transport: transport)
         defer { fixture.server.stop() }
-        var policy = CachePolicy.seconds(60)
+        var policy = CachePolicy(lifetime: .seconds(60))
         policy.ignoredArguments = ["nonce"]
         #expect(try await fixture.send(fixture.request("nonce-rule", "nonce=a", policy: policy)) == (1, .miss))
         #expect(try await fixture.send(fixture.request("nonce-rule", "nonce=b", policy: policy)) == (1, .hit))

@@ -4,11 +4,10 @@ import Testing
 import FixtureServer
 @testable import NetworkKit
 
-/// A clock the tests move by hand, for freshness.
+/// The services' clock, which the tests move by hand, for freshness.
 final class TestDate: Sendable {
-    private let date = Protected(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { date.snapshot }
-    func advance(seconds: TimeInterval) { date.withLock { $0 += seconds } }
+    let clock = InstantClock()
+    func advance(seconds: Int64) { clock.advance(by: .seconds(seconds)) }
 }
 
 /// A fixture server and a service with its own response cache.
@@ -23,20 +22,21 @@ struct CacheFixture {
                       transport: TransportKind = .urlSession) async throws -> CacheFixture {
         let server = try await FixtureServer.start()
         let date = TestDate()
-        let cache = ResponseCache(memoryCapacity: memory, diskCapacity: disk, directory: directory, logger: logger,
-                                  now: { date.now })
-        return CacheFixture(server: server, service: service(for: server, cache: cache, transport: transport),
+        let cache = ResponseCache(memoryCapacity: memory, diskCapacity: disk, directory: directory, logger: logger)
+        return CacheFixture(server: server, service: service(for: server, cache: cache, clock: date.clock, transport: transport),
                             cache: cache, date: date)
     }
 
-    static func service(for server: FixtureServer, cache: ResponseCache, transport: TransportKind = .urlSession) -> Service {
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "cache.tests"))
+    static func service(for server: FixtureServer, cache: ResponseCache, clock: InstantClock,
+                        transport: TransportKind = .urlSession) -> Service {
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.responseCache = cache
+        configuration.clock = clock
         return transport.service(configuration)
     }
 
     /// A JSON request for `/cache/KEY?QUERY` with `policy`, reading the body's `hit`.
-    func request(_ key: String, _ query: String = "", policy: CachePolicy? = .seconds(60)) -> Request<JSON> {
+    func request(_ key: String, _ query: String = "", policy: CachePolicy? = CachePolicy(lifetime: .seconds(60))) -> Request<JSON> {
         let request = Request(path: "/cache/\(key)?\(query)", parser: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code")))
         request.cache = policy
         return request
@@ -135,8 +135,8 @@ struct CacheTests {
         #expect(try await fixture.send(fixture.request("keys", "a=1", policy: CachePolicy(lifetime: .seconds(60), sensitiveData: "user-7"))).cache == .miss)
         #expect(try await fixture.send(fixture.request("keys", "a=1")).cache == .hit)
         #expect(fixture.server.hits.count("keys") == 4)
-        let one = CacheKey(method: "POST", url: fixture.server.baseURL, body: Data("a=1".utf8), policy: .seconds(1))
-        let two = CacheKey(method: "POST", url: fixture.server.baseURL, body: Data("a=2".utf8), policy: .seconds(1))
+        let one = CacheKey(method: "POST", url: fixture.server.baseURL, body: Data("a=1".utf8), policy: CachePolicy(lifetime: .seconds(1)))
+        let two = CacheKey(method: "POST", url: fixture.server.baseURL, body: Data("a=2".utf8), policy: CachePolicy(lifetime: .seconds(1)))
         #expect(one != two && one.fileName != two.fileName)
     }
 
@@ -202,8 +202,8 @@ struct CacheTests {
         #expect(files.count == 1)
 
         // A new service and cache (empty memory), same directory: answered from disk.
-        let again = ResponseCache(directory: folder.url, logger: logger, now: { fixture.date.now })
-        let service = CacheFixture.service(for: fixture.server, cache: again)
+        let again = ResponseCache(directory: folder.url, logger: logger)
+        let service = CacheFixture.service(for: fixture.server, cache: again, clock: fixture.date.clock)
         let reply = try await service.reply(to: fixture.request("disk"))
         #expect(reply.metrics.cache == .hit && reply.value["hit"]?.intValue == 1)
         #expect(fixture.server.hits.count("disk") == 1)
@@ -215,8 +215,9 @@ struct CacheTests {
         flipped[flipped.count - 3] ^= 0xFF
         for damaged in [original.prefix(original.count / 2), flipped, Data("not a cache file".utf8), Data()] {
             try damaged.write(to: file)
-            let fresh = ResponseCache(directory: folder.url, logger: logger, now: { fixture.date.now })
-            let reply = try await CacheFixture.service(for: fixture.server, cache: fresh).reply(to: fixture.request("disk"))
+            let fresh = ResponseCache(directory: folder.url, logger: logger)
+            let reply = try await CacheFixture.service(for: fixture.server, cache: fresh, clock: fixture.date.clock)
+                .reply(to: fixture.request("disk"))
             #expect(reply.metrics.cache == .miss)
             // The network's answer replaced the damaged file with a good one.
             #expect(try CacheEntryFile.decode(Data(contentsOf: file)).key.contains("/cache/disk"))

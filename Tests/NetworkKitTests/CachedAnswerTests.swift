@@ -25,9 +25,10 @@ private struct CachedAnswerSetup {
     /// request with that tag is answered `304`.
     static func start(_ road: CacheRoad) async throws -> CachedAnswerSetup {
         let date = TestDate()
-        let cache = ResponseCache(memoryCapacity: 1 << 20, diskCapacity: 0, now: { date.now })
-        var configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "cached-answer.tests"))
+        let cache = ResponseCache(memoryCapacity: 1 << 20, diskCapacity: 0)
+        var configuration = ServiceConfiguration()
         configuration.responseCache = cache
+        configuration.clock = date.clock
         configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "version")
         configuration.responseValidation = ResponseValidation(requiredKeyPaths: ["missing"])
         switch road {

@@ -7,8 +7,7 @@ import Testing
 @Suite("Service.completion(of:)", .timeLimit(.minutes(1)))
 struct CompletionTests {
     static func service(_ stub: StubTransport) -> Service {
-        Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
-                                                    callbackQueue: DispatchQueue(label: "tests.completion")),
+        Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.example.com")),
                 transport: stub)
     }
 

@@ -127,10 +127,9 @@ struct ConnectionRotationTests {
         let server = try await RotatingServer.startPlain(behaviour: RotatingServer.Behaviour(closeHTTP1After: 5))
         do {
             let monitor = RotationMonitor()
-            let queue = DispatchQueue(label: "tests.rotation.urlsession")
-            var configuration = ServiceConfiguration(timeout: .seconds(15), callbackQueue: queue)
+            var configuration = ServiceConfiguration(timeout: .seconds(15))
             configuration.eventMonitors = [monitor]
-            let rig = Rig(service: Service(configuration: configuration), monitor: monitor, queue: queue)
+            let rig = Rig(service: Service(configuration: configuration), monitor: monitor)
             let outcome = try await rig.send(count: 400, inFlight: inFlight) { id in
                 Request(url: server.url("/rotate/hello?id=\(id)"), parser: JSONParser())
             }
@@ -179,7 +178,6 @@ struct ConnectionRotationTests {
     struct Rig {
         let service: Service
         let monitor: RotationMonitor
-        let queue: DispatchQueue
 
         /// Sends `count` requests made by `make` (given each one's ID), `inFlight` at a time, each
         /// with a completion handler that counts its calls.
@@ -201,7 +199,7 @@ struct ConnectionRotationTests {
                 }
                 try await group.waitForAll()
             }
-            queue.sync {}   // the handlers queued before this ran
+            await MainActor.run {}   // the handlers queued before this ran
             return Outcome(calls: calls.withLock { $0 }, failures: failures.withLock { $0 })
         }
     }
@@ -251,12 +249,11 @@ struct ConnectionRotationTests {
             let trust = TrustSettings(roots: .custom([.file(certificates.ca.certificateFile)]))
             let transport = try NIOTransport(connection: ConnectionSettings(trust: trust, httpVersions: versions))
             let monitor = RotationMonitor()
-            let queue = DispatchQueue(label: "tests.rotation")
-            var configuration = ServiceConfiguration(timeout: .seconds(15), callbackQueue: queue)
+            var configuration = ServiceConfiguration(timeout: .seconds(15))
             configuration.eventMonitors = [monitor]
             if let resendLimit { configuration.unprocessedResendLimit = resendLimit }
             try await body(server, Rig(service: Service(configuration: configuration, transport: transport),
-                                       monitor: monitor, queue: queue))
+                                       monitor: monitor))
         } catch {
             await server.stop()
             throw error

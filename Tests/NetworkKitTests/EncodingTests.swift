@@ -123,7 +123,7 @@ struct EncodingTests {
         let switched = try await service.send(Request(path: "small", parser: JSONParser(contentKeyPath: "content/id")))
         #expect(switched == 42)
         #expect(throws: NetworkError.self) {
-            try service.configuration.interceptors.builtIn(EnvironmentInterceptor.self)?.environment.resolve("https://x.test/a", useCDN: false)
+            try service.configuration.environment.resolve("https://x.test/a", useCDN: false)
         }
     }
 }

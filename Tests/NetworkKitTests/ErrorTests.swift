@@ -62,7 +62,7 @@ struct ErrorTests {
     }
 
     @Test func pathWithoutBaseURLIsInvalid() async throws {
-        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "t")))
+        let service = Service(configuration: ServiceConfiguration())
         await #expect(throws: NetworkError.self) { try await service.send(Request(path: "/x")) }
         let result = await service.completion(of: Request(path: "/x"))
         guard case .invalidURL(let text) = result.failure else { Issue.record("got \(result)"); return }

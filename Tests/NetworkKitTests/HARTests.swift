@@ -20,7 +20,7 @@ struct HARTests {
     }
 
     static func configuration(_ baseURL: URL? = nil) -> ServiceConfiguration {
-        ServiceConfiguration(baseURL: baseURL, timeout: .seconds(15), callbackQueue: DispatchQueue(label: "tests.har"))
+        ServiceConfiguration(baseURL: baseURL, timeout: .seconds(15))
     }
 
     @Test(arguments: TransportKind.allCases)

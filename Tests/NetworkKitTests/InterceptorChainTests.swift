@@ -24,8 +24,12 @@ struct InterceptorChainTests {
     struct PathRewrite: RequestInterceptor {
         var from: String
         var to: String
+        /// Sees the URL the environment resolved the path to, as every interceptor of yours does.
         func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {
-            if case .path(from) = draft.target { draft.target = .path(to) }
+            guard case .url(let url) = draft.target, url.path == from,
+                  var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+            parts.path = to
+            if let moved = parts.url { draft.target = .url(moved) }
         }
     }
 
@@ -36,81 +40,82 @@ struct InterceptorChainTests {
         }
     }
 
-    @Test func theConveniencesPutTheirInterceptorsInTheDocumentedOrderWhateverOrderTheyAreSetIn() throws {
+    @Test func theServicesStepsRunInTheDocumentedOrderWhateverOrderTheyAreSetIn() throws {
         var configuration = ServiceConfiguration()
-        configuration.add(HeaderInterceptor(name: "A", value: "1"))
+        configuration.interceptors.append(HeaderInterceptor(name: "A", value: "1"))
         configuration.signer = EchoSigner()
         configuration.urlFilters = [QueryArgumentsFilter(["v": "2"])]
-        configuration.add(HeaderInterceptor(name: "B", value: "1"))
+        configuration.interceptors.append(HeaderInterceptor(name: "B", value: "1"))
         configuration.commonHeaders = { ["X-Common": "1"] }
         configuration.baseURL = URL(string: "https://api.example.com")
         configuration.commonParameters = { ["lang": "en"] }
-        #expect(Self.names(configuration.interceptors) == [
+        // The list holds your interceptors alone; the chain puts the service's steps around them.
+        #expect(Self.names(configuration.interceptors) == ["header A", "header B"])
+        #expect(Self.names(configuration.chain.interceptors) == [
             "EnvironmentInterceptor", "CommonParametersInterceptor", "CommonHeadersInterceptor", "URLFiltersInterceptor",
             "header A", "header B", "SigningInterceptor",
         ])
         #expect(configuration.baseURL?.absoluteString == "https://api.example.com" && configuration.urlFilters.count == 1)
         #expect(configuration.environmentName == "default" && configuration.signer is EchoSigner)
-        // The chain requests run through is the list, made once per change.
-        #expect(Self.names(configuration.chain.interceptors) == Self.names(configuration.interceptors))
         #expect(ServiceConfiguration(baseURL: URL(string: "https://api.example.com")).chain.interceptors.count == 1)
     }
 
-    @Test func settingAConvenienceAgainReplacesItInPlaceAndNilRemovesIt() {
+    @Test func settingAStepAgainReplacesItAndNilRemovesIt() {
         var configuration = ServiceConfiguration(baseURL: URL(string: "https://one.example.com"))
         configuration.interceptors.insert(HeaderInterceptor(name: "First", value: "1"), at: 0)
         configuration.baseURL = URL(string: "https://two.example.com")
-        #expect(Self.names(configuration.interceptors) == ["header First", "EnvironmentInterceptor"])
+        #expect(Self.names(configuration.chain.interceptors) == ["EnvironmentInterceptor", "header First"])
         #expect(configuration.baseURL?.host == "two.example.com")
         configuration.signer = EchoSigner()
         configuration.signer = nil
         configuration.urlFilters = []
-        #expect(Self.names(configuration.interceptors) == ["header First", "EnvironmentInterceptor"])
+        #expect(Self.names(configuration.chain.interceptors) == ["EnvironmentInterceptor", "header First"])
     }
 
-    @Test func assigningAListKeepsTheBuiltInStepsItLeavesOut() {
+    @Test func assigningTheListReplacesYourInterceptorsAndKeepsTheServicesSteps() {
         var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
         configuration.signer = EchoSigner()
         configuration.interceptors = [HeaderInterceptor(name: "Mine", value: "1")]
-        #expect(Self.names(configuration.interceptors) == ["EnvironmentInterceptor", "header Mine", "SigningInterceptor"])
-        // A list that names its own built-in of a kind keeps that one, where it put it.
-        configuration.interceptors = [EnvironmentInterceptor(ServiceEnvironment(name: "x", baseURL: nil)),
-                                      SigningInterceptor(EchoSigner()), HeaderInterceptor(name: "After", value: "1")]
-        #expect(Self.names(configuration.interceptors) == ["EnvironmentInterceptor", "SigningInterceptor", "header After"])
-        #expect(configuration.environmentName == "x")
+        configuration.interceptors = [HeaderInterceptor(name: "Other", value: "1"), HeaderInterceptor(name: "Last", value: "1")]
+        #expect(Self.names(configuration.interceptors) == ["header Other", "header Last"])
+        #expect(Self.names(configuration.chain.interceptors) == ["EnvironmentInterceptor", "header Other", "header Last",
+                                                                 "SigningInterceptor"])
+        configuration.interceptors = []
+        #expect(Self.names(configuration.chain.interceptors) == ["EnvironmentInterceptor", "SigningInterceptor"])
     }
 
     @Test func aRequestsOwnRunBeforeTheServiceSignerAndTheOptOutKeepsTheBuiltIns() {
         var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
         configuration.signer = EchoSigner()
-        configuration.add(HeaderInterceptor(name: "Service", value: "1"))
+        configuration.interceptors.append(HeaderInterceptor(name: "Service", value: "1"))
         let own: [any RequestInterceptor] = [HeaderInterceptor(name: "Request", value: "1")]
-        let chain = InterceptorChain(configuration.interceptors).including(own, usesService: true)
+        let chain = configuration.chain.including(own, usesService: true)
         #expect(Self.names(chain.interceptors) == ["EnvironmentInterceptor", "header Service", "header Request", "SigningInterceptor"])
-        let alone = InterceptorChain(configuration.interceptors).including(own, usesService: false)
+        let alone = configuration.chain.including(own, usesService: false)
         #expect(Self.names(alone.interceptors) == ["EnvironmentInterceptor", "header Request", "SigningInterceptor"])
     }
 
-    @Test func parameterRulesAreTheRequestsLastInterceptorAndSurviveAnAssignedList() {
+    @Test func parameterRulesRunAfterTheRequestsOwnAndSurviveAnAssignedList() {
         let request = Request(path: "/orders", method: .post, parameters: ["sku": "A-1"])
         request.parameterRules = [.required("sku")]
         request.interceptors = [HeaderInterceptor(name: "Mine", value: "1")]
-        #expect(Self.names(request.interceptors) == ["header Mine", "ParameterRulesInterceptor"])
+        #expect(Self.names(request.interceptors) == ["header Mine"])
+        #expect(Self.names(request.options.interceptors) == ["header Mine", "ParameterRulesInterceptor"])
         #expect(request.parameterRules.map(\.name) == ["sku"])
         request.parameterRules = []
-        #expect(Self.names(request.interceptors) == ["header Mine"])
+        #expect(Self.names(request.options.interceptors) == ["header Mine"])
     }
 
     /// What the server receives after every step, on a real transfer.
     @Test func aRealServerSeesEveryStepInOrder() async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "chain"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.commonParameters = { ["lang": "en", "page": 9] }
         configuration.commonHeaders = { ["X-Common": "service", "x-own": "service"] }
         configuration.urlFilters = [QueryArgumentsFilter(["platform": "linux"])]
         configuration.signer = EchoSigner()
-        configuration.interceptors.insert(PathRewrite(from: "/nowhere", to: "/echo"), at: 0)
+        configuration.interceptors.append(PathRewrite(from: "/nowhere", to: "/echo"))
         let service = Service(configuration: configuration)
 
         let request = Request(path: "/nowhere", parameters: ["page": 2], headers: ["X-Own": "request"], parser: JSONParser())
@@ -132,8 +137,7 @@ struct InterceptorChainTests {
     @Test func aTargetThatIsNotWhatItSaysFailsBeforeAnythingIsSent() async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL,
-                                                                  callbackQueue: DispatchQueue(label: "targets")))
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL))
         let cases: [(Request<Data>, String)] = [
             (Request(url: "/echo"), "is not an absolute URL"),
             (Request(path: server.url("/echo")), "is not a path on"),
@@ -148,7 +152,7 @@ struct InterceptorChainTests {
             #expect(reason.contains(words), "\(request.target): \(reason)")
         }
         #expect(server.hits.count("echo") == 0)
-        let noBase = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "no-base")))
+        let noBase = Service(configuration: ServiceConfiguration())
         let result = await noBase.result(of: Request(path: "/echo"))
         guard case .failure(.invalidURL(let reason)) = result else { Issue.record("got \(result)"); return }
         #expect(reason == "\"/echo\" is a path and the service has no base URL")

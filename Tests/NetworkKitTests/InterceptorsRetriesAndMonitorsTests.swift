@@ -94,7 +94,7 @@ struct InterceptorsRetriesAndMonitorsTests {
     }
 
     func service(_ interceptors: [any RequestInterceptor] = [], transport: TransportKind = .urlSession) -> Service {
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "pipeline"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.interceptors = interceptors
         configuration.eventMonitors = [log]
         configuration.clock = clock
@@ -188,15 +188,32 @@ struct InterceptorsRetriesAndMonitorsTests {
         seconds.interceptors = [RetryPolicy(maxRetries: 1)]
         #expect(try await service().send(seconds)["hit"] == 2)
 
-        let date = "Sun, 06 Nov 1994 08:49:37 GMT"
-        let thirtySecondsBefore = Date(timeIntervalSince1970: 784_111_777 - 30)
+        // A date a minute ahead (a whole second, as HTTP dates are), read against the service's
+        // clock: the wait is what is left of that minute.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 60).rounded(.up)))
         let dated = Request(path: "/flaky/dated?failures=1&status=503&retryAfter=\(date.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
                             parser: JSONParser())
-        dated.interceptors = [RetryPolicy(maxRetries: 1, now: { thirtySecondsBefore })]
+        dated.interceptors = [RetryPolicy(maxRetries: 1)]
         #expect(try await service().send(dated)["hit"] == 2)
 
-        let delays = clock.delays.map { $0.inSeconds.rounded() }
-        #expect(delays == [7, 30])
+        let delays = clock.delays
+        #expect(delays.count == 2 && delays.first?.inSeconds.rounded() == 7)
+        #expect(delays.last.map { $0 > .seconds(50) && $0 <= .seconds(61) } == true, "\(delays)")
+    }
+
+    @Test func aRetryAfterDateIsReadAgainstTheContextsDate() async {
+        let date = Date(timeIntervalSince1970: 784_111_777 - 30)  // 30 s before Sun, 06 Nov 1994 08:49:37 GMT
+        let head = ResponseHead(url: nil, statusCode: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"])
+        let context = InterceptorContext(requestID: RequestID(rawValue: 1), attempt: 1, isIdempotent: true, response: head,
+                                         date: date)
+        let decision = await RetryPolicy(maxRetries: 1).retry(URLRequest(url: URL(fileURLWithPath: "/")),
+                                                              dueTo: .httpStatus(code: 503, body: Data(), headers: head.headers),
+                                                              context: context)
+        #expect(decision == .retry(after: .seconds(30)))
     }
 
     @Test func aRetryAfterBeyondTheLimitIsNotWaitedFor() async throws {
@@ -211,7 +228,7 @@ struct InterceptorsRetriesAndMonitorsTests {
     /// wait (else the test's time limit fails it).
     @Test(.timeLimit(.minutes(1))) func cancellingDuringTheBackoffCancels() async throws {
         defer { server.stop() }
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "pipeline"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.eventMonitors = [log]   // the real clock: the backoff really waits
         let service = Service(configuration: configuration)
         let request = Request(path: "/flaky/wait?failures=5", parser: JSONParser())

@@ -31,7 +31,7 @@ struct LoggingTests {
         let lines = Protected<[(Logger.Level, String)]>([])
         var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
         logger.logLevel = .debug
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "log"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.logger = logger
         configuration.redaction = Redaction(headers: Redaction.defaultHeaders.union(["X-Api-Key"]))
         let service = Service(configuration: configuration)
@@ -62,7 +62,7 @@ struct LoggingTests {
         let server = try await FixtureServer.start()
         defer { server.stop() }
         let lines = Protected<[(Logger.Level, String)]>([])
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "log"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
         logger.logLevel = .info
         configuration.logger = logger
@@ -75,7 +75,7 @@ struct LoggingTests {
     @Test func theCurlCommandSendsWhatTheServiceSends() async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        var configuration = ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "curl"))
+        var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.interceptors = [HeaderInterceptor(name: "X-Signed", value: "it's signed")]
         let service = Service(configuration: configuration)
         let request = Request(path: "/echo?q=a%20b", method: .put, parameters: ["text": "don't panic", "n": 42],

@@ -102,12 +102,16 @@ import FixtureServer
     @Test func theConvertersDecoderIsUsed() throws {
         /// A snake-case key.
         struct Named: Codable, Equatable, Sendable { var firstName: String }
-        let snake = CodableConverter { let decoder = JSONDecoder(); decoder.keyDecodingStrategy = .convertFromSnakeCase; return decoder }
+        let snakeDecoder = JSONDecoder()
+        snakeDecoder.keyDecodingStrategy = .convertFromSnakeCase
+        let snake = CodableConverter(decoder: snakeDecoder)
         let text = #"{"code": 0, "the_content": {"first_name": "Ann"}}"#
         let (parser, steps) = both(Named.self, text, JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "the_content"), converter: snake)
         #expect(try parser.get() == Named(firstName: "Ann"))
         #expect(try steps.get() == Named(firstName: "Ann"))
-        let converter = CodableConverter { let decoder = JSONDecoder(); decoder.dateDecodingStrategy = .secondsSince1970; return decoder }
+        let secondsDecoder = JSONDecoder()
+        secondsDecoder.dateDecodingStrategy = .secondsSince1970
+        let converter = CodableConverter(decoder: secondsDecoder)
         let (dated, _) = both([Date].self, #"{"code": 0, "data": [86400]}"#, JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "data"),
                               converter: converter)
         #expect(try dated.get() == [Date(timeIntervalSince1970: 86400)])

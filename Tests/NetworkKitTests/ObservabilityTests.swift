@@ -116,7 +116,7 @@ struct ObservabilityTests {
         try await withTracer(tracer) {
             for _ in 0..<2 {
                 let request = Request(path: "/json/small", parser: JSONParser())
-                request.cache = .seconds(60)
+                request.cache = CachePolicy(lifetime: .seconds(60))
                 _ = try await fixture.service.send(request)
             }
         }

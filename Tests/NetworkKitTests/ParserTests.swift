@@ -175,23 +175,22 @@ struct ParserTests {
         #expect(try await fixture.service.send(Request(path: "/json/feed", parser: names)) == ["Spring sale", "New arrivals"])
     }
 
-    @Test func parsersRunOffTheCallbackQueue() async throws {
+    @Test func parsersRunOffTheMainActorWhereHandlersRun() async throws {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
-        let key = DispatchSpecificKey<Bool>()
-        fixture.callbackQueue.setSpecific(key: key, value: true)
-        let parser = ClosureParser { _ in DispatchQueue.getSpecific(key: key) == true }
+        let parser = ClosureParser { _ in MainQueue.isCurrent }
         let request = Request(path: "/json/small", parser: parser)
-        let onCallbackQueue = Recorder<Bool>()
+        let onMainQueue = Recorder<Bool>()
         let result = await withCheckedContinuation { continuation in
             request.addCompletionHandler { _, result in
-                onCallbackQueue.append(DispatchQueue.getSpecific(key: key) == true)
+                MainActor.assertIsolated("a completion handler ran off the main actor")
+                onMainQueue.append(MainQueue.isCurrent)
                 continuation.resume(returning: result)
             }
             fixture.service.start(request)
         }
-        #expect(result.success == false, "parser ran on the callback queue")
-        #expect(onCallbackQueue.all == [true], "handler did not run on the callback queue")
+        #expect(result.success == false, "the parser ran on the main queue")
+        #expect(onMainQueue.all == [true], "the handler did not run on the main queue")
     }
 
     /// With handlers (`start`), the pipeline runs on the service's pipeline queue, which targets

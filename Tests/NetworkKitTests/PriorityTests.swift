@@ -127,5 +127,5 @@ private final class IgnoredEvents: TransportEvents {
     func transportDidSend(bytes: Int64, of total: Int64?) {}
     func transportDidReceive(head: ResponseHead) {}
     func transportDidReceive(chunk: Data) {}
-    func transportDidComplete(failure: TransportFailure?) {}
+    func transportDidComplete(failure: NetworkError?) {}
 }

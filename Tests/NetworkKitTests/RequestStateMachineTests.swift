@@ -35,7 +35,7 @@ struct RequestStateMachineTests {
             return lifecycle
         }
 
-        static let context = StartContext(callbackQueue: DispatchQueue(label: "tests.lifecycle"), registry: RequestRegistry())
+        static let context = StartContext(registry: RequestRegistry())
         static let handler: AnyRequest.StateMachine.CompletionHandler = { _, _ in }
         static let metrics = RequestMetrics(id: RequestID(rawValue: 0), url: nil, method: .get, statusCode: nil, attempts: 1,
                                             duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
@@ -127,7 +127,7 @@ struct RequestStateMachineTests {
         let taken = lifecycle.addCompletionHandler(Start.handler)
         switch taken {
         case .kept: #expect(action == "kept")
-        case .callNow(let result, _): #expect(action == "callNow(\(Self.describe(result)))")
+        case .callNow(let result): #expect(action == "callNow(\(Self.describe(result)))")
         }
     }
 
@@ -197,7 +197,7 @@ struct RequestStateMachineTests {
         case .stoppedBeforeStart: "stoppedBeforeStart"
         case .running: "running"
         case .stopping: "stopping"
-        case .finished(_, let state, _): "finished(\(state))"
+        case .finished(_, let state): "finished(\(state))"
         }
     }
 

@@ -26,7 +26,7 @@ struct ServerProcessingTests {
         let failure = HTTP2StreamFailure(streamID: HTTP2StreamID(stream), errorCode: code,
                                          goAwayLastStreamID: goAway.map { HTTP2StreamID($0) })
         #expect(failure.processing == expected)
-        guard case .failed(let error) = NIOErrors.failure(for: failure) else {
+        guard case .transport(let error) = NIOErrors.failure(for: failure) else {
             Issue.record("\(failure) is not a failed transfer")
             return
         }
@@ -39,11 +39,11 @@ struct ServerProcessingTests {
     /// The failure's words name what happened and what it means for the request.
     @Test func theWordsSayWhatHappened() {
         let above = HTTP2StreamFailure(streamID: HTTP2StreamID(2005), errorCode: .cancel, goAwayLastStreamID: HTTP2StreamID(1999))
-        #expect(NetworkError(NIOErrors.failure(for: above)).description
+        #expect(NIOErrors.failure(for: above).description
             == "transport error: network connection lost (-1005): the server closed its HTTP/2 connection (GOAWAY, "
             + "last stream 1999) before stream 2005: the server did not process the request")
         let reset = HTTP2StreamFailure(streamID: HTTP2StreamID(9), errorCode: .cancel, goAwayLastStreamID: nil)
-        #expect(NetworkError(NIOErrors.failure(for: reset)).description
+        #expect(NIOErrors.failure(for: reset).description
             == "transport error: network connection lost (-1005): the server reset HTTP/2 stream 9 (CANCEL): "
             + "the server may have processed the request")
     }

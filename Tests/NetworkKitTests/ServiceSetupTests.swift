@@ -41,7 +41,7 @@ struct ServiceSetupTests {
     static let secret = SymmetricKey(data: Data("fixture-secret".utf8))
 
     func configuration(_ server: FixtureServer) -> ServiceConfiguration {
-        ServiceConfiguration(baseURL: server.baseURL, callbackQueue: DispatchQueue(label: "middle"))
+        ServiceConfiguration(baseURL: server.baseURL)
     }
 
     @Test func switchingEnvironmentsLetsRequestsInFlightFinishWhereTheyWent() async throws {
@@ -49,8 +49,7 @@ struct ServiceSetupTests {
         let staging = try await FixtureServer.start()
         defer { production.stop(); staging.stop() }
         let service = Service(configuration: ServiceConfiguration(
-            callbackQueue: DispatchQueue(label: "env"),
-            environments: [ServiceEnvironment(name: "production", baseURL: production.baseURL),
+             environments: [ServiceEnvironment(name: "production", baseURL: production.baseURL),
                            ServiceEnvironment(name: "staging", baseURL: staging.baseURL)]))
         #expect(service.configuration.environment.name == "production")
         let slow = Request(path: "/echo?slow", parser: JSONParser())

@@ -19,8 +19,7 @@ struct StubStreamTests {
             StubResponse(status: 204),
         ])
         let clock = RecordingClock()
-        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1"),
-                                                 callbackQueue: DispatchQueue(label: "tests.stub-streams"))
+        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1"))
         configuration.clock = clock
         let service = Service(configuration: configuration, transport: stub)
         var events: [ServerSentEvent] = []

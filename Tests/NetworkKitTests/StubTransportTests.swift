@@ -10,8 +10,7 @@ struct StubTransportTests {
     /// A service on `stub` (wrapped in the contract check) whose handlers run on a private queue.
     static func service(_ stub: StubTransport, interceptors: [any RequestInterceptor] = []) -> (Service, ContractCheckingTransport) {
         let checked = ContractCheckingTransport(stub)
-        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1"),
-                                                 callbackQueue: DispatchQueue(label: "tests.stub"))
+        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com/v1"))
         configuration.interceptors = interceptors
         return (Service(configuration: configuration, transport: checked), checked)
     }
@@ -182,6 +181,11 @@ final class InstantClock: Clock, Sendable {
     var minimumResolution: Duration { .zero }
     /// Every sleep so far, in order.
     var slept: [Duration] { state.snapshot.slept }
+
+    /// Moves the clock on by `duration`, as if that much time had passed.
+    func advance(by duration: Duration) {
+        state.withLock { $0.now += duration }
+    }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()

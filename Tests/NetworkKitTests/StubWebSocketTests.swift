@@ -8,8 +8,7 @@ import Testing
 @Suite("StubTransport WebSockets", .timeLimit(.minutes(1)))
 struct StubWebSocketTests {
     static func service(_ stub: StubTransport, interceptors: [any RequestInterceptor] = []) -> Service {
-        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
-                                                 callbackQueue: DispatchQueue(label: "tests.stub-websocket"))
+        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
         configuration.interceptors = interceptors
         return Service(configuration: configuration, transport: stub)
     }
@@ -151,8 +150,7 @@ extension StubWebSocketTests {
             .webSocket { peer in try peer.send(.text("two")) },
         ])
         let clock = InstantClock()
-        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"),
-                                                 callbackQueue: DispatchQueue(label: "tests.stub-websocket"))
+        var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
         configuration.clock = clock
         let service = Service(configuration: configuration, transport: stub)
         let options = WebSocketOptions(reconnection: StreamReconnection(delay: .seconds(30), maxDelay: .seconds(30)))

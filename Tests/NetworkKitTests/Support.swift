@@ -31,20 +31,15 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 }
 
-/// A fixture server plus a service whose base URL points at it and whose handlers run on a
-/// private serial queue (tests do not spin the main run loop).
+/// A fixture server plus a service whose base URL points at it.
 struct Fixture {
     let server: FixtureServer
     let service: Service
-    let callbackQueue: DispatchQueue
 
     static func start(timeout: Duration = .seconds(15), transport: TransportKind = .urlSession) async throws -> Fixture {
         let server = try await FixtureServer.start()
-        let queue = DispatchQueue(label: "tests.callbacks")
-        let service = transport.service(ServiceConfiguration(
-            baseURL: server.baseURL, timeout: timeout, callbackQueue: queue
-        ))
-        return Fixture(server: server, service: service, callbackQueue: queue)
+        let service = transport.service(ServiceConfiguration(baseURL: server.baseURL, timeout: timeout))
+        return Fixture(server: server, service: service)
     }
 
     /// Runs `request` to its finish while no other memory-heavy test runs, timing it and measuring
@@ -133,5 +128,38 @@ actor MemoryHeavy {
 
     private func release() {
         if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+}
+
+extension NetworkError {
+    /// A batch's or a chain's failure, read the same way for both: the position of the request
+    /// (or step) that failed, its identity, and how it failed; nil for any other failure.
+    var groupFailure: (position: Int, requestID: RequestID?, error: NetworkError)? {
+        switch self {
+        case .batchFailed(let position, let id, let error), .chainFailed(let position, let id, let error): (position, id, error)
+        default: nil
+        }
+    }
+}
+
+/// Whether code runs on the main queue, which is where the main actor runs. On Linux the main
+/// queue may be served by a thread other than the process's first (`dispatch_main` lets the first
+/// thread go), so `Thread.isMainThread` does not tell.
+enum MainQueue {
+    /// The key the main queue carries. `@unchecked Sendable`: it holds one reference, set once
+    /// and never changed, to a key only ever read.
+    private struct Key: @unchecked Sendable {
+        let key = DispatchSpecificKey<Bool>()
+    }
+
+    private static let marker: Key = {
+        let marker = Key()
+        DispatchQueue.main.setSpecific(key: marker.key, value: true)
+        return marker
+    }()
+
+    /// True on the main queue.
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: marker.key) == true
     }
 }

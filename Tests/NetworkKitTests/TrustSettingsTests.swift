@@ -183,7 +183,7 @@ struct TrustSettingsTests {
         #expect(found == check)
         // A failure that is not TLS passes as before.
         let refused = URLError(.cannotConnectToHost, detail: "Failed to connect")
-        guard case .failed(let failure) = CurlErrors.failure(for: refused) else {
+        guard case .transport(let failure) = CurlErrors.failure(for: refused) else {
             Issue.record("a refused connection is not a failed transfer")
             return
         }

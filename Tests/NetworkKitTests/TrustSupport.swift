@@ -52,7 +52,7 @@ extension TransportKind {
     /// verdict or the answer, so the idle timeout is only a backstop: on two loaded cores a
     /// handshake with the in-process server has gone 15 s without a byte.
     func fetch(_ url: String, trust: TrustSettings) async throws -> Result<Data, NetworkError> {
-        let configuration = ServiceConfiguration(timeout: .seconds(120), callbackQueue: DispatchQueue(label: "tests.trust"))
+        let configuration = ServiceConfiguration(timeout: .seconds(120))
         let service = Service(configuration: configuration, transport: try transport(trust: trust))
         return await service.completion(of: Request(url: url))
     }

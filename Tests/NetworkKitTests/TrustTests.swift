@@ -122,7 +122,7 @@ struct TrustTests {
                 trust.pinnedKeys = try PublicKeyPin.pins(curlSyntax:
                     "sha256//\(certificates.otherCA.publicKeyPin);sha256//\(certificates.client.publicKeyPin)")
                 let transport = try NIOTransport(connection: ConnectionSettings(trust: trust))
-                let service = Service(configuration: ServiceConfiguration(timeout: .seconds(30), callbackQueue: DispatchQueue(label: "t")),
+                let service = Service(configuration: ServiceConfiguration(timeout: .seconds(30)),
                                       transport: transport)
                 // Several at once: each waits for a connection, and each connection fails its check.
                 // Each fails with the pin's words, not the 30 s timeout: the check fails the

@@ -59,7 +59,7 @@ struct URLSessionWebSocketTests {
         }
         #expect(feature.contains("NIOTransport"))
         // Any other failure is the transport's own.
-        guard case .failed(let error) = URLSessionTransport.webSocketFailure(for: URLError(.timedOut), url: URL(string: "ws://a.example/")) else {
+        guard case .transport(let error) = URLSessionTransport.webSocketFailure(for: URLError(.timedOut), url: URL(string: "ws://a.example/")) else {
             Issue.record("expected a transport error")
             return
         }
@@ -113,11 +113,11 @@ struct URLSessionWebSocketTests {
 
 /// Transfer events that only wait for the completion.
 private final class CompletionEvents: TransportEvents {
-    private let state = Protected<(done: TransportFailure??, waiting: CheckedContinuation<TransportFailure?, Never>?)>((nil, nil))
+    private let state = Protected<(done: NetworkError??, waiting: CheckedContinuation<NetworkError?, Never>?)>((nil, nil))
 
-    func completion() async -> TransportFailure? {
+    func completion() async -> NetworkError? {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> TransportFailure?? in
+            let done = state.withLock { state -> NetworkError?? in
                 if let done = state.done { return done }
                 state.waiting = continuation
                 return nil
@@ -129,7 +129,7 @@ private final class CompletionEvents: TransportEvents {
     func transportDidSend(bytes: Int64, of total: Int64?) {}
     func transportDidReceive(head: ResponseHead) {}
     func transportDidReceive(chunk: Data) {}
-    func transportDidComplete(failure: TransportFailure?) {
+    func transportDidComplete(failure: NetworkError?) {
         let waiting = state.withLock { state in
             state.done = .some(failure)
             defer { state.waiting = nil }

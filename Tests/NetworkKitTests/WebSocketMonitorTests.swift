@@ -31,8 +31,7 @@ struct WebSocketMonitorTests {
     static func service(_ server: WebSocketServer, monitor: Recorder, log: Protected<[(Logger.Level, String)]>) -> Service {
         var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: log) }
         logger.logLevel = .debug
-        var configuration = ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)"),
-                                                 callbackQueue: DispatchQueue(label: "tests.websocket-monitor"))
+        var configuration = ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)"))
         configuration.eventMonitors = [monitor]
         configuration.logger = logger
         return Service(configuration: configuration, transport: NIOTransport())

@@ -187,7 +187,7 @@ struct PythonPeer {
         }
         let ports = line.split(separator: " ").compactMap { Int($0) }
         guard ports.count == (tls == nil ? 3 : 4) else { throw PeerError(message: "the peer printed \"\(line)\", not its ports") }
-        let configuration = ServiceConfiguration(callbackQueue: DispatchQueue(label: "tests.peer"))
+        let configuration = ServiceConfiguration()
         let peer = PythonPeer(ports: (ports[0], ports[1], ports[2], ports.count > 3 ? ports[3] : nil),
                               service: Service(configuration: configuration, transport: NIOTransport()))
         try await body(peer)

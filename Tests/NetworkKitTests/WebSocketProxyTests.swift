@@ -12,7 +12,7 @@ struct WebSocketProxyTests {
     /// A service on NIO that sends through `proxy`, trusting as `trust` says.
     static func service(through proxy: ProxyServer, trust: TrustSettings) throws -> Service {
         let transport = try NIOTransport(connection: ConnectionSettings(proxy: .server(proxy), trust: trust))
-        return Service(configuration: ServiceConfiguration(timeout: .seconds(60), callbackQueue: DispatchQueue(label: "tests.ws-proxy")),
+        return Service(configuration: ServiceConfiguration(timeout: .seconds(60)),
                        transport: transport)
     }
 

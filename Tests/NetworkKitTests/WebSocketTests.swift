@@ -33,8 +33,7 @@ struct WebSocketTests {
     }
 
     static func service(_ server: WebSocketServer, interceptors: [any RequestInterceptor] = []) -> Service {
-        var configuration = ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)"),
-                                                 callbackQueue: DispatchQueue(label: "tests.websocket"))
+        var configuration = ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)"))
         configuration.interceptors = interceptors
         return Service(configuration: configuration, transport: NIOTransport())
     }
@@ -233,7 +232,7 @@ struct WebSocketTests {
             defer { server.stop() }
             let url = server.url("/echo", scheme: "wss")
             func service(_ trust: TrustSettings) throws -> Service {
-                Service(configuration: ServiceConfiguration(timeout: .seconds(120), callbackQueue: DispatchQueue(label: "tests.wss")),
+                Service(configuration: ServiceConfiguration(timeout: .seconds(120)),
                         transport: try NIOTransport(connection: ConnectionSettings(trust: trust)))
             }
             let socket = try await service(fixture.testCA).send(.webSocket(url: url))
@@ -257,8 +256,7 @@ struct WebSocketTests {
     @Test func urlSessionSaysWhichTransportOpensWebSockets() async throws {
         let server = try await WebSocketServer.start()
         defer { server.stop() }
-        let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)"),
-                                                                  callbackQueue: DispatchQueue(label: "tests.websocket")))
+        let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "http://127.0.0.1:\(server.port)")))
         let result = await service.completion(of: Request.webSocket(path: "/echo"))
         guard case .failure(.connection(.unsupported(let feature, let transport))) = result else {
             Issue.record("expected unsupported, got \(result)")
@@ -272,7 +270,7 @@ struct WebSocketTests {
     @Test func cancellingAnUpgradeThatAwaitsItsAnswerEndsItAndItsConnection() async throws {
         let listener = try SilentListener()
         defer { listener.close() }
-        let service = Service(configuration: ServiceConfiguration(callbackQueue: DispatchQueue(label: "tests.websocket")),
+        let service = Service(configuration: ServiceConfiguration(),
                               transport: NIOTransport())
         let request = Request.webSocket(url: URL(string: "ws://127.0.0.1:\(listener.port)/waiting")!)
         let result = Task { await service.completion(of: request) }

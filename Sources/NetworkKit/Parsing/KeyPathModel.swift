@@ -1,10 +1,12 @@
 import Foundation
 
 /// What `KeyPathModel` checks and follows: the business code's check and the content's key path.
-/// `JSONDecoder.userInfo` carries it under `userInfoKey`.
+/// It is bound to the decode that reads a `KeyPathModel` (a task-local value, bound on the thread
+/// outside a task), so the app's `JSONDecoder` is used as it is, never changed, and can decode on
+/// several threads at once.
 struct KeyPathRoute: Sendable {
-    /// The `userInfo` key of the route.
-    static let userInfoKey = CodingUserInfoKey(rawValue: "NetworkKit.KeyPathRoute")!  // a constant: never nil
+    /// The route of the decode under way on this task or thread.
+    @TaskLocal static var current: KeyPathRoute?
     /// Where the business code is and which codes mean success; nil checks none.
     var businessCode: BusinessCodeCheck?
     /// Where the model is; no components for the whole document.
@@ -32,7 +34,7 @@ struct KeyPathModel<Model: Decodable>: Decodable {
     let status: BusinessStatus?
 
     init(from decoder: any Decoder) throws {
-        guard let route = decoder.userInfo[KeyPathRoute.userInfoKey] as? KeyPathRoute else { throw KeyPathMiss() }
+        guard let route = KeyPathRoute.current else { throw KeyPathMiss() }
         if let check = route.businessCode {
             let code: JSON
             do { code = try Self.decode(JSON.self, at: check.codeKeyPath.components, in: decoder) } catch { throw KeyPathMiss() }

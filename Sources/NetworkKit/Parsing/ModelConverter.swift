@@ -7,27 +7,30 @@ public protocol ModelConverter: Sendable {
     func convert<Model>(_ json: JSON, to type: Model.Type, name: String?) throws -> Model
 }
 
-/// The default converter: `JSONDecoder` for `Decodable` models.
+/// The default converter: a `JSONDecoder` for `Decodable` models.
 public struct CodableConverter: ModelConverter {
-    private let makeDecoder: @Sendable () -> JSONDecoder
+    /// The decoder, with its strategies (dates, keys, data). The kit only reads it: one decoder
+    /// may serve any number of converters, parsers and services at once, as long as the app does
+    /// not change it while they decode.
+    public let decoder: JSONDecoder
 
-    /// Creates the converter; `makeDecoder` configures strategies (dates, keys) per decode.
-    public init(makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }) {
-        self.makeDecoder = makeDecoder
+    /// Creates the converter with `decoder`, configured as the app's models need.
+    public init(decoder: JSONDecoder = JSONDecoder()) {
+        self.decoder = decoder
     }
 
     /// Decodes `json` when `Model` is `Decodable`: the configured `JSONDecoder` reads the value's
     /// text (`JSON.serialized()`), so `JSON`'s numbers (`Int64` or `Double`) are what it sees; a
     /// clear `ParseError` otherwise.
     public func convert<Model>(_ json: JSON, to type: Model.Type, name: String?) throws -> Model {
-        try decoding(type) { decodable in try makeDecoder().decode(decodable, from: json.serialized()) }
+        try decoding(type) { decodable in try decoder.decode(decodable, from: json.serialized()) }
     }
 
     /// Decodes JSON text straight into `Model`, skipping the `JSON` step. Text that
     /// `FoundationJSONInput` refuses throws as malformed without reaching `JSONDecoder`.
     package func decode<Model>(_ data: Data, to type: Model.Type) throws -> Model {
         guard FoundationJSONInput.isSafe(data) else { throw FoundationJSONInput.endsInsideContainer }
-        return try decoding(type) { decodable in try makeDecoder().decode(decodable, from: data) }
+        return try decoding(type) { decodable in try decoder.decode(decodable, from: data) }
     }
 
     /// The model at `parser`'s content key path in JSON text, its business code checked, in one
@@ -38,15 +41,15 @@ public struct CodableConverter: ModelConverter {
     /// `convert` throws them, their coding paths starting at the content.
     func decode<Model>(_ data: Data, to type: Model.Type, through parser: JSONParser) throws -> (model: Model, status: BusinessStatus?)? {
         guard let decodable = type as? any Decodable.Type, FoundationJSONInput.isSafe(data) else { return nil }
-        let decoder = makeDecoder()
         guard case .useDefaultKeys = decoder.keyDecodingStrategy else { return nil }
-        decoder.userInfo[KeyPathRoute.userInfoKey] = KeyPathRoute(
-            businessCode: parser.businessCode, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""))
+        let route = KeyPathRoute(businessCode: parser.businessCode, contentKeyPath: parser.contentKeyPath ?? JSONKeyPath(""))
         var status: BusinessStatus?
         do {
             let model = try decoding(type) { _ in
                 do {
-                    let decoded = try Self.decodeModel(decodable, from: data, with: decoder)
+                    let decoded = try KeyPathRoute.$current.withValue(route) {
+                        try Self.decodeModel(decodable, from: data, with: decoder)
+                    }
                     status = decoded.status
                     return decoded.model
                 } catch let failure as KeyPathModelFailure {

@@ -48,6 +48,12 @@ public final class ModelRegistry: Sendable {
 
     /// Converts `json` to `type`: the named converter if `name` is given, else the type's, else the default.
     public func convert<Model>(_ json: JSON, to type: Model.Type, name: String? = nil) throws -> Model {
+        try convert(json, to: type, name: name, decoder: nil)
+    }
+
+    /// Converts `json` to `type` as a model parser does: the named converter if `name` is given,
+    /// else the type's, else `decoder` when there is one, else the default.
+    package func convert<Model>(_ json: JSON, to type: Model.Type, name: String?, decoder: JSONDecoder?) throws -> Model {
         if let name {
             guard let converter = entries.withLock({ $0.byName[name] }) else {
                 throw ParseError(parser: "model", reason: "no converter registered for model name \"\(name)\"")
@@ -59,6 +65,7 @@ public final class ModelRegistry: Sendable {
             return model
         }
         if let converter = typedConverter(for: type) { return try converter(json) }
+        if let decoder { return try CodableConverter(decoder: decoder).convert(json, to: type, name: nil) }
         return try defaultConverter.convert(json, to: type, name: nil)
     }
 

@@ -15,6 +15,9 @@ public struct Response: Sendable {
     public var data: Data
     /// The service's envelope keys, which JSON and model parsers apply (see `ResponseEnvelope`).
     public var envelope: ResponseEnvelope?
+    /// The service's `JSONDecoder` (``ServiceConfiguration/jsonDecoder``), which model parsers
+    /// use unless they have their own.
+    public var jsonDecoder: JSONDecoder?
     /// For a download to disk, the file the body was saved to (`data` is then empty).
     public var downloadedFile: DownloadedFile?
     /// For a WebSocket request, the connection its upgrade opened (`WebSocketParser` takes it).

@@ -65,18 +65,15 @@ extension Array where Element == any RequestInterceptor {
         return index
     }
 
-    /// This list, with each built-in interceptor of `old` that it has no interceptor of the
-    /// same kind for put back at its kind's place.
-    func keepingBuiltIns(of old: [any RequestInterceptor]) -> [any RequestInterceptor] {
-        var kept = self
-        for case let builtIn as any BuiltInInterceptor in old {
-            kept.insertIfMissing(builtIn)
-        }
-        return kept
+    /// The user's interceptors of the list, in order: every one but the built-in steps.
+    var ownInterceptors: [any RequestInterceptor] {
+        filter { !($0 is any BuiltInInterceptor) }
     }
 
-    private mutating func insertIfMissing<Kind: BuiltInInterceptor>(_ interceptor: Kind) {
-        guard builtIn(Kind.self) == nil else { return }
-        setBuiltIn(interceptor)
+    /// Puts `own` in place of the list's own interceptors, between the built-in steps that lead
+    /// and those that go last, which stay as they are.
+    mutating func replaceOwnInterceptors(with own: [any RequestInterceptor]) {
+        removeAll { !($0 is any BuiltInInterceptor) }
+        insert(contentsOf: own, at: placeForOwnInterceptor)
     }
 }

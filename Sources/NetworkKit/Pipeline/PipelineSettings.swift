@@ -9,6 +9,7 @@ struct PipelineSettings: Sendable {
     /// The monitors every request tells, in order.
     var monitors: [any EventMonitor] = []
     var envelope: ResponseEnvelope?
+    var jsonDecoder: JSONDecoder?
     var responseValidation: ResponseValidation?
     /// How long a transfer may go without a byte.
     var timeout: Duration = .seconds(15)
@@ -30,6 +31,8 @@ struct PipelineSettings: Sendable {
     var inFlightLimits: InFlightLimits.Limits?
     /// The clock retry delays and reconnections are waited on.
     var clock: any Clock<Duration> = ContinuousClock()
+    /// Dates on `clock`: cache freshness, `Retry-After` dates.
+    var dates = ClockDates(ContinuousClock())
     /// What observes each request (spans and metrics); nil when nothing does.
     var observation: (any RequestObservation)?
 }

@@ -67,11 +67,15 @@ public struct InterceptorContext: Sendable {
     /// The service's environment when the request started (``ServiceConfiguration/environment``),
     /// the same for every attempt: where its servers are and its values (keys, client IDs).
     public let environment: ServiceEnvironment
+    /// The date when the interceptor was asked, on the service's clock
+    /// (``ServiceConfiguration/clock``): what a `Retry-After` date is read against.
+    public let date: Date
 
     /// A context; the kit makes them, tests of interceptors may too.
     public init(requestID: RequestID, attempt: Int, unprocessedAttempts: Int = 0, isIdempotent: Bool,
                 response: ResponseHead? = nil, bodyFile: URL? = nil,
-                environment: ServiceEnvironment = ServiceEnvironment(name: "default", baseURL: nil)) {
+                environment: ServiceEnvironment = ServiceEnvironment(name: "default", baseURL: nil),
+                date: Date = Date()) {
         self.requestID = requestID
         self.attempt = attempt
         self.unprocessedAttempts = unprocessedAttempts
@@ -79,6 +83,7 @@ public struct InterceptorContext: Sendable {
         self.response = response
         self.bodyFile = bodyFile
         self.environment = environment
+        self.date = date
     }
 }
 

@@ -117,7 +117,7 @@ final class RequestPipeline: Sendable {
                          bodyFile: URL? = nil) -> InterceptorContext {
         InterceptorContext(requestID: request.id, attempt: attempt, unprocessedAttempts: unprocessed,
                            isIdempotent: isIdempotent, response: response,
-                           bodyFile: bodyFile, environment: settings.environment)
+                           bodyFile: bodyFile, environment: settings.environment, date: settings.dates.now)
     }
 
     /// The request's limits, else the service's for its kind: downloads to disk have their own,
@@ -285,7 +285,7 @@ final class RequestPipeline: Sendable {
                                    redirects: options.redirectPolicy ?? settings.redirectPolicy,
                                    origin: urlRequest.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
                                    transportDecodes: service.transport.decodesContentEncoding, body: body,
-                                   envelope: envelope,
+                                   envelope: envelope, jsonDecoder: settings.jsonDecoder,
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieStore)
         var next = urlRequest, upload = upload, bytesSent: Int64 = 0
@@ -437,7 +437,8 @@ final class RequestPipeline: Sendable {
     /// Step 5 for an answer in hand, the same whether it came from the network, the cache or a
     /// `304` that refreshed a cache entry: the status against the request's acceptable codes,
     /// then the service's validation unless the request leaves it out; the answer comes back with
-    /// the envelope the request's parsers read (the service's, unless the request leaves it out).
+    /// the envelope the request's parsers read (the service's, unless the request leaves it out)
+    /// and the service's JSON decoder.
     /// `checksBody` is false for a download's file, whose body is on disk.
     func accept(_ answer: Response, checksBody: Bool = true) -> Result<Response, NetworkError> {
         guard options.acceptableStatusCodes.contains(answer.statusCode) else {
@@ -445,6 +446,7 @@ final class RequestPipeline: Sendable {
         }
         var response = answer
         response.envelope = envelope
+        response.jsonDecoder = settings.jsonDecoder
         response.notes = ParseNotes()
         do {
             try responseValidation?.validate(response, checksBody: checksBody && options.method != .head)

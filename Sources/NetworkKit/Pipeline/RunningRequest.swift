@@ -37,9 +37,9 @@ protocol RunningRequest: AnyObject, Sendable {
     func didSend(bytes: Int64, of total: Int64?)
     /// The whole body arrived (`bytes` long): progress reaches 100 % before the finish.
     func didReceiveWholeBody(bytes: Int64)
-    /// Queues `work` on the callback queue while the request runs, so it runs before a finish
+    /// Queues `work` on the main actor while the request runs, so it runs before a finish
     /// decided after it; returns false (and queues nothing) when the request is not running.
-    func queueWhileRunning(_ work: @escaping @Sendable () -> Void) -> Bool
+    func queueWhileRunning(_ work: @escaping @MainActor @Sendable () -> Void) -> Bool
     /// Cache then network: hands `reply` to the request's handlers and returns once they ran.
     func deliverCached(_ reply: CachedReply) async
 }

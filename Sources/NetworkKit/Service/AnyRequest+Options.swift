@@ -60,12 +60,13 @@ extension AnyRequest {
 }
 
 extension AnyRequest {
-    /// Interceptors of this request alone, run after the service's and before the service's
-    /// signer (see `usesServiceInterceptors` and <doc:Interceptors>).
-    /// Assigning a list keeps the built-in steps it leaves out (``parameterRules``).
+    /// Your interceptors of this request alone, in the order they run: after the service's own
+    /// (see `usesServiceInterceptors` and <doc:Interceptors>) and before the service's signer,
+    /// which signs what they changed; its ``parameterRules`` are checked after them. Add one with
+    /// `append`.
     public var interceptors: [any RequestInterceptor] {
-        get { self[option: \.interceptors] }
-        set { withStateMachine { $0.options.interceptors = newValue.keepingBuiltIns(of: $0.options.interceptors) } }
+        get { self[option: \.interceptors].ownInterceptors }
+        set { withStateMachine { $0.options.interceptors.replaceOwnInterceptors(with: newValue) } }
     }
 
     /// Whether the interceptors you added to the service run for this request too (true by

@@ -110,19 +110,19 @@ extension AnyRequest {
         reportProgress { $0.progress(.download, completedBytes: bytes, totalBytes: .some(bytes)) }
     }
 
-    /// Queues `work` on the callback queue while the request runs, under the lock, so it runs
-    /// before a finish decided after it; returns false (and queues nothing) when the request is
-    /// not running.
-    func queueWhileRunning(_ work: @escaping @Sendable () -> Void) -> Bool {
+    /// Queues `work` on the main actor while the request runs, under the lock, so it runs before
+    /// a finish decided after it; returns false (and queues nothing) when the request is not
+    /// running.
+    func queueWhileRunning(_ work: @escaping @MainActor @Sendable () -> Void) -> Bool {
         withStateMachine { lifecycle in
-            guard let queue = lifecycle.activeQueue else { return false }
-            queue.async(execute: work)
+            guard lifecycle.isActive else { return false }
+            MainActorQueue.async(work)
             return true
         }
     }
 
     /// Cache then network: tells the cached-reply observers (`Service.replies(to:)`), then calls
-    /// the completion handlers with the cached value on the callback queue, and returns once they
+    /// the completion handlers with the cached value on the main actor, and returns once they
     /// ran. The request keeps running; its handlers are called again when it finishes.
     func deliverCached(_ reply: CachedReply) async {
         guard let listeners = withStateMachine({ $0.cachedReplyListeners() }) else { return }
@@ -130,7 +130,7 @@ extension AnyRequest {
         let handlers = listeners.completionHandlers
         guard !handlers.isEmpty else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            listeners.queue.async {
+            MainActorQueue.async {
                 for handler in handlers { handler(self, .success(reply.value)) }
                 continuation.resume()
             }
@@ -140,17 +140,17 @@ extension AnyRequest {
     private func reportProgress(_ event: (inout StateMachine) -> StateMachine.ProgressReport?) {
         withStateMachine { lifecycle in
             guard let report = event(&lifecycle) else { return }
-            report.queue.async { for handler in report.handlers { handler(self, report.progress) } }
+            MainActorQueue.async { for handler in report.handlers { handler(self, report.progress) } }
         }
     }
 
     private func queue(_ report: StateMachine.StateReport) {
-        report.queue.async { for handler in report.handlers { handler(self, report.state) } }
+        MainActorQueue.async { for handler in report.handlers { handler(self, report.state) } }
     }
 
     /// Carries out a finish: out of the service's registry before anyone hears of it (a batch
-    /// that observes it may finish at once), the observers, then the handlers on the callback
-    /// queue (the queued block keeps the request alive until they have run).
+    /// that observes it may finish at once), the observers, then the handlers on the main actor
+    /// (the queued block keeps the request alive until they have run).
     private func call(_ handlers: StateMachine.HandlersToCall) {
         handlers.context.registry.remove(id)
         let result = handlers.result
@@ -158,7 +158,7 @@ extension AnyRequest {
         let completionHandlers = handlers.completionHandlers, stateHandlers = handlers.stateHandlers
         guard !completionHandlers.isEmpty || !stateHandlers.isEmpty else { return }
         let state = handlers.state
-        handlers.context.callbackQueue.async {
+        MainActorQueue.async {
             for handler in stateHandlers { handler(self, state) }
             for handler in completionHandlers { handler(self, result) }
         }

@@ -2,12 +2,12 @@ import Foundation
 
 extension AnyRequest.StateMachine {
     /// A completion handler as the lifecycle keeps it: the typed layer (`Request<Output>`)
-    /// wraps the caller's handler into one of these.
-    typealias CompletionHandler = @Sendable (AnyRequest, AnyResult) -> Void
+    /// wraps the caller's handler into one of these. Handlers run on the main actor.
+    typealias CompletionHandler = @MainActor @Sendable (AnyRequest, AnyResult) -> Void
     /// A progress handler as the lifecycle keeps it.
-    typealias ProgressHandler = @Sendable (AnyRequest, TransferProgress) -> Void
+    typealias ProgressHandler = @MainActor @Sendable (AnyRequest, TransferProgress) -> Void
     /// A state handler as the lifecycle keeps it.
-    typealias StateHandler = @Sendable (AnyRequest, RequestState) -> Void
+    typealias StateHandler = @MainActor @Sendable (AnyRequest, RequestState) -> Void
 
     /// Everyone to tell about the request, until it finishes.
     struct Handlers {
@@ -15,7 +15,7 @@ extension AnyRequest.StateMachine {
         var progress: [ProgressHandler] = []
         var state: [StateHandler] = []
         /// The kit's own observers (an awaiting `send`, a batch), called as soon as the result
-        /// exists, off the callback queue.
+        /// exists, where it came to exist (not on the main actor).
         var resultObservers: [@Sendable (AnyResult) -> Void] = []
         /// The kit's own observers of the cached reply a cache-then-network request delivers first.
         var cachedReplyObservers: [@Sendable (CachedReply) -> Void] = []
@@ -23,7 +23,7 @@ extension AnyRequest.StateMachine {
 
     /// The handlers and observers a request that just finished calls after the lock, and with
     /// what: leave the registry, tell the observers, then queue the state and completion
-    /// handlers on the callback queue. The lifecycle hands it out once, to the finish that won.
+    /// handlers on the main actor. The lifecycle hands it out once, to the finish that won.
     struct HandlersToCall {
         let result: AnyResult
         let state: RequestState
@@ -37,21 +37,18 @@ extension AnyRequest.StateMachine {
     struct StateReport {
         let state: RequestState
         let handlers: [StateHandler]
-        let queue: DispatchQueue
     }
 
     /// A progress value and its handlers, queued under the lock so it precedes the finish.
     struct ProgressReport {
         let progress: TransferProgress
         let handlers: [ProgressHandler]
-        let queue: DispatchQueue
     }
 
-    /// Who hears a cached reply, and where the completion handlers run.
+    /// Who hears a cached reply: the completion handlers and the kit's own observers.
     struct CachedReplyListeners {
         let completionHandlers: [CompletionHandler]
         let observers: [@Sendable (CachedReply) -> Void]
-        let queue: DispatchQueue
     }
 }
 

@@ -1,9 +1,8 @@
 import Foundation
 
-/// What `start` gives a request: where its callbacks run, and the service's registry, which
-/// holds the request from start until it finishes.
+/// What `start` gives a request: the service's registry, which holds the request from start
+/// until it finishes.
 struct StartContext: Sendable {
-    let callbackQueue: DispatchQueue
     let registry: RequestRegistry
 }
 
@@ -33,8 +32,8 @@ extension AnyRequest {
             /// request waits for its cached value's handlers): it finishes with `reason` when the
             /// pipeline finishes it.
             case stopping(Running, reason: NetworkError)
-            /// Finished with `result`; late completion handlers run on `callbackQueue`.
-            case finished(result: AnyResult, state: RequestState, callbackQueue: DispatchQueue)
+            /// Finished with `result`; a late completion handler is called with it.
+            case finished(result: AnyResult, state: RequestState)
         }
 
         /// A started request's context and what `cancel()` stops.
@@ -64,7 +63,7 @@ extension AnyRequest {
             case .ready: .ready
             case .stoppedBeforeStart: .cancelled
             case .running, .stopping: .running
-            case .finished(_, let state, _): state
+            case .finished(_, let state): state
             }
         }
 
@@ -78,15 +77,16 @@ extension AnyRequest {
 
         /// The result, once the request has finished.
         var result: AnyResult? {
-            guard case .finished(let result, _, _) = phase else { return nil }
+            guard case .finished(let result, _) = phase else { return nil }
             return result
         }
 
-        /// Where callbacks run while the request is started and not finished.
-        var activeQueue: DispatchQueue? {
+        /// True while the request is started and not finished: what it reports now precedes
+        /// its finish.
+        var isActive: Bool {
             switch phase {
-            case .running(let running), .stopping(let running, _): running.context.callbackQueue
-            case .ready, .stoppedBeforeStart, .finished: nil
+            case .running, .stopping: true
+            case .ready, .stoppedBeforeStart, .finished: false
             }
         }
     }
@@ -110,7 +110,7 @@ extension AnyRequest.StateMachine {
         switch phase {
         case .ready:
             phase = .running(Running(context: context, pipelineFinishesStops: pipelineFinishesStops))
-            return .run(stateReport(.running, on: context.callbackQueue))
+            return .run(stateReport(.running))
         case .stoppedBeforeStart(let reason):
             return .finish(finish(with: .failure(reason), context: context))
         case .running, .stopping, .finished:
@@ -182,7 +182,7 @@ extension AnyRequest.StateMachine {
         case .stopping(let running, let reason):
             final = .failure(reason)
             handlersToCall = finish(with: final, context: running.context)
-        case .finished(let earlier, _, _):
+        case .finished(let earlier, _):
             final = earlier
         case .ready, .stoppedBeforeStart:
             // Never started: there is nobody to tell.
@@ -195,7 +195,7 @@ extension AnyRequest.StateMachine {
 
     private mutating func finish(with result: AnyResult, context: StartContext) -> HandlersToCall {
         let state: RequestState = if case .failure(.cancelled) = result { .cancelled } else { .finished }
-        phase = .finished(result: result, state: state, callbackQueue: context.callbackQueue)
+        phase = .finished(result: result, state: state)
         let taken = handlers
         handlers = Handlers()
         return HandlersToCall(result: result, state: state, context: context, completionHandlers: taken.completion,
@@ -233,11 +233,11 @@ extension AnyRequest.StateMachine {
     /// takes the length the head announced (downloads).
     mutating func progress(_ direction: TransferProgress.Direction, completedBytes: Int64,
                            totalBytes: Int64?? = nil) -> ProgressReport? {
-        guard !handlers.progress.isEmpty, let queue = activeQueue else { return nil }
+        guard !handlers.progress.isEmpty, isActive else { return nil }
         var value = TransferProgress(direction: direction, completedBytes: completedBytes,
                                      totalBytes: totalBytes ?? attempt.expectedBytes)
         guard attempt.shouldReport(&value) else { return nil }
-        return ProgressReport(progress: value, handlers: handlers.progress, queue: queue)
+        return ProgressReport(progress: value, handlers: handlers.progress)
     }
 }
 
@@ -248,12 +248,12 @@ extension AnyRequest.StateMachine {
     enum AddAction {
         /// Kept for the finish.
         case kept
-        /// Finished already: call it with the result on the callback queue.
-        case callNow(AnyResult, DispatchQueue)
+        /// Finished already: call it with the result.
+        case callNow(AnyResult)
     }
 
     mutating func addCompletionHandler(_ handler: @escaping CompletionHandler) -> AddAction {
-        if case .finished(let result, _, let queue) = phase { return .callNow(result, queue) }
+        if case .finished(let result, _) = phase { return .callNow(result) }
         handlers.completion.append(handler)
         return .kept
     }
@@ -284,13 +284,12 @@ extension AnyRequest.StateMachine {
     /// Who hears a cache-then-network request's cached reply: nil unless it is started and not
     /// finished.
     func cachedReplyListeners() -> CachedReplyListeners? {
-        guard let queue = activeQueue else { return nil }
-        return CachedReplyListeners(completionHandlers: handlers.completion,
-                                    observers: handlers.cachedReplyObservers, queue: queue)
+        guard isActive else { return nil }
+        return CachedReplyListeners(completionHandlers: handlers.completion, observers: handlers.cachedReplyObservers)
     }
 
     /// A state change to report: nil when no state handler listens.
-    private func stateReport(_ state: RequestState, on queue: DispatchQueue) -> StateReport? {
-        handlers.state.isEmpty ? nil : StateReport(state: state, handlers: handlers.state, queue: queue)
+    private func stateReport(_ state: RequestState) -> StateReport? {
+        handlers.state.isEmpty ? nil : StateReport(state: state, handlers: handlers.state)
     }
 }

@@ -2,13 +2,13 @@ import Foundation
 
 /// The typed handlers (see `TypedHandlers`).
 extension Request: TypedHandlers {
-    /// Adds a handler called once, on the service's callback queue, when the request finishes.
+    /// Adds a handler called once, on the main actor, when the request finishes.
     /// Handlers run in the order added. One added after the finish is called with the stored result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
         addTypedCompletionHandler(handler)
     }
 
-    /// Adds a handler called on the callback queue as the body uploads or downloads
+    /// Adds a handler called on the main actor as the body uploads or downloads
     /// (coalesced to about one call per percent), never after the completion handlers.
     /// One added while the request runs reports from then on.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
@@ -33,7 +33,7 @@ extension Request: TypedHandlers {
         }
     }
 
-    /// Adds a handler called on the callback queue when the request starts running and when it finishes.
+    /// Adds a handler called on the main actor when the request starts running and when it finishes.
     public func addStateHandler(_ handler: @escaping StateHandler) {
         addTypedStateHandler(handler)
     }

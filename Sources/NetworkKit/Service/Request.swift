@@ -23,12 +23,13 @@ import FoundationNetworking
 /// `@unchecked Sendable`, restated from ``AnyRequest`` (whose lock guards its one mutable field):
 /// this class adds only `parser`, a `let` of a Sendable type.
 public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
-    /// Called once when the request finishes, with the request and its value or error.
-    public typealias CompletionHandler = @Sendable (Request<Output>, Result<Output, NetworkError>) -> Void
-    /// Called as bytes move, with the request and its progress.
-    public typealias ProgressHandler = @Sendable (Request<Output>, TransferProgress) -> Void
-    /// Called when the state changes.
-    public typealias StateHandler = @Sendable (Request<Output>, RequestState) -> Void
+    /// Called once, on the main actor, when the request finishes, with the request and its value
+    /// or error.
+    public typealias CompletionHandler = @MainActor @Sendable (Request<Output>, Result<Output, NetworkError>) -> Void
+    /// Called on the main actor as bytes move, with the request and its progress.
+    public typealias ProgressHandler = @MainActor @Sendable (Request<Output>, TransferProgress) -> Void
+    /// Called on the main actor when the state changes.
+    public typealias StateHandler = @MainActor @Sendable (Request<Output>, RequestState) -> Void
 
     /// Turns the response into `Output` on the parsing queue.
     public let parser: any ResponseParser<Output>
@@ -58,10 +59,10 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
         self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser)
     }
 
-    /// Creates a request for an absolute URL given as text, e.g. `"https://api.example.com/feed"`.
-    /// Text that is not an absolute URL fails the request with `NetworkError.invalidURL` when it
-    /// starts: a path needs ``init(path:method:parameters:headers:parser:)``.
-    public convenience init(
+    /// Creates a request for an absolute URL given as text, for the package's own tools and
+    /// tests; text that is not an absolute URL fails the request with `NetworkError.invalidURL`
+    /// when it starts. Apps give a `URL` (``init(url:method:parameters:headers:parser:)``).
+    package convenience init(
         url: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
@@ -94,9 +95,9 @@ extension Request where Output == Data {
         self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: DataParser())
     }
 
-    /// A request for an absolute URL given as text whose result is the raw body; text that is
-    /// not an absolute URL fails the request with `NetworkError.invalidURL` when it starts.
-    public convenience init(
+    /// A request for an absolute URL given as text whose result is the raw body, for the
+    /// package's own tools and tests (see ``init(url:method:parameters:headers:parser:)``).
+    package convenience init(
         url: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],

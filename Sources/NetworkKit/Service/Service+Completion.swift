@@ -4,8 +4,7 @@ import Foundation
 /// checks what the handlers saw.
 extension Service {
     /// Starts `request` as ``start(_:)-(AnyRequest)`` does (the pipeline runs on the pipeline
-    /// queue) and returns the result its completion handlers get, once the callback queue runs
-    /// them: after every progress and state handler call, so what those recorded is complete.
+    /// queue) and returns the result its completion handlers get, once the main actor ran them: after every progress and state handler call, so what those recorded is complete.
     /// `result(of:)` returns as soon as parsing ends instead. A request
     /// started before is not started again; one that has finished returns its stored result.
     /// Cancelling the calling `Task` cancels the request.
@@ -15,23 +14,23 @@ extension Service {
     }
 
     /// Starts the streaming `request` and returns what its completion handlers get, once the
-    /// callback queue runs them: after every item handler call. Cancelling the calling `Task`
+    /// main actor ran them: after every item handler call. Cancelling the calling `Task`
     /// cancels the request.
     package func completion<Item>(of request: StreamRequest<Item>) async -> Result<StreamSummary, NetworkError> {
         await awaitCompletion(adding: { handler in request.addCompletionHandler { _, result in handler(result) } },
                               start: { start(request) }, cancel: { request.cancel() })
     }
 
-    /// Starts `batch` and returns the result its completion handlers get, on the callback queue
+    /// Starts `batch` and returns the result its completion handlers get, on the main actor
     /// after every progress handler call. Cancelling the calling `Task` cancels the batch.
-    package func completion(of batch: BatchRequest) async -> Result<RequestValues, BatchError> {
+    package func completion(of batch: BatchRequest) async -> Result<RequestValues, NetworkError> {
         await awaitCompletion(adding: { handler in batch.addCompletionHandler { _, result in handler(result) } },
                               start: { start(batch) }, cancel: { batch.cancel() })
     }
 
-    /// Starts `chain` and returns the result its completion handlers get, on the callback queue.
+    /// Starts `chain` and returns the result its completion handlers get, on the main actor.
     /// Cancelling the calling `Task` cancels the chain.
-    package func completion(of chain: ChainRequest) async -> Result<RequestValues, ChainError> {
+    package func completion(of chain: ChainRequest) async -> Result<RequestValues, NetworkError> {
         await awaitCompletion(adding: { handler in chain.addCompletionHandler { _, result in handler(result) } },
                               start: { start(chain) }, cancel: { chain.cancel() })
     }

@@ -90,7 +90,7 @@ public final class Service: Sendable {
     }
 
     /// Sends `request` through the pipeline, on the service's pipeline queue (never the
-    /// caller's thread). Its handlers run on the callback queue when it finishes. Starting a
+    /// caller's thread). Its handlers run on the main actor when it finishes. Starting a
     /// request that was started before does nothing; one cancelled before start finishes cancelled.
     public func start(_ request: AnyRequest) {
         guard let pipeline = pipeline(for: request) else { return }
@@ -101,8 +101,8 @@ public final class Service: Sendable {
     /// started before, or was cancelled before start (it has finished cancelled then).
     func pipeline(for request: AnyRequest) -> RequestPipeline? {
         // Only what a start needs, read under the lock: not a copy of the whole configuration.
-        let (callbackQueue, pipelineSettings) = settings.withLock { ($0.configuration.callbackQueue, $0.pipeline) }
-        let context = StartContext(callbackQueue: callbackQueue, registry: requests)
+        let pipelineSettings = settings.withLock { $0.pipeline }
+        let context = StartContext(registry: requests)
         let options = request.options
         // A stopped download finishes once its file is closed; a WebSocket once a connection its
         // upgrade opened is closed; a cache-then-network request once its cached value's handlers
@@ -121,14 +121,10 @@ public final class Service: Sendable {
 
     /// A `curl` command that sends `request` as this service would send its first attempt: built
     /// with the current configuration and adapted by the interceptors (signatures included), but
-    /// not sent. Secrets are hidden as the configuration's `redaction` says.
-    public func curlCommand(for request: AnyRequest) async throws(NetworkError) -> String {
-        try await curlCommand(for: request, redaction: settings.withLock { $0.configuration.redaction })
-    }
-
-    /// The same, with secrets hidden as `redaction` says: `Redaction.none` gives a command that
-    /// runs with the real credentials.
-    public func curlCommand(for request: AnyRequest, redaction: Redaction) async throws(NetworkError) -> String {
+    /// not sent. Secrets are hidden as `redaction` says, the configuration's by default;
+    /// `Redaction.none` gives a command that runs with the real credentials.
+    public func curlCommand(for request: AnyRequest, redaction: Redaction? = nil) async throws(NetworkError) -> String {
+        let redaction = redaction ?? settings.withLock { $0.configuration.redaction }
         let pipeline = RequestPipeline(request: request, options: request.options,
                                        settings: pipelineSettings, service: self)
         return try await pipeline.firstAttempt().curlCommand(redaction: redaction)

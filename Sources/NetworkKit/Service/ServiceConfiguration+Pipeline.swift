@@ -1,14 +1,15 @@
 extension ServiceConfiguration {
     /// What the pipeline reads of this configuration (`Service` makes it once per change).
     var pipelineSettings: PipelineSettings {
-        PipelineSettings(chain: chain, monitors: requestMonitors, envelope: envelope,
+        PipelineSettings(chain: chain, monitors: requestMonitors, envelope: envelope, jsonDecoder: jsonDecoder,
                          responseValidation: responseValidation, timeout: timeout, timeLimit: timeLimit,
                          downloadTimeLimit: downloadTimeLimit, maxResponseBytes: maxResponseBytes,
                          maxDownloadBytes: maxDownloadBytes, maxDecompressedBytes: maxDecompressedBytes,
                          environment: environment, responseCache: responseCache,
                          ignoredCacheKeyArguments: ignoredCacheKeyArguments, cookies: cookies,
                          redirectPolicy: redirectPolicy, unprocessedResendLimit: unprocessedResendLimit,
-                         inFlightLimits: inFlightLimits, clock: clock, observation: requestObservation)
+                         inFlightLimits: inFlightLimits, clock: clock, dates: ClockDates(clock),
+                         observation: requestObservation)
     }
 
     /// The limits on requests in flight, as the pipeline reads them; nil when neither is set.

@@ -32,7 +32,7 @@ extension ServiceConfiguration {
     /// Filters every request URL passes through, in order (see `URLFilter`), held by the list's
     /// ``URLFiltersInterceptor``.
     public var urlFilters: [any URLFilter] {
-        get { interceptors.builtIn(URLFiltersInterceptor.self)?.filters ?? [] }
+        get { steps.builtIn(URLFiltersInterceptor.self)?.filters ?? [] }
         set { steps.setBuiltIn(newValue.isEmpty ? nil : URLFiltersInterceptor(newValue)) }
     }
 
@@ -41,7 +41,7 @@ extension ServiceConfiguration {
     /// ``CommonHeadersInterceptor``.
     public var commonHeaders: @Sendable () -> [String: String] {
         get {
-            guard let step = interceptors.builtIn(CommonHeadersInterceptor.self) else { return { [:] } }
+            guard let step = steps.builtIn(CommonHeadersInterceptor.self) else { return { [:] } }
             return step.headers
         }
         set { steps.setBuiltIn(CommonHeadersInterceptor(newValue)) }
@@ -52,7 +52,7 @@ extension ServiceConfiguration {
     /// ``CommonParametersInterceptor``.
     public var commonParameters: @Sendable () -> [String: JSON] {
         get {
-            guard let step = interceptors.builtIn(CommonParametersInterceptor.self) else { return { [:] } }
+            guard let step = steps.builtIn(CommonParametersInterceptor.self) else { return { [:] } }
             return step.parameters
         }
         set { steps.setBuiltIn(CommonParametersInterceptor(newValue)) }
@@ -61,17 +61,11 @@ extension ServiceConfiguration {
     /// Signs every request last, after every other interceptor, the request's own included
     /// (see `RequestSigning`); held by the list's ``SigningInterceptor``.
     public var signer: (any RequestSigning)? {
-        get { interceptors.builtIn(SigningInterceptor.self)?.signer }
+        get { steps.builtIn(SigningInterceptor.self)?.signer }
         set { steps.setBuiltIn(newValue.map(SigningInterceptor.init)) }
     }
 
-    /// Adds `interceptor` after the ones in the list, but before the signer, so that the
-    /// signature covers what it changes. (`interceptors.append` puts it after the signer.)
-    public mutating func add(_ interceptor: any RequestInterceptor) {
-        steps.insert(interceptor, at: steps.placeForOwnInterceptor)
-    }
-
     private var environmentStep: EnvironmentInterceptor? {
-        interceptors.builtIn(EnvironmentInterceptor.self)
+        steps.builtIn(EnvironmentInterceptor.self)
     }
 }

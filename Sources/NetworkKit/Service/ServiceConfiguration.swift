@@ -10,9 +10,6 @@ public struct ServiceConfiguration: Sendable {
     /// A timeout of a billion seconds or more is none. The kit watches it itself, to the tenth
     /// of a second, on every transport and platform.
     public var timeout: Duration
-    /// Where completion, progress and state handlers run. Main by default, as UI code expects;
-    /// use a serial queue so handlers stay in order.
-    public var callbackQueue: DispatchQueue
     /// The most bytes a content-encoded (gzip, deflate) response may inflate to before it is
     /// refused, downloads to disk included (256 MiB by default): a gzip bomb fails instead of
     /// filling memory or the disk. For an in-memory request the smaller of this and
@@ -28,16 +25,16 @@ public struct ServiceConfiguration: Sendable {
     public var timeLimit: Duration? = .seconds(120)
     /// The most time a download to disk may take; nil (the default) sets no limit.
     public var downloadTimeLimit: Duration?
-    /// Every step that changes a request before it is sent, in order: the built-in ones the
-    /// conveniences create (environment, common parameters and headers, URL filters, signer)
-    /// and your own, in one list (see `RequestInterceptor` and <doc:Interceptors>). Insert yours
-    /// anywhere in it. Assigning a list keeps the built-in steps it leaves out, at their places
-    /// (remove one through its convenience, e.g. `signer = nil`).
+    /// Your own interceptors, in the order they run (see `RequestInterceptor` and
+    /// <doc:Interceptors>): after the service's steps that prepare every request (``environment``,
+    /// ``commonParameters``, ``commonHeaders``, ``urlFilters``) and before its ``signer``, which
+    /// signs what they changed. A request's own interceptors run after these. Add one with
+    /// `append`; the service's steps are set through their own properties and are not in it.
     public var interceptors: [any RequestInterceptor] {
-        get { steps }
-        set { steps = newValue.keepingBuiltIns(of: steps) }
+        get { steps.ownInterceptors }
+        set { steps.replaceOwnInterceptors(with: newValue) }
     }
-    /// The list `interceptors` shows; the conveniences change it directly.
+    /// Every step in the order it runs: the service's built-in steps around ``interceptors``.
     var steps: [any RequestInterceptor] = [] {
         didSet { chain = InterceptorChain(steps) }
     }
@@ -45,7 +42,10 @@ public struct ServiceConfiguration: Sendable {
     private(set) var chain = InterceptorChain([])
     /// Monitors told about every request's events, in order (see `EventMonitor`).
     public var eventMonitors: [any EventMonitor] = []
-    /// The clock retry delays are waited on; tests put in one that does not really wait.
+    /// The service's one time source: what retry delays and reconnections wait on, and what
+    /// dates are read against (a cache entry's freshness, a `Retry-After` date). On another clock
+    /// than the system's (a test's), dates start at the system's date when the configuration is
+    /// given to a service and move on as that clock does.
     public var clock: any Clock<Duration> = ContinuousClock()
     /// Where the service logs its requests (swift-log): one line per request at `info`, headers
     /// at `debug`. Nil (the default) logs nothing. NetworkKit never bootstraps logging.
@@ -60,6 +60,17 @@ public struct ServiceConfiguration: Sendable {
     /// Where this service's JSON answers keep their code, message and content; JSON and model
     /// parsers of its requests use it unless they say otherwise.
     public var envelope: ResponseEnvelope?
+    /// The `JSONDecoder` this service's model parsers (``ModelParser``, ``PageParser``) decode
+    /// `Decodable` models with, unless a parser has its own or a converter is registered for the
+    /// model's type; nil leaves it to the registry's default converter. The kit only reads it:
+    /// configure it before giving it here.
+    ///
+    /// ```swift
+    /// let decoder = JSONDecoder()
+    /// decoder.dateDecodingStrategy = .secondsSince1970
+    /// configuration.jsonDecoder = decoder
+    /// ```
+    public var jsonDecoder: JSONDecoder?
     /// Checks every response of the service before it is parsed (status, content type, required
     /// keys or shape, business code, rules of your own); nil checks nothing beyond each request's
     /// own acceptable status codes. A request opts out with ``ServiceDefaults/responseValidation``.
@@ -101,12 +112,10 @@ public struct ServiceConfiguration: Sendable {
         baseURL: URL? = nil,
         cdnURL: URL? = nil,
         timeout: Duration = .seconds(15),
-        callbackQueue: DispatchQueue = .main,
         maxDecompressedBytes: Int64 = 256 * 1024 * 1024,
         environments: [ServiceEnvironment] = []
     ) {
         self.timeout = timeout
-        self.callbackQueue = callbackQueue
         self.maxDecompressedBytes = maxDecompressedBytes
         self.environments = environments
         if baseURL == nil, cdnURL == nil, let first = environments.first {

@@ -16,15 +16,15 @@ enum CurlErrors {
     /// it failed, as `.connection(.tls(host:check:))` with the host of the URL that failed (the
     /// check from libcurl's message, OpenSSL's verify result, or from URLSession's code where it
     /// has no message); else `mapped(error)`. An error that is not a `URLError` fails as `.unknown`.
-    static func failure(for error: any Error) -> TransportFailure {
+    static func failure(for error: any Error) -> NetworkError {
         guard let urlError = error as? URLError else {
-            return .failed(TransportError(.unknown, detail: "\(error)", underlying: error))
+            return .transport(TransportError(.unknown, detail: "\(error)", underlying: error))
         }
         if urlError.code == .cancelled { return .cancelled }
         if let check = tlsCheck(for: urlError) {
             return .connection(.tls(host: urlError.failingURL?.host ?? "the server", check: check))
         }
-        return .failed(mapped(urlError))
+        return .transport(mapped(urlError))
     }
 
     /// `error` with the code and words of the fault libcurl's message names; as it came otherwise.

@@ -13,11 +13,13 @@ import FoundationNetworking
 ///   streamed from disk when given, else `request.httpBody`). The URL is http: or https:; the
 ///   kit checks that before every send.
 /// - Reports upload progress, then the response head once, then the body's bytes in order as
-///   they arrive, then exactly one completion: nil when the whole response arrived, else a
-///   ``TransportFailure`` (``TransportFailure/cancelled`` after `cancel()`). When the transport
-///   can tell whether the server processed a request that failed before its answer, it says so
-///   on that failure (``TransportError/serverProcessing``); the kit sends the request again when
-///   the server did not. The request fails with the `NetworkError` case of the same name.
+///   they arrive, then exactly one completion: nil when the whole response arrived, else why
+///   not, as a ``NetworkError`` of three cases: ``NetworkError/cancelled`` after `cancel()`,
+///   ``NetworkError/connection(_:)`` when the connection could not be made as the request's
+///   settings ask, ``NetworkError/transport(_:)`` for any other failure. When the transport can
+///   tell whether the server processed a request that failed before its answer, it says so on
+///   that failure (``TransportError/serverProcessing``); the kit sends the request again when
+///   the server did not. The request fails with that error.
 /// - Delivers every answer as the response, redirects included: it follows none itself.
 /// - Delivers the body as it came over the wire, unless ``decodesContentEncoding`` says it
 ///   inflates `Content-Encoding` itself (as URLSession does, and cannot be told not to).
@@ -60,7 +62,7 @@ public protocol Transport: Sendable {
     /// reports the answer's head; for a `101` that completes the handshake it hands the
     /// connection to `opened` and then completes with nil; for any other answer it reports the
     /// body and the completion as ``start(_:bodyFile:events:)`` does. By default it completes with
-    /// `ConnectionFailure.unsupported`.
+    /// `ConnectionError.unsupported`.
     func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
                         opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask
 }
@@ -78,7 +80,7 @@ extension Transport {
     public var pausesReading: Bool { false }
 
     /// Transports open no WebSocket unless they say so: the transfer fails at once with
-    /// `ConnectionFailure.unsupported`.
+    /// `ConnectionError.unsupported`.
     public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
         events.transportDidComplete(failure: .connection(.unsupported(feature: "WebSocket", transport: "\(Self.self)")))
@@ -117,6 +119,6 @@ public protocol TransportEvents: AnyObject, Sendable {
     /// it returns at once for bodies that are not streamed.
     func transportReadyForMoreBody() async
     /// The end: nil when the whole response arrived, otherwise why not.
-    func transportDidComplete(failure: TransportFailure?)
+    func transportDidComplete(failure: NetworkError?)
 }
 

@@ -12,7 +12,7 @@ extension URLSessionTransport {
     ///
     /// On Linux, FoundationNetworking's task runs on libcurl's WebSocket support, which
     /// distributions' libcurl lacks (Debian 12's 7.88, and its backported 8.14): there the upgrade
-    /// fails with `ConnectionFailure.unsupported`, naming `NIOTransport` (the `NIO` trait), which
+    /// fails with `ConnectionError.unsupported`, naming `NIOTransport` (the `NIO` trait), which
     /// opens WebSockets everywhere.
     public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
@@ -36,7 +36,7 @@ extension URLSessionTransport {
     }
 
     /// The failure of an upgrade whose task failed with `error` before it opened.
-    static func webSocketFailure(for error: any Error, url: URL?) -> TransportFailure {
+    static func webSocketFailure(for error: any Error, url: URL?) -> NetworkError {
         #if canImport(FoundationNetworking)
         // FoundationNetworking's answer for a libcurl without WebSockets (its code for a scheme
         // it cannot send); the kit asked for a ws or wss URL, so the scheme is not the cause.

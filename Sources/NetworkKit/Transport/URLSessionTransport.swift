@@ -227,7 +227,7 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
 
 extension URLSessionTransport {
     /// The failure a `407` from one of the session's proxies is; nil for any other answer.
-    static func proxyRefusal(_ http: HTTPURLResponse) -> TransportFailure? {
+    static func proxyRefusal(_ http: HTTPURLResponse) -> NetworkError? {
         guard http.statusCode == 407, let url = http.url, let proxy = proxyInEffect.proxy(for: url) else { return nil }
         return .connection(.proxyAuthenticationRequired(proxy: proxy.description))
     }

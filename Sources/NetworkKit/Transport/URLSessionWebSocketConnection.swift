@@ -150,7 +150,7 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
            [POSIXErrorCode.ENOTCONN, .ECONNRESET, .EPIPE].map({ Int($0.rawValue) }).contains(nsError.code) {
             return .webSocket(.dropped)
         }
-        return NetworkError(CurlErrors.failure(for: error))
+        return CurlErrors.failure(for: error)
     }
 
     func send(_ message: WebSocketMessage) async throws(NetworkError) {
@@ -172,7 +172,7 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         let error: NetworkError? = await withCheckedContinuation { continuation in
             operation { [self] error in
                 continuation.resume(returning: error.map { error in
-                    state.withLock { $0.appClosed || $0.ended } ? .webSocket(.notOpen) : NetworkError(CurlErrors.failure(for: error))
+                    state.withLock { $0.appClosed || $0.ended } ? .webSocket(.notOpen) : CurlErrors.failure(for: error)
                 })
             }
         }

@@ -54,11 +54,6 @@ public struct CachePolicy: Sendable, Equatable {
         self.coalescesMisses = coalescesMisses
     }
 
-    /// Entries fresh for `seconds` seconds (YTKNetwork's `cacheTimeInSeconds`).
-    public static func seconds(_ seconds: Int) -> CachePolicy {
-        CachePolicy(lifetime: .seconds(seconds))
-    }
-
     /// The server's `Cache-Control` decides, `lifetime` when it says nothing.
     public static func http(defaultLifetime lifetime: Duration = .zero) -> CachePolicy {
         CachePolicy(lifetime: lifetime, usesHTTPSemantics: true)

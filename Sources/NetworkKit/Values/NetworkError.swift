@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Every way a request can fail, as one type a caller can switch on.
+/// Every way a request can fail, as one type a caller can switch on: what every `send`, `stream`,
+/// `reply`, pager and WebSocket of the kit throws, and what every completion handler gets.
 public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// The URL (or path on the base URL) could not be formed.
     case invalidURL(String)
@@ -39,10 +40,23 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case streamBufferFull(limit: Int)
     /// The connection could not be made: a server that failed a TLS check (on every transport),
     /// a proxy that wants credentials or refused, a connection setting the transport cannot do.
-    case connection(ConnectionFailure)
+    case connection(ConnectionError)
     /// A WebSocket connection ended other than by a normal close: a close code, a protocol
     /// violation, a drop, an unanswered ping; or something was sent after it began to close.
     case webSocket(WebSocketError)
+    /// A request of a ``BatchRequest`` failed: its position in the batch (from 0, in the order
+    /// added), its identity, and how it failed. A cancelled batch names its first request without
+    /// a value, with `error` `.cancelled`; `requestID` is nil only for a batch with no requests.
+    indirect case batchFailed(index: Int, requestID: RequestID?, error: NetworkError)
+    /// A step of a ``ChainRequest`` failed: the step (from 0), its request's identity (nil when
+    /// the chain was cancelled before the step was added), and how: its request's error, the
+    /// error its callback threw, or `.cancelled`.
+    indirect case chainFailed(step: Int, requestID: RequestID?, error: NetworkError)
+    /// A ``Pager`` sent nothing: a page is loading already (`loadFirstPage` would cancel it and
+    /// start over).
+    case pageAlreadyLoading
+    /// A ``Pager`` sent nothing: the last page has been loaded (`loadFirstPage` starts over).
+    case noMorePages
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
@@ -51,16 +65,22 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         return HeaderFields.value(name, in: headers)
     }
 
-    /// True when the request was cancelled.
+    /// True when the request was cancelled (for a batch or a chain, the request that failed it).
     public var isCancellation: Bool {
-        if case .cancelled = self { return true }
-        return false
+        switch self {
+        case .cancelled: true
+        case .batchFailed(_, _, let error), .chainFailed(_, _, let error): error.isCancellation
+        default: false
+        }
     }
 
-    /// True when the failure was a timeout.
+    /// True when the failure was a timeout (for a batch or a chain, the failure of its request).
     public var isTimeout: Bool {
-        if case .transport(let error) = self { return error.code == .timedOut }
-        return false
+        switch self {
+        case .transport(let error): error.code == .timedOut
+        case .batchFailed(_, _, let error), .chainFailed(_, _, let error): error.isTimeout
+        default: false
+        }
     }
 
     /// One line fit for a log.
@@ -98,6 +118,14 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "connection failed: \(failure)"
         case .webSocket(let error):
             return "WebSocket: \(error)"
+        case .batchFailed(let index, let id, let error):
+            return "request \(index)" + (id.map { " (\($0))" } ?? "") + " of the batch: \(error)"
+        case .chainFailed(let step, let id, let error):
+            return "step \(step)" + (id.map { " (\($0))" } ?? "") + " of the chain: \(error)"
+        case .pageAlreadyLoading:
+            return "a page is loading already"
+        case .noMorePages:
+            return "the last page has been loaded"
         }
     }
 
@@ -114,18 +142,22 @@ extension NetworkError {
         switch error {
         case let error as NetworkError: return error
         case let error as ParseError: return .parse(error)
-        case let error as URLError: return NetworkError(TransportFailure(error))
+        case let error as URLError: return NetworkError(error)
         case is CancellationError: return .cancelled
         default: return .parse(ParseError(parser: parser, reason: "\(error)", kind: .custom, underlying: error))
         }
     }
 
-    /// The request's failure for the transfer's: the case of the same name.
-    package init(_ failure: TransportFailure) {
-        switch failure {
-        case .cancelled: self = .cancelled
-        case .connection(let failure): self = .connection(failure)
-        case .failed(let error): self = .transport(error)
-        }
+    /// A Foundation `URLError` as a transport reports it: `.cancelled` for its cancellation code,
+    /// else a transport failure of its code and description (`TransportError(_:)`).
+    package init(_ error: URLError) {
+        self = error.code == .cancelled ? .cancelled : .transport(TransportError(error))
+    }
+
+    /// A transport's failure of `code`, in its words `detail`, with what it can tell of whether
+    /// the server processed the request.
+    package static func failed(_ code: URLError.Code, detail: String = "",
+                               serverProcessing: ServerProcessing? = nil) -> NetworkError {
+        .transport(TransportError(code, detail: detail, serverProcessing: serverProcessing))
     }
 }

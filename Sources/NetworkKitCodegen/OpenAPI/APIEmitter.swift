@@ -31,7 +31,7 @@ struct APIEmitter {
             if usesDates {
                 writer.line("\(access)static let models: ModelRegistry = {")
                 writer.line("    let registry = ModelRegistry()")
-                writer.line("    registry.defaultConverter = CodableConverter(makeDecoder: {")
+                writer.line("    registry.defaultConverter = CodableConverter(decoder: {")
                 writer.line("        let decoder = JSONDecoder()")
                 writer.line("        decoder.dateDecodingStrategy = .custom { decoder in")
                 writer.line("            let text = try decoder.singleValueContainer().decode(String.self)")
@@ -43,7 +43,7 @@ struct APIEmitter {
                 writer.line("                codingPath: decoder.codingPath, debugDescription: \"not an ISO 8601 date: \\(text)\"))")
                 writer.line("        }")
                 writer.line("        return decoder")
-                writer.line("    })")
+                writer.line("    }())")
                 writer.line("    return registry")
                 writer.line("}()")
             } else {
@@ -225,7 +225,7 @@ struct APIEmitter {
             case nil:
                 break
             }
-            if let seconds = operation.cacheSeconds { writer.line("request.cache = .seconds(\(seconds))") }
+            if let seconds = operation.cacheSeconds { writer.line("request.cache = CachePolicy(lifetime: .seconds(\(seconds)))") }
             writer.line("return request")
         }
     }

@@ -6,7 +6,7 @@ import NetworkKit
 ///
 /// ```swift
 /// let request = StreamRequest(path: "/photo.jpg", parser: IncrementalImageParser(maxPixelSize: 1024))
-/// for try await item in service.streamImage(request) {
+/// for try await item in service.stream(request) {
 ///     print(item.stage, item.image.width, item.image.height, item.bytesReceived)
 /// }
 /// ```
@@ -26,10 +26,11 @@ import NetworkKit
 /// ``previews`` says which previews come and how often. A preview that fails to decode is left
 /// out and no other follows; the final decode decides whether the file is valid.
 ///
-/// Every error it throws is a `ParseError` (parser `"image"`) whose `underlying` error is an
-/// ``ImageStreamError`` holding the last preview delivered, so an app can keep showing it; the
-/// `ParseError`'s own reason and kind are those of the decoder's error (kind `limit` for an image
-/// over the pixel limit, which is refused from its header, before any pixel memory exists).
+/// Every error it throws is a `ParseError` (parser `"image"`) with the reason and kind of the
+/// decoder's error (kind `limit` for an image over the pixel limit, which is refused from its
+/// header, before any pixel memory exists). The stream then fails with it as
+/// ``NetworkKit/NetworkError/parse(_:)``; the last preview the loop or the item handlers received
+/// is the best image there is, which an app can keep showing.
 public struct IncrementalImageParser: StreamParser {
     /// The items: previews, then the final image.
     public typealias Item = ImageStreamItem
@@ -51,18 +52,17 @@ public struct IncrementalImageParser: StreamParser {
     private var bytesReceived = 0
     private var previewCount = 0
     private var lastPreviewTime: Duration?
-    private var lastPreview: ImageStreamItem?
 
     /// Creates a parser; the first parameters are ``ImageParser``'s, `previews` the policy.
     public init(
         maxPixelSize: Int? = nil,
         pixelLimit: Int = ImageDecodingOptions.defaultPixelLimit,
         scale: Double? = nil,
-        strict: Bool = false,
+        isStrict: Bool = false,
         previews: ImagePreviewPolicy = ImagePreviewPolicy(),
         registry: ImageCodecRegistry = .shared
     ) {
-        options = ImageDecodingOptions(maxPixelSize: maxPixelSize, pixelLimit: pixelLimit, scale: scale, isStrict: strict)
+        options = ImageDecodingOptions(maxPixelSize: maxPixelSize, pixelLimit: pixelLimit, scale: scale, isStrict: isStrict)
         self.previews = previews
         self.registry = registry
     }
@@ -76,7 +76,6 @@ public struct IncrementalImageParser: StreamParser {
         bytesReceived = 0
         previewCount = 0
         lastPreviewTime = nil
-        lastPreview = nil
     }
 
     /// A preview when `chunk` completes a stage and the policy wants one now.
@@ -133,18 +132,13 @@ public struct IncrementalImageParser: StreamParser {
         let item = ImageStreamItem(image: image, stage: stage, bytesReceived: Int64(bytesReceived))
         previewCount += 1
         lastPreviewTime = previews.elapsed()
-        lastPreview = item
         if previews.cadence == .firstOnly { decoder.stopPreviews() }
         return [item]
     }
 
-    /// `error` as the `ParseError` this parser throws: its reason and kind, and an
-    /// ``ImageStreamError`` with the last preview underneath.
+    /// `error` as the `ParseError` this parser throws.
     private func wrapped(_ error: any Error) -> ParseError {
-        let parseError = error as? ParseError ?? ParseError(parser: "image", reason: "\(error)", kind: .custom, underlying: error)
-        let streamError = ImageStreamError(error: .parse(parseError), lastPreview: lastPreview)
-        return ParseError(parser: parseError.parser, reason: parseError.reason, keyPath: parseError.keyPath,
-                          kind: parseError.kind, underlying: streamError)
+        error as? ParseError ?? ParseError(parser: "image", reason: "\(error)", kind: .custom, underlying: error)
     }
 
     /// `data`, leaving it empty.

@@ -49,7 +49,7 @@ struct NIOWebSocketConnection: WebSocketConnection {
         } catch ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed {
             throw .webSocket(.notOpen)
         } catch {
-            throw NetworkError(NIOErrors.failure(for: error))
+            throw NIOErrors.failure(for: error)
         }
     }
 }

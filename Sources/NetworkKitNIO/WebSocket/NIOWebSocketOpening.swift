@@ -46,7 +46,7 @@ struct NIOWebSocketOpening: Sendable {
     /// complete with, if any. Returns at once: the upgrade runs on the channel's event loop, and
     /// its answer is reported from there.
     func start(events: any TransportEvents, opened: @escaping @Sendable (any WebSocketConnection) -> Void,
-               done: @escaping @Sendable (TransportFailure?) -> Void) -> NIOWebSocketOpeningTask {
+               done: @escaping @Sendable (NetworkError?) -> Void) -> NIOWebSocketOpeningTask {
         let task = NIOWebSocketOpeningTask()
         guard let url = request.url, let host = url.host, !host.isEmpty else {
             done(.failed(.badURL, detail: "a WebSocket's URL needs a host"))
@@ -113,7 +113,7 @@ struct NIOWebSocketOpening: Sendable {
     }
 
     /// Calls `done` with the failure an upgrade that failed with `error` completes with.
-    private func fail(_ error: any Error, task: NIOWebSocketOpeningTask, url: URL, done: @escaping @Sendable (TransportFailure?) -> Void) {
+    private func fail(_ error: any Error, task: NIOWebSocketOpeningTask, url: URL, done: @escaping @Sendable (NetworkError?) -> Void) {
         if task.isCancelled { return done(.cancelled) }
         if let refusal = error as? WebSocketExtensionError { return done(.failed(.badServerResponse, detail: refusal.reason)) }
         if let proxy, let failure = Self.proxyFailure(for: error, proxy: proxy) { return done(.connection(failure)) }
@@ -163,7 +163,7 @@ struct NIOWebSocketOpening: Sendable {
 
     /// What the proxy's part in `error` was, if it had one: a `407`, a refused tunnel, a proxy
     /// that cannot be reached.
-    static func proxyFailure(for error: any Error, proxy: ProxyServer) -> ConnectionFailure? {
+    static func proxyFailure(for error: any Error, proxy: ProxyServer) -> ConnectionError? {
         if error is NIOEventWaiter.TimedOut {
             return .proxyFailed(proxy: proxy.description, reason: "it did not open the SOCKS tunnel within 10 seconds")
         }
@@ -184,7 +184,7 @@ struct NIOWebSocketOpening: Sendable {
             }
             return .proxyFailed(proxy: proxy.description, reason: "it refused to open a tunnel")
         }
-        if case .failed(let failure) = NIOErrors.failure(for: error),
+        if case .transport(let failure) = NIOErrors.failure(for: error),
            failure.code == .cannotConnectToHost || failure.code == .cannotFindHost {
             return .proxyFailed(proxy: proxy.description, reason: NetworkError.transport(failure).description)
         }

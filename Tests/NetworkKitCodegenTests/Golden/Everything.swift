@@ -15,7 +15,7 @@ public enum Everything {
     /// `Codable` for a model. Models with none decode with `Codable`, dates as ISO 8601.
     public static let models: ModelRegistry = {
         let registry = ModelRegistry()
-        registry.defaultConverter = CodableConverter(makeDecoder: {
+        registry.defaultConverter = CodableConverter(decoder: {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .custom { decoder in
                 let text = try decoder.singleValueContainer().decode(String.self)
@@ -27,7 +27,7 @@ public enum Everything {
                     codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
             }
             return decoder
-        })
+        }())
         return registry
     }()
 
@@ -50,7 +50,7 @@ public enum Everything {
         headers["X-Request-ID"] = xRequestId.uuidString
         headers["If-Version"] = ifVersion.map { String($0) }
         let request = Request(path: "/items/\(segment(String(itemId)))", parameters: parameters, headers: headers, parser: parser(Item.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
-        request.cache = .seconds(30)
+        request.cache = CachePolicy(lifetime: .seconds(30))
         return request
     }
 
@@ -202,7 +202,7 @@ public enum Everything {
     /// - Returns: A request whose value is `GetStatsResponse`.
     public static func getStats() -> Request<GetStatsResponse> {
         let request = Request(path: "/stats", parser: parser(GetStatsResponse.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: ["ok"], messageKeyPaths: ["msg"]), content: "data"))
-        request.cache = .seconds(300)
+        request.cache = CachePolicy(lifetime: .seconds(300))
         return request
     }
 

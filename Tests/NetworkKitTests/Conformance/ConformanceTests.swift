@@ -75,8 +75,7 @@ struct ConformanceTests {
             server = started
             baseURL = started.baseURL
         }
-        let service = Service(configuration: ServiceConfiguration(baseURL: baseURL, timeout: .seconds(15),
-                                                                  callbackQueue: DispatchQueue(label: "tests.conformance")),
+        let service = Service(configuration: ServiceConfiguration(baseURL: baseURL, timeout: .seconds(15)),
                               transport: transport)
         let request = scenario.request()
         let progress = Recorder<TransferProgress>()

@@ -11,7 +11,7 @@ struct TransferTrace: Sendable {
         case sent(bytes: Int64, total: Int64?)
         case head(ResponseHead)
         case chunk(Data)
-        case completion(TransportFailure?)
+        case completion(NetworkError?)
     }
 
     /// The method the transfer was sent with.
@@ -33,7 +33,7 @@ struct TransferTrace: Sendable {
         chunks.reduce(into: Data()) { $0.append($1) }
     }
     /// The failure of the one completion (nil on success, or before it came).
-    var completionFailure: TransportFailure? {
+    var completionFailure: NetworkError? {
         events.lazy.compactMap { if case .completion(let failure) = $0 { failure } else { nil } }.first
     }
 
@@ -41,8 +41,9 @@ struct TransferTrace: Sendable {
     var completionCode: URLError.Code? {
         switch completionFailure {
         case .cancelled: .cancelled
-        case .failed(let error): error.code
+        case .transport(let error): error.code
         case .connection, nil: nil
+        default: nil   // a transport completes with .cancelled, .transport or .connection only
         }
     }
 }
@@ -146,7 +147,7 @@ final class TransferRecorder: TransportEvents {
         await forward.transportReadyForMoreBody()
     }
 
-    func transportDidComplete(failure: TransportFailure?) {
+    func transportDidComplete(failure: NetworkError?) {
         record(.completion(failure)) { forward.transportDidComplete(failure: failure) }
         let (trace, waiting) = state.withLock { state in
             state.completed = true

@@ -2,12 +2,11 @@ import Foundation
 
 extension BatchRequest: RequestGroup {
     func begin(on service: Service) {
-        let queue = service.configuration.callbackQueue
         let (finished, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
-            guard storage.lifecycle.begin(callbackQueue: queue) else { return (false, []) }
+            guard storage.lifecycle.begin() else { return (false, []) }
             storage.values = Array(repeating: nil, count: storage.parts.count)
             if storage.lifecycle.isCancelRequested {
-                return (finish(&storage, .failure(BatchError(index: 0, in: storage.parts, error: .cancelled))), [])
+                return (finish(&storage, .failure(failure(at: 0, in: storage.parts, error: .cancelled))), [])
             }
             if storage.parts.isEmpty { return (finish(&storage, .success(RequestValues(all: [], requestIDs: []))), []) }
             return (false, storage.parts)
@@ -19,7 +18,7 @@ extension BatchRequest: RequestGroup {
         for part in parts { service.start(part) }
     }
 
-    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, BatchError>) -> Void) {
+    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, NetworkError>) -> Void) {
         if let result = storage.withLock({ $0.lifecycle.add(observer: observer) }) { observer(result) }
     }
 
@@ -33,7 +32,7 @@ extension BatchRequest: RequestGroup {
             case .success(let value):
                 storage.values[index] = value
             case .failure(let error):
-                let failure = BatchError(index: index, in: storage.parts, error: error)
+                let failure = failure(at: index, in: storage.parts, error: error)
                 if cancelsRemainingOnFailure {
                     let others = storage.parts.enumerated().filter { $0.offset != index }.map(\.element)
                     return (finish(&storage, .failure(failure)), others)
@@ -60,10 +59,15 @@ extension BatchRequest: RequestGroup {
         storage.lifecycle.enqueue { for handler in handlers { handler(self, progress) } }
     }
 
+    /// The batch's failure at `index` (the request there, when there is one) because of `error`.
+    func failure(at index: Int, in parts: [AnyRequest], error: NetworkError) -> NetworkError {
+        .batchFailed(index: index, requestID: parts.indices.contains(index) ? parts[index].id : nil, error: error)
+    }
+
     /// Stores the batch's result; false when it had one already.
-    func finish(_ storage: inout Storage, _ result: Result<RequestValues, BatchError>) -> Bool {
+    func finish(_ storage: inout Storage, _ result: Result<RequestValues, NetworkError>) -> Bool {
         var cancelled = false
-        if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
+        if case .failure(let failure) = result { cancelled = failure.isCancellation }
         return storage.lifecycle.finish(result, cancelled: cancelled)
     }
 

@@ -14,15 +14,15 @@ import Foundation
 /// service.start(batch)                       // or: let values = try await service.send(batch)
 /// ```
 ///
-/// When a request fails, the batch fails at once with a ``BatchError`` naming it, and cancels the
-/// others (unless ``cancelsRemainingOnFailure`` is false). Handlers are called in the order added,
-/// each exactly once, on the service's callback queue, like a request's.
+/// When a request fails, the batch fails at once with ``NetworkError/batchFailed(index:requestID:error:)``
+/// naming it, and cancels the others (unless ``cancelsRemainingOnFailure`` is false). Handlers are
+/// called in the order added, each exactly once, on the main actor, like a request's.
 public final class BatchRequest: Sendable {
-    /// Called once when the batch finishes, with the batch and the values in order or the first
-    /// failure.
-    public typealias CompletionHandler = @Sendable (BatchRequest, Result<RequestValues, BatchError>) -> Void
-    /// Called each time one of the batch's requests finishes, with how many have.
-    public typealias ProgressHandler = @Sendable (BatchRequest, BatchProgress) -> Void
+    /// Called once, on the main actor, when the batch finishes, with the batch and the values in
+    /// order or the first failure.
+    public typealias CompletionHandler = @MainActor @Sendable (BatchRequest, Result<RequestValues, NetworkError>) -> Void
+    /// Called on the main actor each time one of the batch's requests finishes, with how many have.
+    public typealias ProgressHandler = @MainActor @Sendable (BatchRequest, BatchProgress) -> Void
 
     /// Whether the first failure cancels the requests still running (true by default). When
     /// false they run to their end and the batch finishes after the last, with the first failure.
@@ -38,9 +38,9 @@ public final class BatchRequest: Sendable {
         var finishedCount = 0
         /// The first failure, kept until the last request finishes (`cancelsRemainingOnFailure`
         /// false).
-        var firstFailure: BatchError?
+        var firstFailure: NetworkError?
         var progressHandlers: [ProgressHandler] = []
-        var lifecycle = RequestGroupStateMachine<BatchRequest, BatchError>()
+        var lifecycle = RequestGroupStateMachine<BatchRequest>()
     }
 
     /// Creates an empty batch; add its requests with ``add(_:)`` before starting it.
@@ -70,29 +70,29 @@ public final class BatchRequest: Sendable {
         storage.withLock { $0.lifecycle.state }
     }
 
-    /// Adds a handler called once, on the service's callback queue, when the batch finishes.
+    /// Adds a handler called once, on the main actor, when the batch finishes.
     /// Handlers run in the order added; one added after the finish is called with the stored
     /// result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
         storage.withLock { $0.lifecycle.add(handler, owner: self) }
     }
 
-    /// Adds a handler called on the callback queue each time one of the batch's requests finishes,
+    /// Adds a handler called on the main actor each time one of the batch's requests finishes,
     /// never after the completion handlers.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
         storage.withLock { $0.progressHandlers.append(handler) }
     }
 
-    /// Cancels the batch and every request of it. Running: the batch finishes at once with a
-    /// ``BatchError`` whose error is `NetworkError.cancelled`, at the first request without a
-    /// value. Not started yet: its requests are cancelled, and it finishes cancelled as soon as it
+    /// Cancels the batch and every request of it. Running: the batch finishes at once with
+    /// ``NetworkError/batchFailed(index:requestID:error:)`` whose error is `NetworkError.cancelled`,
+    /// at the first request without a value. Not started yet: its requests are cancelled, and it finishes cancelled as soon as it
     /// is started. Finished: nothing happens.
     public func cancel() {
         let (finished, parts) = storage.withLock { storage -> (Bool, [AnyRequest]) in
             guard storage.lifecycle.requestCancel() else { return (false, []) }
-            guard storage.lifecycle.callbackQueue != nil else { return (false, storage.parts) }
+            guard storage.lifecycle.isStarted else { return (false, storage.parts) }
             let index = storage.values.firstIndex { $0 == nil } ?? 0
-            let finished = finish(&storage, .failure(BatchError(index: index, in: storage.parts, error: .cancelled)))
+            let finished = finish(&storage, .failure(failure(at: index, in: storage.parts, error: .cancelled)))
             return (finished, finished ? storage.parts : [])
         }
         for part in parts { part.cancel() }

@@ -2,10 +2,9 @@ import Foundation
 
 extension ChainRequest: RequestGroup {
     func begin(on service: Service) {
-        let queue = service.configuration.callbackQueue
         enum Start { case again, cancelled, first }
         let start = storage.withLock { storage -> Start in
-            guard storage.lifecycle.begin(callbackQueue: queue) else { return .again }
+            guard storage.lifecycle.begin() else { return .again }
             storage.service = service
             guard storage.lifecycle.isCancelRequested else { return .first }
             return finish(&storage, failure(at: 0, in: storage, error: .cancelled)) ? .cancelled : .again
@@ -17,7 +16,7 @@ extension ChainRequest: RequestGroup {
         }
     }
 
-    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, ChainError>) -> Void) {
+    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, NetworkError>) -> Void) {
         if let result = storage.withLock({ $0.lifecycle.add(observer: observer) }) { observer(result) }
     }
 
@@ -71,8 +70,9 @@ extension ChainRequest: RequestGroup {
         }
     }
 
-    /// Runs a step's callback (on the callback queue), then the next step, unless it threw.
-    private func runCallback(_ callback: @Sendable (ChainRequest, any Sendable) throws -> Void, of index: Int,
+    /// Runs a step's callback (on the main actor), then the next step, unless it threw.
+    @MainActor
+    private func runCallback(_ callback: @MainActor @Sendable (ChainRequest, any Sendable) throws -> Void, of index: Int,
                              with value: any Sendable) {
         guard state == .running else { return }
         do {
@@ -87,15 +87,15 @@ extension ChainRequest: RequestGroup {
     }
 
     /// The chain's failure at `step`, naming the step's request when it has one.
-    func failure(at step: Int, in storage: Storage, error: NetworkError) -> Result<RequestValues, ChainError> {
+    func failure(at step: Int, in storage: Storage, error: NetworkError) -> Result<RequestValues, NetworkError> {
         let id = storage.steps.indices.contains(step) ? storage.steps[step].part.id : nil
-        return .failure(ChainError(step: step, requestID: id, error: error))
+        return .failure(.chainFailed(step: step, requestID: id, error: error))
     }
 
     /// Stores the chain's result; false when it had one already.
-    func finish(_ storage: inout Storage, _ result: Result<RequestValues, ChainError>) -> Bool {
+    func finish(_ storage: inout Storage, _ result: Result<RequestValues, NetworkError>) -> Bool {
         var cancelled = false
-        if case .failure(let failure) = result { cancelled = failure.error.isCancellation }
+        if case .failure(let failure) = result { cancelled = failure.isCancellation }
         return storage.lifecycle.finish(result, cancelled: cancelled)
     }
 

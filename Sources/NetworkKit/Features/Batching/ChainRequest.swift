@@ -12,12 +12,14 @@ import Foundation
 /// service.start(chain)                       // or: let values = try await service.send(chain)
 /// ```
 ///
-/// A failed step stops the chain, which fails with a ``ChainError`` naming the step; when the
-/// last step has succeeded (and its callback returned without adding another) the chain finishes
-/// with every step's value in order. Callbacks and handlers run on the service's callback queue.
+/// A failed step stops the chain, which fails with ``NetworkError/chainFailed(step:requestID:error:)``
+/// naming the step; when the last step has succeeded (and its callback returned without adding
+/// another) the chain finishes with every step's value in order. Callbacks and handlers run on the
+/// main actor.
 public final class ChainRequest: Sendable {
-    /// Called once when the chain finishes, with the chain and every step's value or the failure.
-    public typealias CompletionHandler = @Sendable (ChainRequest, Result<RequestValues, ChainError>) -> Void
+    /// Called once, on the main actor, when the chain finishes, with the chain and every step's
+    /// value or the failure.
+    public typealias CompletionHandler = @MainActor @Sendable (ChainRequest, Result<RequestValues, NetworkError>) -> Void
 
     /// Everything that changes as the chain runs, under one lock.
     let storage = Protected(Storage())
@@ -29,30 +31,30 @@ public final class ChainRequest: Sendable {
         var values: [any Sendable] = []
         /// Sends the steps, from start on.
         var service: Service?
-        var lifecycle = RequestGroupStateMachine<ChainRequest, ChainError>()
+        var lifecycle = RequestGroupStateMachine<ChainRequest>()
     }
 
     /// One step: its request and what to do with its value.
     struct Step: Sendable {
         let part: AnyRequest
-        let callback: (@Sendable (ChainRequest, any Sendable) throws -> Void)?
+        let callback: (@MainActor @Sendable (ChainRequest, any Sendable) throws -> Void)?
     }
 
     /// Creates an empty chain; add its first step with ``add(_:then:)``.
     public init() {}
 
     /// Adds a step that sends `request` once the steps before it have succeeded, and returns the
-    /// request. `then` is called with the chain and the request's value, on the callback queue,
-    /// before the chain goes on: it may add the next step, built from the value. When it throws,
+    /// request. `then` is called with the chain and the request's value, on the main actor, before
+    /// the chain goes on: it may add the next step, built from the value. When it throws,
     /// the chain fails at this step with the error (a `NetworkError` as is, any other as
     /// `NetworkError.invalidRequest`). A step added after the chain has finished is never sent.
     @discardableResult
     public func add<Output>(
         _ request: Request<Output>,
-        then callback: (@Sendable (ChainRequest, Output) throws -> Void)? = nil
+        then callback: (@MainActor @Sendable (ChainRequest, Output) throws -> Void)? = nil
     ) -> Request<Output> {
         let typed = callback.map { callback in
-            { @Sendable (chain: ChainRequest, value: any Sendable) throws in
+            { @MainActor @Sendable (chain: ChainRequest, value: any Sendable) throws in
                 guard let value = value as? Output else { return }
                 try callback(chain, value)
             }
@@ -74,7 +76,7 @@ public final class ChainRequest: Sendable {
         storage.withLock { $0.lifecycle.state }
     }
 
-    /// Adds a handler called once, on the service's callback queue, when the chain finishes.
+    /// Adds a handler called once, on the main actor, when the chain finishes.
     /// Handlers run in the order added; one added after the finish is called with the stored
     /// result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
@@ -82,13 +84,13 @@ public final class ChainRequest: Sendable {
     }
 
     /// Cancels the chain and the request of the step running. Running: the chain finishes at once
-    /// with a ``ChainError`` whose error is `NetworkError.cancelled`, at the first step without a
-    /// value, and no further step is sent. Not started yet: the requests of its steps are
+    /// with ``NetworkError/chainFailed(step:requestID:error:)`` whose error is
+    /// `NetworkError.cancelled`, at the first step without a value, and no further step is sent. Not started yet: the requests of its steps are
     /// cancelled, and it finishes cancelled as soon as it is started. Finished: nothing happens.
     public func cancel() {
         let (finished, toCancel) = storage.withLock { storage -> (Bool, [AnyRequest]) in
             guard storage.lifecycle.requestCancel() else { return (false, []) }
-            guard storage.lifecycle.callbackQueue != nil else { return (false, storage.steps.map(\.part)) }
+            guard storage.lifecycle.isStarted else { return (false, storage.steps.map(\.part)) }
             let step = storage.values.count
             guard finish(&storage, failure(at: step, in: storage, error: .cancelled)) else { return (false, []) }
             return (true, storage.steps.indices.contains(step) ? [storage.steps[step].part] : [])

@@ -2,31 +2,28 @@ import Foundation
 
 /// A batch or a chain as `Service.start`, `send` and `result(of:)` drive it.
 protocol RequestGroup: AnyObject, Sendable {
-    /// How the group fails: `BatchError` or `ChainError`.
-    associatedtype Failure: Error
-
     /// Starts the group's requests on `service`; nothing when it was started before.
     func begin(on service: Service)
     /// Calls `observer` with the group's result as soon as it exists (at once if it does).
-    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, Failure>) -> Void)
+    func observeResult(_ observer: @escaping @Sendable (Result<RequestValues, NetworkError>) -> Void)
     /// Cancels the group.
     func cancel()
 }
 
 /// A batch's or a chain's state machine, the group's counterpart of `AnyRequest.StateMachine`, guarded by
-/// its owner's lock: its state, where to deliver, who waits for the result, and the result once
-/// it exists. Like a request, a group finishes once.
+/// its owner's lock: its state, who waits for the result, and the result once it exists. Like a
+/// request, a group finishes once, and its handlers run on the main actor.
 ///
 /// Finishing takes two steps: `finish` stores the result (so nothing else can finish the group),
 /// then, after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
 /// observers, so they find the group's requests settled.
-struct RequestGroupStateMachine<Owner: Sendable, Failure: Error> {
-    typealias Outcome = Result<RequestValues, Failure>
-    typealias Handler = @Sendable (Owner, Outcome) -> Void
+struct RequestGroupStateMachine<Owner: Sendable> {
+    typealias Outcome = Result<RequestValues, NetworkError>
+    typealias Handler = @MainActor @Sendable (Owner, Outcome) -> Void
 
     private(set) var state: RequestState = .ready
-    /// The service's callback queue, from start on.
-    private(set) var callbackQueue: DispatchQueue?
+    /// True from start on.
+    private(set) var isStarted = false
     private(set) var isCancelRequested = false
     private(set) var result: Outcome?
     /// True once the handlers of the result have been queued.
@@ -37,10 +34,10 @@ struct RequestGroupStateMachine<Owner: Sendable, Failure: Error> {
     /// True once the group has a result.
     var isFinished: Bool { result != nil }
 
-    /// Moves ready → running, delivering on `queue`; false when the group was started before.
-    mutating func begin(callbackQueue queue: DispatchQueue) -> Bool {
-        guard callbackQueue == nil else { return false }
-        callbackQueue = queue
+    /// Moves ready → running; false when the group was started before.
+    mutating func begin() -> Bool {
+        guard !isStarted else { return false }
+        isStarted = true
         if !isCancelRequested { state = .running }
         return true
     }
@@ -50,14 +47,14 @@ struct RequestGroupStateMachine<Owner: Sendable, Failure: Error> {
     mutating func requestCancel() -> Bool {
         guard result == nil else { return false }
         isCancelRequested = true
-        if callbackQueue == nil { state = .cancelled }
+        if !isStarted { state = .cancelled }
         return true
     }
 
     /// Adds a completion handler; one added after delivery is queued at once with the result.
     mutating func add(_ handler: @escaping Handler, owner: Owner) {
-        if isDelivered, let result, let callbackQueue {
-            callbackQueue.async { handler(owner, result) }
+        if isDelivered, let result {
+            MainActorQueue.async { handler(owner, result) }
         } else {
             handlers.append(handler)
         }
@@ -72,32 +69,33 @@ struct RequestGroupStateMachine<Owner: Sendable, Failure: Error> {
         return result
     }
 
-    /// Queues `work` on the callback queue, in order with the handlers (call it under the lock).
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
-        callbackQueue?.async(execute: work)
+    /// Queues `work` on the main actor, in order with the handlers (call it under the lock), once
+    /// the group has started.
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        if isStarted { MainActorQueue.async(work) }
     }
 
     /// Stores `result`, once, and returns true; false when the group had finished or was never
     /// started. Call `deliver` next.
     mutating func finish(_ result: Outcome, cancelled: Bool) -> Bool {
-        guard self.result == nil, callbackQueue != nil else { return false }
+        guard self.result == nil, isStarted else { return false }
         self.result = result
         state = cancelled ? .cancelled : .finished
         return true
     }
 
-    /// Queues the handlers on the callback queue in the order added (under the lock, so one added
+    /// Queues the handlers on the main actor in the order added (under the lock, so one added
     /// later runs after them) and returns what wakes the internal observers: call it after
     /// leaving the lock.
     mutating func deliver(owner: Owner) -> () -> Void {
-        guard !isDelivered, let result, let callbackQueue else { return {} }
+        guard !isDelivered, let result else { return {} }
         isDelivered = true
         let handlers = self.handlers
         let observers = self.observers
         self.handlers = []
         self.observers = []
         if !handlers.isEmpty {
-            callbackQueue.async { for handler in handlers { handler(owner, result) } }
+            MainActorQueue.async { for handler in handlers { handler(owner, result) } }
         }
         return { for observer in observers { observer(result) } }
     }
@@ -105,7 +103,7 @@ struct RequestGroupStateMachine<Owner: Sendable, Failure: Error> {
 
 extension Service {
     /// Starts `group` and waits for its result; cancelling the calling task cancels the group.
-    func awaitResult<Group: RequestGroup>(of group: Group) async -> Result<RequestValues, Group.Failure> {
+    func awaitResult(of group: some RequestGroup) async -> Result<RequestValues, NetworkError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 group.observeResult { continuation.resume(returning: $0) }

@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 extension ResponseCache: ResponseCaching {
-    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>) -> (any RequestCaching)? {
-        key(for: prepared, policy: policy, ignoring: ignoring).map { CacheLookup(cache: self, policy: policy, key: $0) }
+    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>, dates: ClockDates) -> (any RequestCaching)? {
+        key(for: prepared, policy: policy, ignoring: ignoring).map { CacheLookup(cache: self, policy: policy, key: $0, dates: dates) }
     }
 
     /// The key of `prepared` under `policy`, without the query arguments the policy and
@@ -21,15 +21,18 @@ struct CacheLookup: RequestCaching {
     let cache: ResponseCache
     let policy: CachePolicy
     let key: CacheKey
+    /// The service's dates: what freshness and storage times are told by.
+    let dates: ClockDates
     /// The entry found (fresh or stale), if any.
     private(set) var entry: CacheEntry?
     /// Whether this request leads a coalesced miss (and must call `finish()`).
     private(set) var leads = false
 
-    init(cache: ResponseCache, policy: CachePolicy, key: CacheKey) {
+    init(cache: ResponseCache, policy: CachePolicy, key: CacheKey, dates: ClockDates) {
         self.cache = cache
         self.policy = policy
         self.key = key
+        self.dates = dates
     }
 
     mutating func find(wait: (@escaping @Sendable () async -> Bool) async -> Bool) async -> CacheFinding {
@@ -55,7 +58,7 @@ struct CacheLookup: RequestCaching {
 
     /// Whether the entry found answers without the network.
     var isFresh: Bool {
-        entry?.isFresh(at: cache.currentDate, policy: policy) ?? false
+        entry?.isFresh(at: dates.now, policy: policy) ?? false
     }
 
     var conditionalHeaders: [String: String] {
@@ -67,7 +70,7 @@ struct CacheLookup: RequestCaching {
 
     func revalidate(with head: ResponseHead) -> Response? {
         guard let entry else { return nil }
-        let refreshed = entry.revalidated(by: head, at: cache.currentDate)
+        let refreshed = entry.revalidated(by: head, at: dates.now)
         cache.store(refreshed, key: key)
         return refreshed.response
     }
@@ -78,7 +81,7 @@ struct CacheLookup: RequestCaching {
             return
         }
         cache.store(CacheEntry(key: key.text, url: response.url, statusCode: response.statusCode,
-                               headers: response.headers, body: response.data, storedAt: cache.currentDate), key: key)
+                               headers: response.headers, body: response.data, storedAt: dates.now), key: key)
     }
 
     mutating func discardEntry() {

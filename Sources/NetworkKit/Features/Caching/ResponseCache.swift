@@ -21,18 +21,15 @@ public final class ResponseCache: Sendable {
     private let memoryCapacity: Int
     private let memory = Protected(Memory())
     private let disk: DiskCacheStore?
-    private let now: @Sendable () -> Date
 
     /// A cache holding up to `memoryCapacity` bytes in memory and, when `directory` is given,
     /// up to `diskCapacity` bytes of files there (created when first needed). Unreadable or
-    /// foreign files found there are removed with a warning through `logger`. `now` tells the
-    /// time for freshness (tests pass their own).
+    /// foreign files found there are removed with a warning through `logger`. Freshness is told
+    /// by the clock of the service that asks (``ServiceConfiguration/clock``).
     public init(memoryCapacity: Int64 = 16 << 20, diskCapacity: Int64 = 256 << 20, directory: URL? = nil,
-                logger: Logger = Logger(label: "NetworkKit.ResponseCache"),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                logger: Logger = Logger(label: "NetworkKit.ResponseCache")) {
         self.memoryCapacity = Int(clamping: max(0, memoryCapacity))
         disk = directory.map { DiskCacheStore(directory: $0, capacity: Int(clamping: max(0, diskCapacity)), logger: logger) }
-        self.now = now
     }
 
     /// The bytes the memory cache holds.
@@ -46,9 +43,6 @@ public final class ResponseCache: Sendable {
         memory.withLock { $0.store?.removeAll() }
         disk?.removeAll()
     }
-
-    /// The current time, as the cache tells it.
-    var currentDate: Date { now() }
 
     /// Lets one request per key go to the network while others with the same key wait.
     var coalescer: MissCoalescer {

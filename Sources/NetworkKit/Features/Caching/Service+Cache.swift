@@ -18,23 +18,23 @@ extension Service {
     /// calling thread (YTKNetwork's `loadCacheWithError`), so a screen can show it before the
     /// request finishes with a fresh answer. Nil when the request has no ``AnyRequest/cache``
     /// policy, cannot be cached, or has no entry; stale entries are returned too (see
-    /// ``CachedValue/isFresh``). Throws when the request cannot be built or the entry does not
-    /// parse (the entry is then dropped).
+    /// ``CachedValue/isFresh``). The entry is checked and parsed as the network's answer would
+    /// be: the request's status codes, its envelope and the service's validation (unless it leaves
+    /// them out), its parsers. Throws when the request cannot be built or the entry does not pass
+    /// (the entry is then dropped).
     public func cachedValue<Output>(for request: Request<Output>) throws(NetworkError) -> CachedValue<Output>? {
         let configuration = self.configuration
         let options = request.options
-        let prepared = try RequestPipeline(request: request, options: options, settings: pipelineSettings,
-                                           service: self).build()
+        let pipeline = RequestPipeline(request: request, options: options, settings: pipelineSettings, service: self)
+        let prepared = try pipeline.build()
         guard let policy = options.cache, RequestPipeline.canCache(options),
               let key = configuration.responseCache.key(for: prepared, policy: policy,
                                                         ignoring: configuration.ignoredCacheKeyArguments),
               let entry = configuration.responseCache.entry(for: key) else { return nil }
-        var response = entry.response
-        response.envelope = configuration.envelope
-        switch request.parser.parseResult(response) {
+        switch pipeline.accept(entry.response).flatMap({ request.parser.parseResult($0) }) {
         case .success(let value):
             return CachedValue(value: value, storedAt: entry.storedAt,
-                               isFresh: entry.isFresh(at: configuration.responseCache.currentDate, policy: policy))
+                               isFresh: entry.isFresh(at: pipelineSettings.dates.now, policy: policy))
         case .failure(let error):
             configuration.responseCache.remove(key)
             throw error
@@ -45,18 +45,57 @@ extension Service {
     /// request with an entry, the cached one first (``RequestMetrics/isFromCache`` true), then the
     /// network's; otherwise the one reply `reply(to:)` returns. Ending the iteration early
     /// cancels the request.
-    public func replies<Output>(to request: Request<Output>) -> AsyncThrowingStream<Reply<Output>, any Error> {
-        AsyncThrowingStream { continuation in
-            request.observeCachedReply { continuation.yield($0) }
+    public func replies<Output>(to request: Request<Output>) -> Replies<Output> {
+        Replies(AsyncStream { continuation in
+            request.observeCachedReply { continuation.yield(.success($0)) }
             let task = Task {
-                do {
-                    continuation.yield(try await self.reply(to: request))
-                    continuation.finish()
+                do throws(NetworkError) {
+                    continuation.yield(.success(try await self.reply(to: request)))
                 } catch {
-                    continuation.finish(throwing: error)
+                    continuation.yield(.failure(error))
                 }
+                continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
+        })
+    }
+}
+
+/// The replies of a request as ``Service/replies(to:)`` hands them out: an `AsyncSequence` whose
+/// failure is ``NetworkError``, like every other way to await a request.
+public struct Replies<Output: Sendable>: AsyncSequence, Sendable {
+    /// The sequence yields the request's replies.
+    public typealias Element = Reply<Output>
+    /// Why the request failed.
+    public typealias Failure = NetworkError
+
+    private let results: AsyncStream<Result<Reply<Output>, NetworkError>>
+
+    init(_ results: AsyncStream<Result<Reply<Output>, NetworkError>>) {
+        self.results = results
+    }
+
+    /// An iterator over the replies; the request runs while it is held.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(results: results.makeAsyncIterator())
+    }
+
+    /// Hands out each reply, then throws the request's failure if it failed.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var results: AsyncStream<Result<Reply<Output>, NetworkError>>.Iterator
+
+        init(results: AsyncStream<Result<Reply<Output>, NetworkError>>.Iterator) {
+            self.results = results
+        }
+
+        /// The next reply; nil after the last.
+        public mutating func next() async throws(NetworkError) -> Reply<Output>? {
+            try await results.next()?.get()
+        }
+
+        /// The next reply, whatever the isolation.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Reply<Output>? {
+            try await results.next(isolation: actor)?.get()
         }
     }
 }

@@ -2,21 +2,21 @@
 /// arguments): read when each request is prepared, so a value read here is always the current
 /// one. A request's own parameter of the same name wins. Created by
 /// `ServiceConfiguration.commonParameters`.
-public struct CommonParametersInterceptor: BuiltInInterceptor {
+struct CommonParametersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 1)
     static let prepares = true
     static let serviceStep = ServiceDefaults.commonParameters
 
     /// The parameters, read once per request.
-    public var parameters: @Sendable () -> [String: JSON]
+    var parameters: @Sendable () -> [String: JSON]
 
     /// Adds what `parameters` returns to every request.
-    public init(_ parameters: @escaping @Sendable () -> [String: JSON]) {
+    init(_ parameters: @escaping @Sendable () -> [String: JSON]) {
         self.parameters = parameters
     }
 
     /// Adds each common parameter the draft does not have.
-    public func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {
+    func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {
         for (name, value) in parameters() where draft.parameters[name] == nil {
             draft.parameters[name] = value
         }

@@ -7,7 +7,7 @@ extension URLRequest {
     /// A `curl` command that sends this request as it stands: method, URL, headers and body,
     /// each shell-quoted. Secrets are hidden as `redaction` says (`.none` for a runnable copy
     /// with credentials). A body that is not text is left out with a note.
-    public func curlCommand(redaction: Redaction = .standard) -> String {
+    package func curlCommand(redaction: Redaction = .standard) -> String {
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
         if method != "GET" { parts += ["-X", method] }

@@ -251,6 +251,9 @@ extension NetworkError {
         case .streamBufferFull: "stream_buffer_full"
         case .connection: "connection"
         case .webSocket: "websocket"
+        case .batchFailed(_, _, let error), .chainFailed(_, _, let error): error.errorType
+        case .pageAlreadyLoading: "page_already_loading"
+        case .noMorePages: "no_more_pages"
         }
     }
 }

@@ -31,33 +31,6 @@ public struct LoadedPage<Item: Sendable>: Sendable {
     public let items: [Item]
     /// Which page it was: 0 for the first, 1 for the next…
     public let index: Int
-    /// True when no page follows it: `loadNextPage` will refuse with `PagingError.noMorePages`.
+    /// True when no page follows it: `loadNextPage` will refuse with `NetworkError.noMorePages`.
     public let isLast: Bool
-}
-
-/// Why a `Pager` did not load a page.
-public enum PagingError: Error, Sendable, CustomStringConvertible {
-    /// A page is loading already; `loadNextPage` refused to send another (`loadFirstPage`
-    /// would cancel it and start over).
-    case alreadyLoading
-    /// The last page has been loaded; `loadFirstPage` starts over.
-    case noMorePages
-    /// The page's request failed (or was cancelled). Nothing was counted: the next load asks
-    /// for the same page again.
-    case requestFailed(NetworkError)
-
-    /// True when the pager refused to send anything (loading, or at the end).
-    public var isRefusal: Bool {
-        if case .requestFailed = self { return false }
-        return true
-    }
-
-    /// One line fit for a log.
-    public var description: String {
-        switch self {
-        case .alreadyLoading: return "a page is loading already"
-        case .noMorePages: return "the last page has been loaded"
-        case .requestFailed(let error): return "the page request failed: \(error)"
-        }
-    }
 }

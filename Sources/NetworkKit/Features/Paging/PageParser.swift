@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an answer says that no page follows (see `PageParser`).
 public enum LastPageRule: Sendable, Hashable {
     /// The list's total item count is at this key path: the page that reaches it is the last.
@@ -9,8 +11,10 @@ public enum LastPageRule: Sendable, Hashable {
 }
 
 /// Parses one page of a JSON list: checks the business code and takes the content as a
-/// `JSONParser` does, converts the items at `itemsKeyPath` through the `ModelRegistry`, and reads
-/// the total or the has-more flag that `lastPage` names. Key paths are within the content.
+/// `JSONParser` does, converts the items at `itemsKeyPath` as ``ModelParser`` converts a model
+/// (the type's converter in the registry, this parser's decoder, the service's, the registry's
+/// default), and reads the total or the has-more flag that `lastPage` names. Key paths are
+/// within the content.
 ///
 /// ```swift
 /// // {"code": 0, "data": {"items": [...], "total": 45}}
@@ -26,13 +30,16 @@ public struct PageParser<Item: Sendable>: ResponseParser {
     public var lastPage: LastPageRule
     /// Where item converters are looked up.
     public var registry: ModelRegistry
+    /// The decoder of `Decodable` items, before the service's (see ``ModelParser``).
+    public var decoder: JSONDecoder?
 
     /// A parser of pages of `type` items.
     public init(_ type: Item.Type, json: JSONParser = JSONParser(), items: JSONKeyPath,
-                lastPage: LastPageRule = .shortPage, registry: ModelRegistry = .shared) {
+                lastPage: LastPageRule = .shortPage, decoder: JSONDecoder? = nil, registry: ModelRegistry = .shared) {
         self.json = json
         itemsKeyPath = items
         self.lastPage = lastPage
+        self.decoder = decoder
         self.registry = registry
     }
 
@@ -47,8 +54,9 @@ public struct PageParser<Item: Sendable>: ResponseParser {
             throw ParseError(parser: "page", reason: "the items are a \(list.kindName), not an array",
                              keyPath: itemsKeyPath.description, kind: .keyPath)
         }
+        let decoder = self.decoder ?? response.jsonDecoder
         let items = try elements.map { element in
-            try (element as? Item) ?? registry.convert(element, to: Item.self)
+            try (element as? Item) ?? registry.convert(element, to: Item.self, name: nil, decoder: decoder)
         }
         switch lastPage {
         case .totalCount(let path):

@@ -43,9 +43,9 @@ extension Pager {
     }
 
     /// Lets a load through or refuses it, then makes its request with the page parameters added.
-    func begin(_ kind: LoadKind) throws(PagingError) -> PendingLoad<Item> {
+    func begin(_ kind: LoadKind) throws(NetworkError) -> PendingLoad<Item> {
         let admission = try progress.withLock { progress in
-            Result { () throws(PagingError) in try admit(kind, &progress) }
+            Result { () throws(NetworkError) in try admit(kind, &progress) }
         }.get()
         admission.replaced?.cancel()
         let request = makeRequest()
@@ -59,9 +59,9 @@ extension Pager {
         return PendingLoad(request: request, generation: admission.generation, startsOver: admission.startsOver)
     }
 
-    private func admit(_ kind: LoadKind, _ progress: inout PagerProgress<Item>) throws(PagingError) -> Admission {
+    private func admit(_ kind: LoadKind, _ progress: inout PagerProgress<Item>) throws(NetworkError) -> Admission {
         if kind == .next {
-            guard progress.load == nil else { throw .alreadyLoading }
+            guard progress.load == nil else { throw .pageAlreadyLoading }
             guard !progress.reachedEnd else { throw .noMorePages }
         }
         let replaced = progress.load?.request
@@ -74,13 +74,13 @@ extension Pager {
     }
 
     /// Counts the page a load brought, or leaves everything as it was when it failed or was replaced.
-    func finish(_ load: PendingLoad<Item>, with result: Result<Page<Item>, NetworkError>) -> Result<LoadedPage<Item>, PagingError> {
+    func finish(_ load: PendingLoad<Item>, with result: Result<Page<Item>, NetworkError>) -> Result<LoadedPage<Item>, NetworkError> {
         progress.withLock { progress in
-            guard progress.load?.generation == load.generation else { return .failure(.requestFailed(.cancelled)) }
+            guard progress.load?.generation == load.generation else { return .failure(.cancelled) }
             progress.load = nil
             switch result {
             case .failure(let error):
-                return .failure(.requestFailed(error))
+                return .failure(error)
             case .success(let page):
                 if load.startsOver {
                     progress.items = []
@@ -104,30 +104,29 @@ extension Pager {
 }
 
 extension Pager {
-    /// Loads the first page, cancelling any load under way, and calls `completion` on the
-    /// service's callback queue with the page or why it did not come.
-    public func loadFirstPage(completion: @escaping @Sendable (Result<LoadedPage<Item>, PagingError>) -> Void) {
+    /// Loads the first page, cancelling any load under way, and calls `completion` on the main
+    /// actor with the page or why it did not come.
+    public func loadFirstPage(completion: @escaping @MainActor @Sendable (Result<LoadedPage<Item>, NetworkError>) -> Void) {
         load(.first, completion: completion)
     }
 
-    /// Loads the page after those loaded and calls `completion` on the service's callback queue
-    /// with the page or why it did not come (refusals included).
-    public func loadNextPage(completion: @escaping @Sendable (Result<LoadedPage<Item>, PagingError>) -> Void) {
+    /// Loads the page after those loaded and calls `completion` on the main actor with the page
+    /// or why it did not come (refusals included).
+    public func loadNextPage(completion: @escaping @MainActor @Sendable (Result<LoadedPage<Item>, NetworkError>) -> Void) {
         load(.next, completion: completion)
     }
 
-    private func load(_ kind: LoadKind, completion: @escaping @Sendable (Result<LoadedPage<Item>, PagingError>) -> Void) {
-        let queue = service.configuration.callbackQueue
+    private func load(_ kind: LoadKind, completion: @escaping @MainActor @Sendable (Result<LoadedPage<Item>, NetworkError>) -> Void) {
         let pending: PendingLoad<Item>
         do {
             pending = try begin(kind)
         } catch {
-            queue.async { completion(.failure(error)) }
+            MainActorQueue.async { completion(.failure(error)) }
             return
         }
         pending.request.observeResult { [self] result in
             let outcome = finish(pending, with: result)
-            queue.async { completion(outcome) }
+            MainActorQueue.async { completion(outcome) }
         }
         service.start(pending.request)
     }

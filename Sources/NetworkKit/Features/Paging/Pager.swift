@@ -12,7 +12,7 @@
 /// print(pager.items.count)
 /// ```
 ///
-/// `loadNextPage` refuses (``PagingError/alreadyLoading``, ``PagingError/noMorePages``) rather
+/// `loadNextPage` refuses (``NetworkError/pageAlreadyLoading``, ``NetworkError/noMorePages``) rather
 /// than send a second request for a page or one past the end. The page counter moves only when
 /// a page arrives, so after a failure the next load asks for the same page again: nothing is
 /// skipped or repeated. `loadFirstPage` starts over, cancelling a load under way; the items are
@@ -59,24 +59,24 @@ public final class Pager<Item: Sendable>: Sendable {
 
     /// Loads the first page, cancelling any load under way; its items replace the pager's.
     @discardableResult
-    public func loadFirstPage() async throws(PagingError) -> LoadedPage<Item> {
+    public func loadFirstPage() async throws(NetworkError) -> LoadedPage<Item> {
         try await load(begin(.first))
     }
 
     /// Loads the page after those loaded (the first when none is), its items appended to the
     /// pager's. Refuses while a page is loading or after the last page.
     @discardableResult
-    public func loadNextPage() async throws(PagingError) -> LoadedPage<Item> {
+    public func loadNextPage() async throws(NetworkError) -> LoadedPage<Item> {
         try await load(begin(.next))
     }
 
-    /// Cancels the load under way, if any; its caller gets `PagingError.requestFailed(.cancelled)`
-    /// and the next load asks for the same page.
+    /// Cancels the load under way, if any; its caller gets `NetworkError.cancelled` and the next
+    /// load asks for the same page.
     public func cancel() {
         cancelLoad()?.cancel()
     }
 
-    private func load(_ pending: PendingLoad<Item>) async throws(PagingError) -> LoadedPage<Item> {
+    private func load(_ pending: PendingLoad<Item>) async throws(NetworkError) -> LoadedPage<Item> {
         try finish(pending, with: await service.result(of: pending.request)).get()
     }
 }

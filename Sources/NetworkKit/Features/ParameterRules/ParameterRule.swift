@@ -73,10 +73,10 @@ public struct ParameterRule: Sendable {
 
 extension AnyRequest {
     /// Checks the parameters (the service's common ones included) must pass before the request
-    /// is sent: the rules of the request's ``ParameterRulesInterceptor``, which setting them puts
-    /// at the end of ``interceptors`` (an empty list removes it).
+    /// is sent, after the request's ``interceptors`` prepared it; nothing is sent when one fails
+    /// (``NetworkError/invalidParameter(name:reason:)``).
     public var parameterRules: [ParameterRule] {
-        get { interceptors.builtIn(ParameterRulesInterceptor.self)?.rules ?? [] }
+        get { self[option: \.interceptors].builtIn(ParameterRulesInterceptor.self)?.rules ?? [] }
         set { withStateMachine { $0.options.interceptors.setBuiltIn(newValue.isEmpty ? nil : ParameterRulesInterceptor(newValue)) } }
     }
 }

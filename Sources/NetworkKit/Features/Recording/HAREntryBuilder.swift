@@ -11,7 +11,7 @@ struct HAREntryBuilder: Sendable {
     /// The entry of an exchange that sent `request` with `requestBody` (``requestBody(_:bodyFile:)``).
     func entry(request: URLRequest, requestBody: (data: Data?, size: Int)?, startedAt: Date, waited: Duration,
                received: Duration, head: ResponseHead?, body: Data, bodyBytes: Int, inflates: Bool,
-               failure: TransportFailure?) -> HARArchive.Entry {
+               failure: NetworkError?) -> HARArchive.Entry {
         let wait = waited.inMilliseconds, receive = received.inMilliseconds
         var entry = HARArchive.Entry(
             startedDateTime: startedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
@@ -24,7 +24,7 @@ struct HAREntryBuilder: Sendable {
             // A transfer the kit stopped once it had what it needed is not a failure of the exchange.
             var stoppedAfterHead = head != nil
             if case .cancelled = failure {} else { stoppedAfterHead = false }
-            if !stoppedAfterHead { entry.error = NetworkError(failure).description }
+            if !stoppedAfterHead { entry.error = failure.description }
         }
         return entry
     }

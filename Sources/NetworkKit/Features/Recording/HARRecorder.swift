@@ -20,16 +20,19 @@ public final class HARRecorder: Sendable {
     /// Which secrets the recorded headers, URLs and form bodies hide.
     public let redaction: Redaction
     /// The most bytes of one body kept.
-    public let bodyLimit: Int
+    public let bodyLimit: Int64
     private let entries = Protected<[HARArchive.Entry]>([])
     /// Where entries are made, one at a time, in the order their exchanges ended.
     private let queue = DispatchQueue(label: "NetworkKit.HARRecorder")
 
     /// A recorder with no entries yet.
-    public init(redaction: Redaction = .standard, bodyLimit: Int = 4 << 20) {
+    public init(redaction: Redaction = .standard, bodyLimit: Int64 = 4 << 20) {
         self.redaction = redaction
         self.bodyLimit = bodyLimit
     }
+
+    /// `bodyLimit` as a count of bytes in memory.
+    var bodyByteLimit: Int { Int(clamping: max(0, bodyLimit)) }
 
     /// How many exchanges were recorded.
     public var count: Int {

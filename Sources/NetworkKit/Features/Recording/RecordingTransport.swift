@@ -97,7 +97,7 @@ final class RecordedExchange: TransportEvents {
     }
 
     func transportDidReceive(chunk: Data) {
-        let limit = recorder.bodyLimit
+        let limit = recorder.bodyByteLimit
         state.withLock { state in
             state.bodyBytes += chunk.count
             if state.bodyBytes <= limit { state.body.append(chunk) }
@@ -109,7 +109,7 @@ final class RecordedExchange: TransportEvents {
         await forward.transportReadyForMoreBody()
     }
 
-    func transportDidComplete(failure: TransportFailure?) {
+    func transportDidComplete(failure: NetworkError?) {
         let ended = ContinuousClock.now
         let recorded = state.withLock { state -> State? in
             guard !state.recorded else { return nil }
@@ -117,7 +117,7 @@ final class RecordedExchange: TransportEvents {
             return state
         }
         if let recorded {
-            let builder = HAREntryBuilder(redaction: recorder.redaction, bodyLimit: recorder.bodyLimit)
+            let builder = HAREntryBuilder(redaction: recorder.redaction, bodyLimit: recorder.bodyByteLimit)
             // A body sent from a file is read now: the kit may remove the file once the request ends.
             let requestBody = builder.requestBody(request, bodyFile: bodyFile)
             let (request, startedAt, inflates) = (request, startedAt, inflates)

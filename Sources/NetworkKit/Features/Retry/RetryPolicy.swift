@@ -23,10 +23,9 @@ public struct RetryPolicy: RequestInterceptor {
     public var retryableErrorCodes: Set<URLError.Code>
     /// How long to wait before each retry when the server does not say.
     public var backoff: Backoff
-    /// The longest `Retry-After` honoured; a server asking for more is not retried.
+    /// The longest `Retry-After` honoured; a server asking for more is not retried. A
+    /// `Retry-After` date is read against the service's clock (``InterceptorContext/date``).
     public var maxRetryAfter: Duration
-    /// The current time, for `Retry-After` dates; tests give a fixed one.
-    public var now: @Sendable () -> Date
 
     /// The statuses retried by default: too many requests, bad gateway, unavailable, gateway timeout.
     public static let defaultStatusCodes: Set<Int> = [429, 502, 503, 504]
@@ -42,15 +41,13 @@ public struct RetryPolicy: RequestInterceptor {
         retryableStatusCodes: Set<Int> = RetryPolicy.defaultStatusCodes,
         retryableErrorCodes: Set<URLError.Code> = RetryPolicy.defaultErrorCodes,
         backoff: Backoff = Backoff(),
-        maxRetryAfter: Duration = .seconds(120),
-        now: @escaping @Sendable () -> Date = Date.init
+        maxRetryAfter: Duration = .seconds(120)
     ) {
         self.maxRetries = maxRetries
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableErrorCodes = retryableErrorCodes
         self.backoff = backoff
         self.maxRetryAfter = maxRetryAfter
-        self.now = now
     }
 
     /// Retries while attempts remain, the request is idempotent and the failure is retryable.
@@ -66,7 +63,7 @@ public struct RetryPolicy: RequestInterceptor {
             guard let asked = context.response?.header("Retry-After") else {
                 return .retry(after: backoff.delay(beforeRetry: attempt))
             }
-            guard let delay = Self.retryAfter(asked, now: now()), delay <= maxRetryAfter else { return .doNotRetry }
+            guard let delay = Self.retryAfter(asked, now: context.date), delay <= maxRetryAfter else { return .doNotRetry }
             return .retry(after: delay)
         default:
             return .doNotRetry

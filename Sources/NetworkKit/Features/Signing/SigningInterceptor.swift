@@ -6,21 +6,21 @@ import FoundationNetworking
 /// Signs every attempt as it will be sent. Created by `ServiceConfiguration.signer`, it goes at
 /// the end of the service's interceptors, and a request's own interceptors run before it, so
 /// the signature covers everything they change.
-public struct SigningInterceptor: BuiltInInterceptor {
+struct SigningInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.last
     static let prepares = false
     static let serviceStep = ServiceDefaults.signer
 
     /// The signer.
-    public var signer: any RequestSigning
+    var signer: any RequestSigning
 
     /// Signs every request with `signer`.
-    public init(_ signer: any RequestSigning) {
+    init(_ signer: any RequestSigning) {
         self.signer = signer
     }
 
     /// The signed request (see ``RequestSigning/sign(_:bodyFile:environment:)``).
-    public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
         try signer.sign(request, bodyFile: context.bodyFile, environment: context.environment)
     }
 }

@@ -32,14 +32,15 @@ import Foundation
 /// `@unchecked Sendable`, restated from ``AnyRequest`` (whose lock guards its one mutable field):
 /// this class adds only `sink`, a `let` whose state is guarded by its own locks.
 public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendable {
-    /// Called on the callback queue with each item, in order, before the completion handlers.
-    public typealias ItemHandler = @Sendable (StreamRequest<Item>, Item) -> Void
-    /// Called once when the stream ends: how it ended, or why it failed.
-    public typealias CompletionHandler = @Sendable (StreamRequest<Item>, Result<StreamSummary, NetworkError>) -> Void
-    /// Called as bytes move (the body's bytes so far in this connection; no total is known).
-    public typealias ProgressHandler = @Sendable (StreamRequest<Item>, TransferProgress) -> Void
-    /// Called when the state changes.
-    public typealias StateHandler = @Sendable (StreamRequest<Item>, RequestState) -> Void
+    /// Called on the main actor with each item, in order, before the completion handlers.
+    public typealias ItemHandler = @MainActor @Sendable (StreamRequest<Item>, Item) -> Void
+    /// Called once, on the main actor, when the stream ends: how it ended, or why it failed.
+    public typealias CompletionHandler = @MainActor @Sendable (StreamRequest<Item>, Result<StreamSummary, NetworkError>) -> Void
+    /// Called on the main actor as bytes move (the body's bytes so far in this connection; no
+    /// total is known).
+    public typealias ProgressHandler = @MainActor @Sendable (StreamRequest<Item>, TransferProgress) -> Void
+    /// Called on the main actor when the state changes.
+    public typealias StateHandler = @MainActor @Sendable (StreamRequest<Item>, RequestState) -> Void
 
     /// The items the consumers can fall behind by (for a loop that parses, 256 bytes an item),
     /// fixed when the request is made.
@@ -108,7 +109,7 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         }
     }
 
-    /// Adds a handler called on the callback queue with each item, in order; items parsed before
+    /// Adds a handler called on the main actor with each item, in order; items parsed before
     /// it was added do not reach it. Never called after the completion handlers.
     public func addItemHandler(_ handler: @escaping ItemHandler) {
         // Weak: the request holds its sink, and runs (held by its pipeline) while items arrive.
@@ -118,19 +119,19 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         }
     }
 
-    /// Adds a handler called once, on the callback queue, when the stream ends, after every item
+    /// Adds a handler called once, on the main actor, when the stream ends, after every item
     /// handler call. One added after the end is called with the stored result.
     public func addCompletionHandler(_ handler: @escaping CompletionHandler) {
         addTypedCompletionHandler(handler)
     }
 
-    /// Adds a handler called on the callback queue as body bytes arrive, never after the
+    /// Adds a handler called on the main actor as body bytes arrive, never after the
     /// completion handlers.
     public func addProgressHandler(_ handler: @escaping ProgressHandler) {
         addTypedProgressHandler(handler)
     }
 
-    /// Adds a handler called on the callback queue when the request starts running and when it finishes.
+    /// Adds a handler called on the main actor when the request starts running and when it finishes.
     public func addStateHandler(_ handler: @escaping StateHandler) {
         addTypedStateHandler(handler)
     }

@@ -5,21 +5,21 @@ import FoundationNetworking
 
 /// Runs the service's URL filters, in order, on the URL of every attempt (YTKNetwork's URL
 /// filters), after the parameters are in it. Created by `ServiceConfiguration.urlFilters`.
-public struct URLFiltersInterceptor: BuiltInInterceptor {
+struct URLFiltersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 3)
     static let prepares = false
 
     /// The filters, in the order they run.
-    public var filters: [any URLFilter]
+    var filters: [any URLFilter]
 
     /// Runs `filters` on every request.
-    public init(_ filters: [any URLFilter]) {
+    init(_ filters: [any URLFilter]) {
         self.filters = filters
     }
 
     /// The request with its URL through every filter.
     /// - Throws: `NetworkError.invalidRequest` naming the filter that failed.
-    public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
         guard var url = request.url else { return request }
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET") ?? .get
         for filter in filters {

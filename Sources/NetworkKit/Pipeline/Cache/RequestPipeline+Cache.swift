@@ -18,7 +18,8 @@ extension RequestPipeline {
     /// The cache at work on this request, or nil when it has no ``CachePolicy`` or cannot be cached.
     func cacheLookup(for prepared: URLRequest) -> (any RequestCaching)? {
         guard let policy = options.cache, Self.canCache(options) else { return nil }
-        return settings.responseCache?.lookUp(prepared, policy: policy, ignoring: settings.ignoredCacheKeyArguments)
+        return settings.responseCache?.lookUp(prepared, policy: policy, ignoring: settings.ignoredCacheKeyArguments,
+                                              dates: settings.dates)
     }
 
     /// Looks the request up. A fresh entry that parses answers it (`cacheElseNetwork`); with

@@ -8,8 +8,9 @@ import FoundationNetworking
 protocol ResponseCaching: Sendable {
     /// The cache at work on the request whose `URLRequest`, as built, is `prepared`; nil when
     /// the cache keeps no answer for it (a method or URL it has no key for). The key leaves out
-    /// the query arguments the policy and `ignoring` (the service's) name.
-    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>) -> (any RequestCaching)?
+    /// the query arguments the policy and `ignoring` (the service's) name; freshness is told by
+    /// `dates` (the service's clock).
+    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>, dates: ClockDates) -> (any RequestCaching)?
 }
 
 /// A response cache at work on one request: what it holds for it, whether that answers, which

@@ -4,7 +4,7 @@ import Foundation
 /// takes held items or parses the chunks held for it in its own task.
 extension StreamSink {
     /// Adds an item handler; items parsed from then on reach it.
-    func addHandler(_ handler: @escaping @Sendable (Item) -> Void) {
+    func addHandler(_ handler: @escaping @MainActor @Sendable (Item) -> Void) {
         flow.withLock { $0.handlers.append(handler) }
     }
 
@@ -96,7 +96,7 @@ extension StreamSink {
     /// items, a pipeline waiting at the connection's end takes the chunks left, and a parser's
     /// error stops the request. Returns what the iterator hands out.
     private func parsedChunk(_ result: Result<[Item], NetworkError>) -> Result<[Item], NetworkError> {
-        typealias Handlers = [@Sendable (Item) -> Void]
+        typealias Handlers = [@MainActor @Sendable (Item) -> Void]
         let (drain, producer, request, handlers) = flow.withLock { flow -> (Drain?, Producer?, (any RunningRequest)?, Handlers) in
             flow.parsing = false
             switch result {

@@ -44,7 +44,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
 
     /// The consumers' side.
     struct Flow {
-        var handlers: [@Sendable (Item) -> Void] = []
+        var handlers: [@MainActor @Sendable (Item) -> Void] = []
         /// Items queued for the handlers whose block has not run yet.
         var pendingForHandlers = 0
         /// Items parsed by the transfer, held for the sequence.
@@ -78,7 +78,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         }
 
         /// The item handlers, which now have `count` more items to run on.
-        mutating func handlersTaking(_ count: Int) -> [@Sendable (Item) -> Void] {
+        mutating func handlersTaking(_ count: Int) -> [@MainActor @Sendable (Item) -> Void] {
             if !handlers.isEmpty { pendingForHandlers += count }
             return handlers
         }
@@ -259,14 +259,14 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         }
     }
 
-    /// Queues one block that runs every handler on each item, on the callback queue, unless the
+    /// Queues one block that runs every handler on each item, on the main actor, unless the
     /// request finished (nothing is reported after it finishes).
     private func queueForHandlers(_ items: [Item], request: any RunningRequest) {
         queue(items, for: flow.withLock { $0.handlersTaking(items.count) }, request: request)
     }
 
     /// Queues the block of `queueForHandlers` for `handlers` (none: nothing to do).
-    func queue(_ items: [Item], for handlers: [@Sendable (Item) -> Void], request: any RunningRequest) {
+    func queue(_ items: [Item], for handlers: [@MainActor @Sendable (Item) -> Void], request: any RunningRequest) {
         guard !handlers.isEmpty else { return }
         let queued = request.queueWhileRunning {
             for item in items {

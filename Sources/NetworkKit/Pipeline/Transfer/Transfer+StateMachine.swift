@@ -291,14 +291,14 @@ extension Transfer.StateMachine {
 
     /// The transport completed with `failure`: the outcome to hand the pipeline. A failure the
     /// kit decided wins over the transport's; a redirect whose body was dropped completes it.
-    mutating func complete(failure transportFailure: TransportFailure?) -> TransferOutcome {
+    mutating func complete(failure transportFailure: NetworkError?) -> TransferOutcome {
         var ended = outcome
         if let failure {
             ended.error = failure
         } else if outcome.redirect != nil {
             ended.error = nil
         } else {
-            ended.error = transportFailure.map(NetworkError.init)
+            ended.error = transportFailure
         }
         outcome = TransferOutcome()
         task = nil

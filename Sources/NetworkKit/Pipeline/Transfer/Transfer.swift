@@ -26,6 +26,8 @@ final class Transfer: TransportEvents {
         let body: Body
         /// The service's envelope, for a stream parser's `begin`.
         let envelope: ResponseEnvelope?
+        /// The service's JSON decoder, for a stream parser's `begin`.
+        let jsonDecoder: JSONDecoder?
         /// True when the transport waits for a stream's consumers before reading on.
         let transportPausesReading: Bool
         /// Watches the transfer's idle time while it runs, if its request has an idle timeout.
@@ -130,6 +132,7 @@ final class Transfer: TransportEvents {
             guard let sink = setup.sink else { break }
             var response = Response(head, data: Data())
             response.envelope = setup.envelope
+            response.jsonDecoder = setup.jsonDecoder
             do {
                 try sink.begin(response)
             } catch {
@@ -241,7 +244,7 @@ final class Transfer: TransportEvents {
         locked.withLock { $0.state.pause(false, now: .now) }
     }
 
-    func transportDidComplete(failure: TransportFailure?) {
+    func transportDidComplete(failure: NetworkError?) {
         if failure == nil, let inflater = locked.withLock({ $0.inflater }) {
             do {
                 try inflater.finish()

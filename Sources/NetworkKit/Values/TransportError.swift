@@ -3,33 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// How a transfer ended without its whole response, as a transport completes it
-/// (``TransportEvents/transportDidComplete(failure:)``). Each case becomes the `NetworkError`
-/// case of the same name.
-public enum TransportFailure: Error, Sendable {
-    /// The transfer was cancelled: its task's `cancel()`, or a transport shutting down.
-    case cancelled
-    /// The connection could not be made as the request's settings ask: a server that failed a
-    /// TLS check, a proxy that wants credentials or refused.
-    case connection(ConnectionFailure)
-    /// The transfer failed: what failed, whether the server may have processed the request, and
-    /// the transport's own words and error.
-    case failed(TransportError)
-
-    /// A failure of `code`, in the transport's words `detail`, with what the transport can tell
-    /// of whether the server processed the request.
-    public static func failed(_ code: URLError.Code, detail: String = "",
-                              serverProcessing: ServerProcessing? = nil) -> TransportFailure {
-        .failed(TransportError(code, detail: detail, serverProcessing: serverProcessing))
-    }
-
-    /// A Foundation `URLError` as a transport reports it: `.cancelled` for its cancellation code,
-    /// else a failure of its code and description (`TransportError(_:)`).
-    package init(_ error: URLError) {
-        self = error.code == .cancelled ? .cancelled : .failed(TransportError(error))
-    }
-}
-
 /// A transfer's failure as its transport reports it: what failed (``code``, in the terms of
 /// Foundation's `URLError`, the same on every transport), whether the server may have processed
 /// the request (``serverProcessing``), the transport's own words (``detail``) and the error its

@@ -1,7 +1,7 @@
 /// Why a connection could not be made the way the service's connection settings ask: the
 /// proxy refused it, the server's TLS identity failed a check, a setting cannot be used, or the
 /// transport cannot do a feature at all.
-public enum ConnectionFailure: Sendable, Equatable, CustomStringConvertible {
+public enum ConnectionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The proxy answered `407 Proxy Authentication Required`: it needs credentials, or refused
     /// the ones sent.
     case proxyAuthenticationRequired(proxy: String)
