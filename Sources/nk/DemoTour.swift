@@ -72,7 +72,7 @@ struct DemoTour {
                 let value = try await service.send(Request(path: "/json/feed", parser: parser))
                 return "converter \"Headlines\" returned \(value)"
             }),
-            ("Completion handlers run in the order added, each once, on the callback queue", {
+            ("Completion handlers run in the order added, each once, on the main actor", {
                 let request = Request(path: "/json/small", parser: JSONParser(contentKeyPath: "content/name"))
                 let order = await withCheckedContinuation { continuation in
                     let seen = Protected<[Int]>([])

@@ -19,7 +19,7 @@ func getUserInfo(userID: String, clientPassword: String) -> Request<JSON> {
 
 func showUserInfo(api: Service, clientPassword: String) {
     let request = getUserInfo(userID: "42", clientPassword: clientPassword)
-    request.addCompletionHandler { _, result in     // on the callback queue: main by default
+    request.addCompletionHandler { _, result in     // on the main actor
         switch result {
         case .success(let user): print(user["nick"]?.stringValue ?? "")
         case .failure(let error): print(error)          // a NetworkError

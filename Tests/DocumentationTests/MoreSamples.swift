@@ -79,3 +79,23 @@ struct GIFCodec: ImageCodec {
 func imagesRegister() {
     ImageCodecRegistry.shared.register(GIFCodec(), forMIMETypes: ["image/gif"])
 }
+
+// MARK: - Where Code Runs, "Overview"
+
+@MainActor
+final class FeedScreen {
+    var title = "Loading…"
+    var progress = 0.0
+
+    func load(from api: Service) {
+        let request = Request(path: "/feed", parser: ModelParser([Entrance].self))
+        request.addProgressHandler { _, progress in self.progress = progress.fractionCompleted ?? 0 }
+        request.addCompletionHandler { _, result in
+            switch result {
+            case .success(let entrances): self.title = "\(entrances.count) entrances"
+            case .failure(let error): self.title = error.description
+            }
+        }
+        api.start(request)
+    }
+}

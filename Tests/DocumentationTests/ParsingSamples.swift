@@ -27,6 +27,26 @@ func parsersModels() {
     _ = Request(path: "/me", parser: ModelParser(modelName: "Profile"))
 }
 
+struct AuditEntry: Decodable, Sendable {
+    var action: String
+    var at: Date
+}
+
+func parsersDecoders() -> (ServiceConfiguration, ServiceConfiguration, Request<AuditEntry>) {
+    let iso = JSONDecoder()
+    iso.dateDecodingStrategy = .iso8601
+    var modern = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
+    modern.jsonDecoder = iso
+
+    let seconds = JSONDecoder()
+    seconds.dateDecodingStrategy = .secondsSince1970
+    var legacy = ServiceConfiguration(baseURL: URL(string: "https://legacy.example.com"))
+    legacy.jsonDecoder = seconds
+
+    let audit = Request(path: "/audit", parser: ModelParser(AuditEntry.self, decoder: iso))   // on either service
+    return (modern, legacy, audit)
+}
+
 func parsersShape() {
     let shape: JSONShape = ["nick": .string, "level": .number, "items": [["id": .integer]],
                             "avatar": .optional(.string)]

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The shared background queue parsers run on, so parsing never blocks the callback queue.
+/// The shared background queue parsers run on, so parsing never blocks the main actor.
 ///
 /// Each service's URLSession delegate queue is a serial queue that targets this one. A parser
 /// that declares itself lightweight (`ResponseParser.isLightweight`: data, string, JSON, models)

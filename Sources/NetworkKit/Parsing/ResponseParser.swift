@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns a finished `Response` into a value.
 ///
-/// Parsers run on the service's background parsing queue, never on the callback queue,
+/// Parsers run on the service's background parsing queue, never on the main actor,
 /// so they may do real work (JSON, model conversion, image decoding). A parser throws
 /// `ParseError` (or any error, which the service wraps) on input it cannot handle.
 ///

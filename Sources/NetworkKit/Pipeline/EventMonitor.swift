@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Watches what happens to every request of a service: logging, metrics, tracing. Every method
 /// has a default that does nothing, so a monitor implements only what it needs. A service can
 /// have several (`ServiceConfiguration/eventMonitors`); they are called in order, on the
-/// request's pipeline (never the callback queue), so they should be quick.
+/// request's pipeline (never the main actor), so they should be quick.
 public protocol EventMonitor: Sendable {
     /// The service took the request on (`Service/start(_:)`).
     func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod)

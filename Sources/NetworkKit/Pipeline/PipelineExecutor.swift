@@ -2,7 +2,7 @@ import Dispatch
 
 /// Runs a service's request pipelines on its pipeline queue: a serial queue that targets
 /// `ParsingQueue.shared`, so every step of a pipeline, parsing included, runs on the parsing
-/// queue and never on the callback queue. The default transport calls back on the same queue,
+/// queue and never on the main actor. The default transport calls back on the same queue,
 /// so a finished transfer resumes its pipeline without waking another thread.
 final class PipelineExecutor: TaskExecutor {
     let queue: DispatchQueue

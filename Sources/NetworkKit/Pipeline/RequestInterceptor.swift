@@ -7,10 +7,10 @@ import FoundationNetworking
 /// (its target, parameters and headers, once per request), **adapt** the `URLRequest` about to
 /// be sent (every attempt), and decide whether a failed attempt is **retried**, and when.
 ///
-/// The service's conveniences are interceptors in the same list as yours (see
-/// <doc:Interceptors> for the order): ``EnvironmentInterceptor``, ``CommonParametersInterceptor``,
-/// ``CommonHeadersInterceptor``, ``URLFiltersInterceptor``, ``SigningInterceptor``, and the
-/// request's ``ParameterRulesInterceptor``. Every method has a default that changes nothing.
+/// Yours run, in the order of ``ServiceConfiguration/interceptors`` and then a request's own
+/// ``AnyRequest/interceptors``, after the service's steps that prepare every request (environment,
+/// common parameters and headers, URL filters) and before its signer (see <doc:Interceptors>).
+/// Every method has a default that changes nothing.
 public protocol RequestInterceptor: Sendable {
     /// Changes the draft before it is encoded: its target (a path becomes a URL), parameters and
     /// headers. Runs once per request, before its first attempt, in chain order. Throwing fails

@@ -21,9 +21,9 @@ import FoundationNetworking
 ///    limit and the idle timeout, report progress;
 /// 5. **validate** the status against the request's acceptable codes, then the response against
 ///    the service's ``ResponseValidation`` unless the request opts out;
-/// 6. **parse** the body with the request's parser chain (never on the callback queue);
+/// 6. **parse** the body with the request's parser chain (never on the main actor);
 /// 7. on failure ask the interceptors whether to **retry**, and after which delay;
-/// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the callback queue),
+/// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the main actor),
 ///    then the event monitors' `requestDidFinish`.
 ///
 /// Steps 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
@@ -457,7 +457,7 @@ final class RequestPipeline: Sendable {
     }
 
     /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on
-    /// `ParsingQueue.shared`: never on the callback queue.
+    /// `ParsingQueue.shared`: never on the main actor.
     func parse(_ response: Response) async -> AnyResult {
         let notes = response.notes ?? ParseNotes()
         let parser = request.anyParser

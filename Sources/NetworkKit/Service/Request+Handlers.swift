@@ -23,7 +23,8 @@ extension Request: TypedHandlers {
     ///
     /// ```swift
     /// let download = Request(path: "/big.zip", downloadTo: .directory(downloads))
-    /// Task { for await progress in download.progressUpdates { bar.update(progress.fractionCompleted) } }
+    /// let updates = download.progressUpdates
+    /// Task { for await progress in updates { bar.update(progress.fractionCompleted) } }
     /// let file = try await service.send(download)
     /// ```
     public var progressUpdates: AsyncStream<TransferProgress> {

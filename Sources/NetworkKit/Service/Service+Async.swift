@@ -8,7 +8,7 @@ extension Service {
     ///
     /// The pipeline runs in the calling task (which is never the main actor: this function is
     /// not isolated to it), so no thread is woken to start it. The value arrives as soon as
-    /// parsing ends; completion handlers added to the request still run on the callback queue.
+    /// parsing ends; completion handlers added to the request still run on the main actor.
     public func send<Output>(_ request: Request<Output>) async throws(NetworkError) -> Output {
         try await result(of: request).get()
     }

@@ -17,7 +17,7 @@ extension ServiceConfiguration {
         set { environment.cdnURL = newValue }
     }
 
-    /// The environment paths are resolved on, held by the list's ``EnvironmentInterceptor``
+    /// The environment paths are resolved on, the service's first step
     /// ("default", with no URLs, when it has none).
     public var environment: ServiceEnvironment {
         get { environmentStep?.environment ?? ServiceEnvironment(name: "default", baseURL: nil) }
@@ -29,16 +29,16 @@ extension ServiceConfiguration {
         environmentStep?.environment.name
     }
 
-    /// Filters every request URL passes through, in order (see `URLFilter`), held by the list's
-    /// ``URLFiltersInterceptor``.
+    /// Filters every request URL passes through, in order (see `URLFilter`), on each attempt
+    /// before your interceptors adapt it.
     public var urlFilters: [any URLFilter] {
         get { steps.builtIn(URLFiltersInterceptor.self)?.filters ?? [] }
         set { steps.setBuiltIn(newValue.isEmpty ? nil : URLFiltersInterceptor(newValue)) }
     }
 
     /// Headers sent with every request, read when each request is prepared (so a token read
-    /// here is always the current one); a request's own headers win. Held by the list's
-    /// ``CommonHeadersInterceptor``.
+    /// here is always the current one); a request's own headers win. Added before your
+    /// interceptors prepare the request.
     public var commonHeaders: @Sendable () -> [String: String] {
         get {
             guard let step = steps.builtIn(CommonHeadersInterceptor.self) else { return { [:] } }
@@ -48,8 +48,8 @@ extension ServiceConfiguration {
     }
 
     /// Parameters sent with every request, encoded with the request's own and read when each
-    /// request is prepared; a request's own parameters win. Held by the list's
-    /// ``CommonParametersInterceptor``.
+    /// request is prepared; a request's own parameters win. Added before your interceptors
+    /// prepare the request.
     public var commonParameters: @Sendable () -> [String: JSON] {
         get {
             guard let step = steps.builtIn(CommonParametersInterceptor.self) else { return { [:] } }
@@ -59,7 +59,7 @@ extension ServiceConfiguration {
     }
 
     /// Signs every request last, after every other interceptor, the request's own included
-    /// (see `RequestSigning`); held by the list's ``SigningInterceptor``.
+    /// (see `RequestSigning`), so the signature covers what they changed.
     public var signer: (any RequestSigning)? {
         get { steps.builtIn(SigningInterceptor.self)?.signer }
         set { steps.setBuiltIn(newValue.map(SigningInterceptor.init)) }

@@ -6,7 +6,7 @@ public enum RequestTarget: Sendable, Hashable, CustomStringConvertible {
     /// An absolute URL, sent as it is.
     case url(URL)
     /// A path such as `/feed` or `feed?page=2`, resolved on the base URL by the service's
-    /// ``EnvironmentInterceptor``; a request whose path nothing resolves fails with
+    /// environment (``ServiceConfiguration/environment``); a request whose path nothing resolves fails with
     /// `NetworkError.invalidURL` before anything is sent.
     case path(String)
 

@@ -29,7 +29,7 @@ import NetworkKit
 /// Every error it throws is a `ParseError` (parser `"image"`) with the reason and kind of the
 /// decoder's error (kind `limit` for an image over the pixel limit, which is refused from its
 /// header, before any pixel memory exists). The stream then fails with it as
-/// ``NetworkKit/NetworkError/parse(_:)``; the last preview the loop or the item handlers received
+/// `NetworkError.parse`; the last preview the loop or the item handlers received
 /// is the best image there is, which an app can keep showing.
 public struct IncrementalImageParser: StreamParser {
     /// The items: previews, then the final image.

@@ -2,8 +2,8 @@ import Foundation
 
 /// Rewrites the URL of every request a service sends (YTKNetwork's `YTKUrlFilterProtocol`):
 /// add common query arguments, move paths, point at a mock server. Filters run in order, in the
-/// service's ``URLFiltersInterceptor`` (`ServiceConfiguration.urlFilters`), on each attempt's URL
-/// with the parameters in it, before the interceptors you add.
+/// service's ``ServiceConfiguration/urlFilters``, on each attempt's URL with the parameters in
+/// it, before the interceptors you add.
 public protocol URLFilter: Sendable {
     /// The URL to send instead of `url`; throw to fail the request before anything is sent.
     func filter(_ url: URL, method: HTTPMethod) throws -> URL

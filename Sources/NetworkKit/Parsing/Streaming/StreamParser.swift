@@ -8,7 +8,7 @@ import Foundation
 /// each body (the first connection, then each reconnection) it calls ``begin(_:)`` with the
 /// response so far (head and the service's envelope, no body), ``parse(_:)`` with every chunk in
 /// order, and ``finish()`` when the body ended as it should; never after a drop, a cancel or a
-/// thrown error. It runs off the callback queue: in the task that iterates the request's
+/// thrown error. It runs off the main actor: in the task that iterates the request's
 /// ``ItemStream`` when that is the request's one consumer, else where the transport delivers.
 ///
 /// A parser must give the same items for the same bytes however they are split into chunks:

@@ -7,7 +7,7 @@ import Foundation
 /// absolute URL; its parameters go into the query, or into the body when the request's `body` is
 /// `.form` or `.json`; its headers are set on the `URLRequest`.
 public struct RequestDraft: Sendable {
-    /// Where the request goes; the ``EnvironmentInterceptor`` turns a path into a URL.
+    /// Where the request goes; the service's environment turns a path into a URL before your interceptors see it.
     public var target: RequestTarget
     /// The HTTP method.
     public var method: HTTPMethod

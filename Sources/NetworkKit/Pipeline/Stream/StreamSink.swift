@@ -7,7 +7,7 @@ import Foundation
 ///   iterator parses them in its own task as it asks for items. Chunks not yet parsed count
 ///   against `unparsedByteLimit`.
 /// - **Item handlers** (with or without the sequence): the transfer parses each chunk and queues
-///   its items for the handlers on the callback queue and for the sequence. An item counts
+///   its items for the handlers on the main actor and for the sequence. An item counts
 ///   against `limit` from when it is parsed until a handler block ran it or the iterator took it.
 ///
 /// Either way, the iterator takes what is held at once (one lock for many items), and a
