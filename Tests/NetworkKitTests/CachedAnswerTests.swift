@@ -4,16 +4,7 @@ import FixtureServer
 import NetworkKitTesting
 import Testing
 
-/// Where the cached-answer tests send: the fixture server through each transport, or the stub.
-enum CacheRoad: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case urlSession = "URLSession"
-    case nio = "NIO"
-    case stub = "StubTransport"
-
-    var testDescription: String { rawValue }
-}
-
-/// A service with a response cache and a service-wide envelope and validation, on one road, and
+/// A service with a response cache and a service-wide envelope and validation, on one transport, and
 /// how many times the origin answered each path.
 private struct CachedAnswerSetup {
     let service: Service
@@ -22,8 +13,9 @@ private struct CachedAnswerSetup {
     let stop: @Sendable () -> Void
 
     /// Every answer is `{"code": 0, "hit": N, "version": "1"}` with an `ETag`; a conditional
-    /// request with that tag is answered `304`.
-    static func start(_ road: CacheRoad) async throws -> CachedAnswerSetup {
+    /// request with that tag is answered `304`: by the fixture server through the real
+    /// transports, by a responder of the stub's.
+    static func start(_ transport: ConformanceTransport) async throws -> CachedAnswerSetup {
         let date = TestDate()
         let cache = ResponseCache(memoryCapacity: 1 << 20, diskCapacity: 0)
         var configuration = ServiceConfiguration()
@@ -31,12 +23,11 @@ private struct CachedAnswerSetup {
         configuration.clock = date.clock
         configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "version")
         configuration.responseValidation = ResponseValidation(requiredKeyPaths: ["missing"])
-        switch road {
+        switch transport {
         case .urlSession, .nio:
             let server = try await FixtureServer.start()
             configuration.baseURL = server.baseURL
-            let transport: TransportKind = road == .nio ? .nio : .urlSession
-            return CachedAnswerSetup(service: transport.service(configuration), date: date,
+            return CachedAnswerSetup(service: Service(configuration: configuration, transport: transport.make()), date: date,
                                      hits: { server.hits.count($0) }, stop: { server.stop() })
         case .stub:
             let stub = StubTransport()
@@ -71,9 +62,9 @@ private struct CachedAnswerSetup {
 @Suite("Cached answers take the network's road")
 struct CachedAnswerTests {
     @Test("a request that leaves the envelope out reads the whole document, from the network, the cache and a 304",
-          arguments: CacheRoad.allCases)
-    func envelopeLeftOut(road: CacheRoad) async throws {
-        let setup = try await CachedAnswerSetup.start(road)
+          arguments: ConformanceTransport.allCases)
+    func envelopeLeftOut(transport: ConformanceTransport) async throws {
+        let setup = try await CachedAnswerSetup.start(transport)
         defer { setup.stop() }
         let skipping: ServiceDefaults = [.envelope, .responseValidation]
         let network = try await setup.service.reply(to: setup.request("whole", skipping: skipping))
@@ -96,9 +87,9 @@ struct CachedAnswerTests {
     }
 
     @Test("an entry stored without the service's validation is checked by a request that keeps it",
-          arguments: CacheRoad.allCases)
-    func validationKept(road: CacheRoad) async throws {
-        let setup = try await CachedAnswerSetup.start(road)
+          arguments: ConformanceTransport.allCases)
+    func validationKept(transport: ConformanceTransport) async throws {
+        let setup = try await CachedAnswerSetup.start(transport)
         defer { setup.stop() }
         _ = try await setup.service.send(setup.request("checked", skipping: [.envelope, .responseValidation]))
         let checked = setup.request("checked", skipping: .envelope)
@@ -111,9 +102,9 @@ struct CachedAnswerTests {
     }
 
     @Test("a status the request does not accept fails a cached answer as it fails the network's",
-          arguments: CacheRoad.allCases)
-    func statusChecked(road: CacheRoad) async throws {
-        let setup = try await CachedAnswerSetup.start(road)
+          arguments: ConformanceTransport.allCases)
+    func statusChecked(transport: ConformanceTransport) async throws {
+        let setup = try await CachedAnswerSetup.start(transport)
         defer { setup.stop() }
         let skipping: ServiceDefaults = [.envelope, .responseValidation]
         _ = try await setup.service.send(setup.request("status", skipping: skipping))
@@ -123,9 +114,9 @@ struct CachedAnswerTests {
         guard case .failure(.httpStatus(code: 200, _, _)) = result else { Issue.record("expected httpStatus 200, got \(result)"); return }
     }
 
-    @Test("a cached answer reports its whole body to the progress handlers", arguments: CacheRoad.allCases)
-    func progressOfACachedAnswer(road: CacheRoad) async throws {
-        let setup = try await CachedAnswerSetup.start(road)
+    @Test("a cached answer reports its whole body to the progress handlers", arguments: ConformanceTransport.allCases)
+    func progressOfACachedAnswer(transport: ConformanceTransport) async throws {
+        let setup = try await CachedAnswerSetup.start(transport)
         defer { setup.stop() }
         let skipping: ServiceDefaults = [.envelope, .responseValidation]
         _ = try await setup.service.send(setup.request("progress", skipping: skipping))
