@@ -65,6 +65,8 @@ let package = Package(
                description: "The tools of the NetworkKitOpenAPI and GenerateModel plugins (OpenAPIKit, Yams, swift-argument-parser)."),
         .trait(name: "Observability",
                description: "Spans through swift-distributed-tracing and metrics through swift-metrics for every request, on any transport."),
+        .trait(name: "ServiceLifecycle",
+               description: "Service conforms to swift-service-lifecycle's Service: run in a ServiceGroup, it shuts down gracefully on its signal."),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
@@ -86,7 +88,8 @@ let package = Package(
         // Test, demo and benchmark only (and the tools' argument parser, under `CodeGeneration`):
         // no product reaches these without a trait, so an app does not fetch them.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        // Stops the fixture server gracefully (Hummingbird already depends on it).
+        // The core's ServiceGroup conformance, under the `ServiceLifecycle` trait; it also stops
+        // the fixture server gracefully (Hummingbird already depends on it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -118,13 +121,15 @@ let package = Package(
         .target(name: "CJPEGEighth", dependencies: ["CJPEG"]),
 
         // The core stays lean: Foundation, zlib and swift-log; swift-distributed-tracing and
-        // swift-metrics with the `Observability` trait only.
+        // swift-metrics with the `Observability` trait only, swift-service-lifecycle with the
+        // `ServiceLifecycle` trait only.
         .target(
             name: "NetworkKit",
             dependencies: [
                 "CZlib", .product(name: "Logging", package: "swift-log"),
                 observability("Tracing", package: "swift-distributed-tracing"),
                 observability("CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
             ],
             swiftSettings: strict
         ),
@@ -291,6 +296,8 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // The shutdown tests' ServiceGroup.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The WebSocket tests' Python peer, run as a program, not built.
             exclude: ["Peers"],
@@ -301,6 +308,8 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

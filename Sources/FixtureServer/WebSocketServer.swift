@@ -37,6 +37,8 @@ public final class WebSocketServer: Sendable {
     private let pings = NIOLockedValueBox<(count: Int, waiting: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
     private let stalledAfter = NIOLockedValueBox<Int?>(nil)
     private let sessions = NIOLockedValueBox(0)
+    /// The close codes clients sent (1005 for a close without one), and who waits for them.
+    private let closes = NIOLockedValueBox<(codes: [UInt16], waiting: [(Int, CheckedContinuation<[UInt16], Never>)])>(([], []))
 
     private init(port: Int, channel: any Channel) {
         self.port = port
@@ -117,6 +119,30 @@ public final class WebSocketServer: Sendable {
             }
             if now { continuation.resume() }
         }
+    }
+
+    /// The close codes clients sent, in order (1005 for a close without a code), once there are
+    /// at least `count`.
+    public func closeCodes(atLeast count: Int) async -> [UInt16] {
+        await withCheckedContinuation { continuation in
+            let now = closes.withLockedValue { closes -> [UInt16]? in
+                if closes.codes.count >= count { return closes.codes }
+                closes.waiting.append((count, continuation))
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+
+    fileprivate func receivedClose(code: UInt16) {
+        let ready = closes.withLockedValue { closes -> [(CheckedContinuation<[UInt16], Never>, [UInt16])] in
+            closes.codes.append(code)
+            let codes = closes.codes
+            let ready = closes.waiting.filter { $0.0 <= codes.count }.map { ($0.1, codes) }
+            closes.waiting.removeAll { $0.0 <= codes.count }
+            return ready
+        }
+        for (continuation, codes) in ready { continuation.resume(returning: codes) }
     }
 
     /// Counts a `/session` connection, returning its number (from 1).
@@ -330,6 +356,8 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
             send(.pong, frame.unmaskedData, context: context)
             server?.answeredPing()
         case .connectionClose:
+            var code = frame.unmaskedData
+            server?.receivedClose(code: code.readInteger(as: UInt16.self) ?? 1005)
             if closing {
                 context.close(promise: nil)
             } else {

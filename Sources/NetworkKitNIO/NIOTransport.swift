@@ -152,6 +152,15 @@ public final class NIOTransport: Transport {
         if life.invalidate() { shutDown() }
     }
 
+    /// Starts no transfer from now on and shuts the clients down, returning once their
+    /// connections are closed and their threads let go; while a transfer still runs, it returns at
+    /// once and that transfer's end shuts them down.
+    public func shutdown() async {
+        guard life.invalidate() else { return }
+        try? await client.shutdown()
+        for proxied in proxyClients.clients { try? await proxied.shutdown() }
+    }
+
     private func transferDidEnd() {
         if life.end() { shutDown() }
     }

@@ -24,6 +24,8 @@ public struct Response: Sendable {
     package var webSocket: (any WebSocketConnection)?
     /// For a WebSocket request whose options reconnect, how it opens its next connection.
     package var webSocketReopening: WebSocketReopening?
+    /// For a WebSocket request, where the socket handed out is kept for the service's shutdown.
+    package var openWebSockets: OpenWebSockets?
     /// Where the kit's parsers note the business status they checked (set by the pipeline).
     var notes: ParseNotes?
 

@@ -49,6 +49,8 @@ protocol PipelineHost: AnyObject, Sendable {
     var idleWatch: IdleWatch { get }
     /// Holds requests back where the service limits those in flight.
     var inFlight: InFlightGate { get }
+    /// The WebSockets the service handed out, which its shutdown closes.
+    var openWebSockets: OpenWebSockets { get }
     /// Runs a new request with `options` and `parser` through the service, as a request it was
     /// sent (a WebSocket's reconnection opens its new connection so).
     func run(options: RequestOptions, parser: any ResponseParser) async -> AnyResult

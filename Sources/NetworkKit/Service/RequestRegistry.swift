@@ -1,24 +1,58 @@
-/// The service's map of the requests it holds, from `start` until they finish.
+/// The service's map of the requests it holds, from `start` until they finish, and who waits
+/// for it to be empty (a shutdown).
 final class RequestRegistry: Sendable {
-    private let requests = Protected<[RequestID: AnyRequest]>([:])
+    private struct State {
+        var requests: [RequestID: AnyRequest] = [:]
+        /// Waiting for no request to be left, by the number each waiter took.
+        var emptyWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = Protected(State())
 
     func insert(_ request: AnyRequest) {
-        requests.withLock { $0[request.id] = request }
+        state.withLock { $0.requests[request.id] = request }
     }
 
     func remove(_ id: RequestID) {
-        requests.withLock { _ = $0.removeValue(forKey: id) }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            _ = state.requests.removeValue(forKey: id)
+            guard state.requests.isEmpty else { return [] }
+            defer { state.emptyWaiters = [:] }
+            return Array(state.emptyWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     func request(for id: RequestID) -> AnyRequest? {
-        requests.withLock { $0[id] }
+        state.withLock { $0.requests[id] }
     }
 
     var all: [AnyRequest] {
-        requests.withLock { Array($0.values) }
+        state.withLock { Array($0.requests.values) }
     }
 
     var count: Int {
-        requests.withLock { $0.count }
+        state.withLock { $0.requests.count }
+    }
+
+    /// Returns once no request is left, or the calling task is cancelled.
+    func waitUntilEmpty() async {
+        let number = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.requests.isEmpty || Task.isCancelled { return true }
+                    state.emptyWaiters[number] = waiter
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.emptyWaiters.removeValue(forKey: number) }?.resume()
+        }
     }
 }

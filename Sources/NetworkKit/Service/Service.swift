@@ -20,6 +20,10 @@ public final class Service: Sendable {
     private let executor: PipelineExecutor
     /// The parts that watch or hold requests back, each made when a request first needs it.
     private let watchers = Protected(Watchers())
+    /// Whether the service takes requests, or is shutting down (`Service+Shutdown.swift`).
+    let shutdownPhase = Protected(ShutdownPhase.open)
+    /// The WebSockets it handed out, which its shutdown closes.
+    let openWebSockets = OpenWebSockets()
 
     private struct Watchers {
         var timeLimits: TimeLimits?
@@ -91,7 +95,9 @@ public final class Service: Sendable {
 
     /// Sends `request` through the pipeline, on the service's pipeline queue (never the
     /// caller's thread). Its handlers run on the main actor when it finishes. Starting a
-    /// request that was started before does nothing; one cancelled before start finishes cancelled.
+    /// request that was started before does nothing; one cancelled before start finishes
+    /// cancelled, and one started once the service began to shut down finishes at once with
+    /// ``NetworkError/serviceShutDown``.
     public func start(_ request: AnyRequest) {
         guard let pipeline = pipeline(for: request) else { return }
         request.attach(.pipeline(executor.task { await pipeline.run() }))
@@ -100,6 +106,7 @@ public final class Service: Sendable {
     /// Moves `request` to running and returns the pipeline that will send it; nil when it was
     /// started before, or was cancelled before start (it has finished cancelled then).
     func pipeline(for request: AnyRequest) -> RequestPipeline? {
+        if isShutDown { request.stop(with: .serviceShutDown) }
         // Only what a start needs, read under the lock: not a copy of the whole configuration.
         let pipelineSettings = settings.withLock { $0.pipeline }
         let context = StartContext(registry: requests)

@@ -106,6 +106,9 @@ public struct ServiceConfiguration: Sendable {
     /// server was rotating); past that, the attempt's failure goes to the retry policy. 0 sends
     /// none again.
     public var unprocessedResendLimit = 4
+    /// How long the requests in flight have to finish when the service shuts down on its
+    /// `ServiceGroup`'s signal (10 s by default); ``Service/shutdown(gracePeriod:)`` takes its own.
+    public var shutdownGracePeriod: Duration = .seconds(10)
 
     /// Creates a configuration; every argument has the default a new app wants.
     public init(

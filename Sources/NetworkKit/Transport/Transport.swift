@@ -57,6 +57,11 @@ public protocol Transport: Sendable {
     /// Lets running transfers finish and releases the transport's resources. The service calls
     /// this when it is freed.
     func finishAndInvalidate()
+    /// Starts no transfer from now on, releases the transport's resources and returns once they
+    /// are released (connections closed, threads let go), or, while a transfer still runs, once
+    /// their release is due at its end. The service's ``Service/shutdown(gracePeriod:)`` calls it
+    /// once no request is left. By default it is ``finishAndInvalidate()``.
+    func shutdown() async
     /// Opens a WebSocket (RFC 6455): sends `request`, a `GET` with the request's headers, as an
     /// upgrade, adding the handshake's own headers (key, version, `Upgrade`, `Connection`). It
     /// reports the answer's head; for a `101` that completes the handshake it hands the
@@ -71,6 +76,11 @@ extension Transport {
     /// Transports that cannot use a priority leave it out.
     public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
         start(request, bodyFile: bodyFile, events: events)
+    }
+
+    /// Transports release their resources as `finishAndInvalidate` does unless they can wait for it.
+    public func shutdown() async {
+        finishAndInvalidate()
     }
 
     /// Transports deliver bodies as sent unless they say otherwise.

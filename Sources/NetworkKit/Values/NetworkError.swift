@@ -57,6 +57,10 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case pageAlreadyLoading
     /// A ``Pager`` sent nothing: the last page has been loaded (`loadFirstPage` starts over).
     case noMorePages
+    /// The service is shut down (``Service/shutdown(gracePeriod:)``): it sent nothing for a
+    /// request started after the shutdown began, and ended a stream, or a request still running
+    /// when the grace period ran out.
+    case serviceShutDown
 
     /// The value of a response header of an `httpStatus` failure, looked up without regard to
     /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
@@ -126,6 +130,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "a page is loading already"
         case .noMorePages:
             return "the last page has been loaded"
+        case .serviceShutDown:
+            return "the service is shut down"
         }
     }
 

@@ -144,3 +144,44 @@ public protocol WebSocketConnection: Sendable {
     /// is ended; a no-op when the connection is already closing.
     func close(code: UInt16, reason: String) async
 }
+
+/// An open WebSocket a service handed out (``WebSocket``), as its shutdown sees it.
+package protocol ClosableWebSocket: AnyObject, Sendable {
+    /// Closes the connection with `code` and `reason`; returns once the closing handshake ended.
+    func close(code: UInt16, reason: String) async
+}
+
+/// The WebSockets a service handed out, so that its shutdown can close them (`1001`, going away).
+/// It holds each weakly: a socket the app let go closes itself, and its entry goes with it.
+package final class OpenWebSockets: Sendable {
+    /// A socket held weakly. `@unchecked Sendable`: `socket` is written once, at creation, and
+    /// only read after; the weak reference itself is thread-safe.
+    private final class Entry: @unchecked Sendable {
+        weak var socket: (any ClosableWebSocket)?
+        init(_ socket: any ClosableWebSocket) { self.socket = socket }
+    }
+
+    private let entries = Protected<[Entry]>([])
+
+    package init() {}
+
+    /// Keeps `socket` for the shutdown, and forgets the sockets released since the last call.
+    package func insert(_ socket: any ClosableWebSocket) {
+        entries.withLock { entries in
+            entries.removeAll { $0.socket == nil }
+            entries.append(Entry(socket))
+        }
+    }
+
+    /// Closes every socket still held with `code` and `reason`, at once, and returns when every
+    /// closing handshake ended; forgets them.
+    package func closeAll(code: UInt16, reason: String) async {
+        let sockets = entries.withLock { entries in
+            defer { entries = [] }
+            return entries.compactMap(\.socket)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for socket in sockets { group.addTask { await socket.close(code: code, reason: reason) } }
+        }
+    }
+}

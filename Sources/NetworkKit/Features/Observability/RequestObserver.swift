@@ -254,6 +254,7 @@ extension NetworkError {
         case .batchFailed(_, _, let error), .chainFailed(_, _, let error): error.errorType
         case .pageAlreadyLoading: "page_already_loading"
         case .noMorePages: "no_more_pages"
+        case .serviceShutDown: "service_shut_down"
         }
     }
 }

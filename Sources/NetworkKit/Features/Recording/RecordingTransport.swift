@@ -48,6 +48,11 @@ public final class RecordingTransport: Transport {
         base.finishAndInvalidate()
     }
 
+    /// Shuts the wrapped transport down.
+    public func shutdown() async {
+        await base.shutdown()
+    }
+
     private func exchange(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> RecordedExchange {
         RecordedExchange(request: request, bodyFile: bodyFile, forward: events, recorder: recorder,
                          inflates: !base.decodesContentEncoding)

@@ -15,8 +15,8 @@ import Foundation
 /// ``messages`` is read by one loop at a time; while nobody reads, the connection reads no more
 /// from the network than a small buffer holds, so a slow reader slows the server, not memory.
 /// The connection closes with `1001` (going away) when the last reference to the socket (or to
-/// its ``messages``) goes.
-public final class WebSocket: Sendable {
+/// its ``messages``) goes, or when its service shuts down (``Service/shutdown(gracePeriod:)``).
+public final class WebSocket: Sendable, ClosableWebSocket {
     /// The upgrade's answer: its `101` status and headers (the first connection's, for a socket
     /// that reconnected since).
     public let response: ResponseHead
@@ -123,12 +123,15 @@ struct WebSocketParser: ResponseParser {
             throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
         }
         let head = ResponseHead(url: response.url, statusCode: response.statusCode, headers: response.headers)
-        guard let reopening = response.webSocketReopening else {
-            return WebSocket(connection: connection, response: head)
+        let socket: WebSocket
+        if let reopening = response.webSocketReopening {
+            let reconnecting = ReconnectingWebSocketConnection(first: connection, reopening: reopening, resubscribe: resubscribe)
+            socket = WebSocket(connection: reconnecting, response: head)
+            reconnecting.attach(socket)
+        } else {
+            socket = WebSocket(connection: connection, response: head)
         }
-        let reconnecting = ReconnectingWebSocketConnection(first: connection, reopening: reopening, resubscribe: resubscribe)
-        let socket = WebSocket(connection: reconnecting, response: head)
-        reconnecting.attach(socket)
+        response.openWebSockets?.insert(socket)
         return socket
     }
 

@@ -13,6 +13,7 @@ extension RequestPipeline {
             var response = Response(head, data: Data())
             let watchers = monitors + (observer.map { [$0.webSocketOpened()] } ?? [])
             response.webSocket = watchers.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: watchers)
+            response.openWebSockets = service.openWebSockets
             if case .webSocket(let setup) = options.kind, setup.options.reconnection.isEnabled {
                 let clock = settings.clock
                 response.webSocketReopening = WebSocketReopening(policy: setup.options.reconnection, reopen: reopenWebSocket) { duration in
