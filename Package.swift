@@ -51,6 +51,10 @@ let package = Package(
         .library(name: "NetworkKitNIO", targets: ["NetworkKitNIO"]),
         // A programmable in-memory transport for apps' unit tests; it links NetworkKit only.
         .library(name: "NetworkKitTesting", targets: ["NetworkKitTesting"]),
+        // A swift-openapi-runtime `ClientTransport` that sends a generated client's calls through a
+        // `Service`. swift-openapi-runtime and swift-http-types come only with the `OpenAPIRuntime`
+        // trait; without it the module holds a marker whose use names the trait.
+        .library(name: "NetworkKitOpenAPIRuntime", targets: ["NetworkKitOpenAPIRuntime"]),
         // Code generation: OpenAPI documents to NetworkKit requests at build time, and models from
         // a sample response on demand. Their tools reach OpenAPIKit, Yams and swift-argument-parser
         // only under the `CodeGeneration` trait; without it they say which trait to enable.
@@ -67,6 +71,8 @@ let package = Package(
                description: "Spans through swift-distributed-tracing and metrics through swift-metrics for every request, on any transport."),
         .trait(name: "ServiceLifecycle",
                description: "Service conforms to swift-service-lifecycle's Service: run in a ServiceGroup, it shuts down gracefully on its signal."),
+        .trait(name: "OpenAPIRuntime",
+               description: "The NetworkKitOpenAPIRuntime product's ClientTransport, for clients made by swift-openapi-generator (swift-openapi-runtime, swift-http-types)."),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
@@ -97,10 +103,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         // The fixture server parses multipart uploads with a real parser, not the kit's encoder.
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
-        // swift-openapi-runtime's server-sent-events decoding, the streaming benchmarks' peer
-        // (nk-bench only). The other maintained Swift SSE parser, mattt/EventSource 1.1.1, does not
+        // NetworkKitOpenAPIRuntime's `ClientTransport` (under the `OpenAPIRuntime` trait), and its
+        // server-sent-events decoding as the streaming benchmarks' peer (nk-bench). The other maintained Swift SSE parser, mattt/EventSource 1.1.1, does not
         // build on Linux (it calls `URLSession.bytes`, which FoundationNetworking lacks).
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.7.0"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The code generators' readers of OpenAPI documents and YAML (build tools only, under the
@@ -164,6 +171,31 @@ let package = Package(
 
         // The stub transport for apps' tests: NetworkKit and nothing else (no test framework).
         .target(name: "NetworkKitTesting", dependencies: ["NetworkKit"], swiftSettings: strict),
+
+        // The ClientTransport for swift-openapi-generator's clients: a separate product whose
+        // packages come with the `OpenAPIRuntime` trait.
+        .target(
+            name: "NetworkKitOpenAPIRuntime",
+            dependencies: [
+                "NetworkKit",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPIRuntime"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPIRuntime"])),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The fixture server's client as swift-openapi-generator makes it from openapi.yaml, for
+        // the OpenAPIClientTests and the articles' samples. Its Generated/ folder is the generator's
+        // output, committed; scripts/test-examples checks it against the generator's build plugin.
+        .target(
+            name: "FixtureOpenAPIClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
+            swiftSettings: strict
+        ),
 
         // A real HTTP server on 127.0.0.1 for tests, the demo and benchmarks.
         .target(
@@ -303,11 +335,25 @@ let package = Package(
             exclude: ["Peers"],
             swiftSettings: strict
         ),
+        // The client swift-openapi-generator makes for the fixture server, calling it through
+        // ServiceClientTransport, on both transports and on the stub.
+        .testTarget(
+            name: "OpenAPIClientTests",
+            dependencies: [
+                "NetworkKit", "NetworkKitNIO", "NetworkKitTesting", "NetworkKitOpenAPIRuntime", "FixtureServer",
+                "FixtureOpenAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
         // The DocC articles' code, compiled, and a test that the articles show it word for word.
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureAPI",
+                "NetworkKitOpenAPIRuntime", "FixtureOpenAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -24,7 +24,10 @@ let package = Package(
     name: "NetworkKitExamples",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "NetworkKit", path: "..", traits: ["CodeGeneration"]),
+        .package(name: "NetworkKit", path: "..", traits: ["CodeGeneration", "OpenAPIRuntime"]),
+        // Apple's generator, whose build plugin makes the client of GeneratedClient/.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     ],
     targets: [
         // The fixture server's API, and excerpts of public APIs of different styles.
@@ -35,6 +38,20 @@ let package = Package(
         // A real public document at a fixed version: Apache Airflow's (OpenAPI 3.1, as FastAPI
         // writes it). Datadog's, 8.9 MB, is the package in LargeDocument/, built in a later stage.
         openAPIExample("AirflowExample", path: "Airflow"),
+        // A client made by swift-openapi-generator's build plugin, sending through a NetworkKit
+        // Service (ServiceClientTransport); its document is the one of NetworkKit's
+        // OpenAPIClientTests, which call the fixture server with the committed copy of this output.
+        .target(
+            name: "GeneratedClientExample",
+            dependencies: [
+                .product(name: "NetworkKit", package: "NetworkKit"),
+                .product(name: "NetworkKitOpenAPIRuntime", package: "NetworkKit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "GeneratedClient",
+            swiftSettings: strict,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         // Requests and models of the generated code, for the constructs each example shows.
         .testTarget(
             name: "ExampleTests",

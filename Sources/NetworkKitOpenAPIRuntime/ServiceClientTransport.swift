@@ -1,0 +1,351 @@
+#if OpenAPIRuntime
+import Foundation
+import HTTPTypes
+import NetworkKit
+import OpenAPIRuntime
+
+/// A swift-openapi-runtime `ClientTransport` that sends each call of a client made by
+/// swift-openapi-generator through a ``NetworkKit/Service``: its environment and base URL, its
+/// interceptors and signer, retries, response cache, cookies, size and time limits, event
+/// monitors, spans and metrics, HAR recording, and whatever transport it has (URLSession, NIO,
+/// or `StubTransport` in an app's tests).
+///
+/// ```swift
+/// let client = Client(serverURL: try Servers.Server1.url(),
+///                     transport: ServiceClientTransport(service: service))
+/// let pet = try await client.getPet(path: .init(id: 7)).ok.body.json
+/// ```
+///
+/// What it guarantees:
+/// - Every status reaches the generated client, which maps it to the operation's documented
+///   responses; the service's retries and validation still see it first (a `503` is retried
+///   as the service's ``NetworkKit/RetryPolicy`` says, then handed to the client as a `503`).
+///   The service's envelope and business-code check are skipped: the generated code decodes
+///   the body itself.
+/// - A response whose request accepts one of ``streamedMediaTypes`` (server-sent events, JSON
+///   Lines, JSON sequences, raw bytes) is streamed: the call returns with the first bytes of the
+///   body, and the body's `HTTPBody` yields the rest as it arrives, within the request's size
+///   limit; a reader that falls ``streamBufferBytes`` behind stops the reading on NIO and fails the
+///   body on URLSession (see ``NetworkKit/StreamRequest``). Such a response is never
+///   answered from the cache. Any other response is read whole, within the request's size limit,
+///   so that the cache and retries can work on it.
+/// - A request body of known length up to ``inMemoryBodyLimit`` is sent from memory; a longer
+///   one, or one of unknown length, is first written to a temporary file and streamed from disk
+///   (so a signer can read it and a retry can send it again), and the file is removed when the
+///   call ends.
+/// - Cancelling the calling task cancels the transfer; so does dropping a streamed body before
+///   its end.
+/// - A failure is thrown as the kit's ``NetworkKit/NetworkError``, which the generated client
+///   wraps in its `ClientError` (`underlyingError`).
+public struct ServiceClientTransport: ClientTransport {
+    /// Which base URL a call goes to.
+    public enum Server: Sendable, Equatable {
+        /// The service's current environment: the operation's path goes on the service's base
+        /// URL, and the `serverURL` the client was made with is not used.
+        case service
+        /// The `serverURL` the client was made with; the service's environment is not used.
+        case client
+    }
+
+    /// The service every call goes through.
+    public let service: Service
+    /// Which base URL a call goes to.
+    public var server: Server
+    /// The media types whose responses are streamed rather than read whole: a request whose
+    /// `Accept` names one of them (parameters ignored) gets its body as it arrives.
+    public var streamedMediaTypes: Set<String>
+    /// The largest request body, in bytes, sent from memory; longer ones go through a temporary
+    /// file.
+    public var inMemoryBodyLimit: Int
+    /// How many bytes of a streamed body may wait for a slow reader. On NIO the transport stops
+    /// reading there; on URLSession, which cannot, the call's body fails with
+    /// ``NetworkKit/NetworkError/streamBufferFull(limit:)`` (see ``NetworkKit/StreamRequest``).
+    public var streamBufferBytes: Int
+    /// Called with each request before it is sent, and the operation's ID, to set what the
+    /// document cannot say: a cache policy, a timeout, a priority, interceptors of its own.
+    public var prepare: (@Sendable (AnyRequest, _ operationID: String) -> Void)?
+
+    /// The media types streamed by default: server-sent events, JSON Lines, JSON text sequences
+    /// and raw bytes.
+    public static let defaultStreamedMediaTypes: Set<String> = [
+        "text/event-stream", "application/jsonl", "application/x-ndjson", "application/json-seq",
+        "application/octet-stream",
+    ]
+
+    /// Creates a transport sending through `service`, to the base URL `server` names.
+    public init(
+        service: Service,
+        server: Server = .service,
+        streamedMediaTypes: Set<String> = ServiceClientTransport.defaultStreamedMediaTypes,
+        inMemoryBodyLimit: Int = 1 << 20,
+        streamBufferBytes: Int = 4 << 20,
+        prepare: (@Sendable (AnyRequest, _ operationID: String) -> Void)? = nil
+    ) {
+        self.service = service
+        self.server = server
+        self.streamedMediaTypes = streamedMediaTypes
+        self.inMemoryBodyLimit = inMemoryBodyLimit
+        self.streamBufferBytes = streamBufferBytes
+        self.prepare = prepare
+    }
+
+    /// Sends `request` with `body` through the service and returns the response with its body.
+    /// - Throws: ``NetworkKit/NetworkError``: the request's failure, other than an HTTP status
+    ///   (which is returned as a response).
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        let method = try Self.method(request.method)
+        let target = try target(of: request, baseURL: baseURL)
+        let outgoing = try await OutgoingBody(body, contentType: request.headerFields[.contentType],
+                                              inMemoryLimit: inMemoryBodyLimit)
+        let headers = Self.headers(request.headerFields)
+        if streams(request) {
+            // The stream's one consumer is the loop that parses: its buffer holds 256 bytes an item.
+            let stream = StreamRequest(target, method: method, headers: headers, parser: HeadAndChunks(),
+                                       bufferLimit: max(streamBufferBytes / 256, 1))
+            try configure(stream, body: outgoing, operationID: operationID)
+            return try await StreamedAnswer.receive(stream, from: service, keeping: outgoing)
+        }
+        defer { outgoing.remove() }
+        let plain = Request(target, method: method, headers: headers, parser: ClosureParser { $0 })
+        try configure(plain, body: outgoing, operationID: operationID)
+        let result = await service.result(of: plain)
+        switch result {
+        case .success(let response):
+            let head = plain.responseHead ?? ResponseHead(url: response.url, statusCode: response.statusCode,
+                                                          headers: response.headers)
+            return (Self.response(head), Self.body(response.data, method: method))
+        case .failure(.httpStatus(let code, let data, let headers)):
+            let head = plain.responseHead ?? ResponseHead(url: nil, statusCode: code, headers: headers)
+            return (Self.response(head), Self.body(data, method: method))
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// The options every call sets, then the app's own.
+    private func configure(_ request: AnyRequest, body: OutgoingBody, operationID: String) throws {
+        request.body = body.requestBody
+        // The generated code reads the whole body and every status; the envelope and the
+        // business code are the service's conventions, not the document's.
+        request.skippedServiceDefaults.insert(.envelope)
+        prepare?(request, operationID)
+    }
+
+    /// Whether the answer to `request` is streamed: its `Accept` names a streamed media type.
+    private func streams(_ request: HTTPRequest) -> Bool {
+        guard !streamedMediaTypes.isEmpty, let accept = request.headerFields[.accept] else { return false }
+        return accept.split(separator: ",").contains { range in
+            let type = range.split(separator: ";", maxSplits: 1).first ?? range[...]
+            return streamedMediaTypes.contains(type.trimmingCharacters(in: .whitespaces).lowercased())
+        }
+    }
+
+    /// Where `request` goes: its path (with its query) on the base URL ``server`` names.
+    private func target(of request: HTTPRequest, baseURL: URL) throws(NetworkError) -> RequestTarget {
+        let path = request.path ?? "/"
+        switch server {
+        case .service:
+            return .path(path)
+        case .client:
+            var root = baseURL.absoluteString
+            while root.hasSuffix("/") { root.removeLast() }
+            guard let url = URL(string: root + (path.hasPrefix("/") ? path : "/" + path)), url.host != nil else {
+                throw .invalidURL("\"\(path)\" is not a path on \(root)")
+            }
+            return .url(url)
+        }
+    }
+
+    /// The kit's method for `method`.
+    private static func method(_ method: HTTPRequest.Method) throws(NetworkError) -> HTTPMethod {
+        guard let known = HTTPMethod(rawValue: method.rawValue) else {
+            throw .invalidRequest("NetworkKit does not send \(method.rawValue) requests")
+        }
+        return known
+    }
+
+    /// The request's fields as the kit's headers, repeated fields joined (`Cookie` with "; ", as
+    /// RFC 6265 joins cookies, others with ", "); the fields the kit writes itself are left out.
+    private static func headers(_ fields: HTTPFields) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in fields where field.name != .contentLength && field.name != .transferEncoding {
+            let name = field.name.canonicalName
+            let separator = field.name == .cookie ? "; " : ", "
+            headers[name] = headers[name].map { $0 + separator + field.value } ?? field.value
+        }
+        return headers
+    }
+
+    /// The response `head` describes, `Set-Cookie` fields kept apart; fields whose name or value
+    /// HTTP does not allow are left out.
+    static func response(_ head: ResponseHead) -> HTTPResponse {
+        var fields = HTTPFields()
+        for (name, value) in head.headers where name.lowercased() != "set-cookie" {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        for cookie in head.setCookieFields { fields.append(HTTPField(name: .setCookie, value: cookie)) }
+        return HTTPResponse(status: .init(code: head.statusCode), headerFields: fields)
+    }
+
+    /// The body of a response read whole: none for `HEAD`.
+    private static func body(_ data: Data, method: HTTPMethod) -> HTTPBody? {
+        method == .head ? nil : HTTPBody(data)
+    }
+}
+
+/// What the call sends: nothing, bytes held in memory, or a temporary file the call removes.
+private struct OutgoingBody: Sendable {
+    let requestBody: RequestBody
+    let temporaryFile: URL?
+
+    /// Reads `body`: into memory when its known length is at most `inMemoryLimit` bytes, to a
+    /// temporary file otherwise.
+    init(_ body: HTTPBody?, contentType: String?, inMemoryLimit: Int) async throws {
+        let type = contentType ?? "application/octet-stream"
+        guard let body else {
+            (requestBody, temporaryFile) = (.none, nil)
+            return
+        }
+        if case .known(let length) = body.length, length <= Int64(inMemoryLimit) {
+            let data = try await Data(collecting: body, upTo: Int(length))
+            (requestBody, temporaryFile) = (.data(data, contentType: type), nil)
+            return
+        }
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("networkkit-openapi-\(UUID().uuidString).body")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: file) else {
+            throw NetworkError.invalidRequest("cannot write the request body to \(file.path)")
+        }
+        do {
+            defer { try? handle.close() }
+            for try await chunk in body { try handle.write(contentsOf: chunk) }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        (requestBody, temporaryFile) = (.file(file, contentType: type), file)
+    }
+
+    /// Removes the temporary file, if any.
+    func remove() {
+        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
+    }
+}
+
+/// A streamed answer's pieces: its head, once, before the first bytes of its body.
+private enum Piece: Sendable {
+    case head
+    case bytes(Data)
+}
+
+/// The stream parser of a streamed answer: the body's chunks as they are, after a `.head` that
+/// says the head has arrived (with the first chunk, or at the end of an empty body).
+private struct HeadAndChunks: StreamParser {
+    private var headPending = false
+
+    mutating func begin(_ response: Response) throws {
+        headPending = true
+    }
+
+    mutating func parse(_ chunk: Data) throws -> [Piece] {
+        defer { headPending = false }
+        return headPending ? [.head, .bytes(chunk)] : [.bytes(chunk)]
+    }
+
+    mutating func finish() throws -> [Piece] {
+        defer { headPending = false }
+        return headPending ? [.head] : []
+    }
+}
+
+/// A streamed answer: its head, and its body as an `HTTPBody` that yields the rest.
+private enum StreamedAnswer {
+    /// Starts `stream` and returns its response once the head has arrived; `outgoing` is removed
+    /// when the body ends or is dropped.
+    static func receive(_ stream: StreamRequest<Piece>, from service: Service,
+                        keeping outgoing: OutgoingBody) async throws -> (HTTPResponse, HTTPBody?) {
+        var iterator = service.stream(stream).makeAsyncIterator()
+        let first: Piece?
+        do {
+            first = try await iterator.next()
+        } catch .httpStatus(let code, let data, let headers) {
+            outgoing.remove()
+            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: code, headers: headers)
+            return (ServiceClientTransport.response(head), HTTPBody(data))
+        } catch {
+            outgoing.remove()
+            throw error
+        }
+        guard first != nil, let head = stream.responseHead else {
+            // No body began: a 204 (or a body-less answer the stream accepted).
+            outgoing.remove()
+            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: 204, headers: [:])
+            return (ServiceClientTransport.response(head), nil)
+        }
+        let chunks = RemainingChunks(IteratorBox(iterator, outgoing: outgoing))
+        let length: HTTPBody.Length = head.contentCoding == nil
+            ? head.header("Content-Length").flatMap { Int64($0) }.map { .known($0) } ?? .unknown
+            : .unknown
+        return (ServiceClientTransport.response(head), HTTPBody(chunks, length: length, iterationBehavior: .single))
+    }
+}
+
+/// The iterator of a streamed answer, handed once to the body's one iteration. Dropping it
+/// unread cancels the request (as dropping an ``NetworkKit/ItemStream``'s iterator does) and
+/// removes the temporary request body.
+///
+/// `@unchecked Sendable`: `lock` guards `iterator`, which is taken out exactly once and used only
+/// by whoever took it.
+private final class IteratorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var iterator: ItemStream<Piece>.Iterator?
+    private let outgoing: OutgoingBody
+
+    init(_ iterator: ItemStream<Piece>.Iterator, outgoing: OutgoingBody) {
+        self.iterator = iterator
+        self.outgoing = outgoing
+    }
+
+    /// The iterator, the first time; nil after.
+    func take() -> ItemStream<Piece>.Iterator? {
+        lock.withLock {
+            defer { iterator = nil }
+            return iterator
+        }
+    }
+
+    deinit {
+        outgoing.remove()
+    }
+}
+
+/// The body's bytes after the head, for `HTTPBody`.
+private struct RemainingChunks: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    let box: IteratorBox
+
+    init(_ box: IteratorBox) {
+        self.box = box
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(box: box, inner: box.take())
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let box: IteratorBox
+        var inner: ItemStream<Piece>.Iterator?
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            while let piece = try await inner?.next() {
+                if case .bytes(let data) = piece { return ArraySlice(data) }
+            }
+            inner = nil
+            return nil
+        }
+    }
+}
+#endif
