@@ -179,11 +179,16 @@ public struct ServiceClientTransport: ClientTransport {
     }
 
     /// The response `head` describes, `Set-Cookie` fields kept apart; fields whose name or value
-    /// HTTP does not allow are left out.
+    /// HTTP does not allow are left out. A body the kit inflated reaches the client inflated, so
+    /// its `Content-Encoding` and `Content-Length`, which describe the bytes on the wire, are
+    /// left out too.
     static func response(_ head: ResponseHead) -> HTTPResponse {
         var fields = HTTPFields()
-        for (name, value) in head.headers where name.lowercased() != "set-cookie" {
-            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        let inflated = head.contentCoding != nil
+        for (name, value) in head.headers {
+            guard let name = HTTPField.Name(name), name != .setCookie,
+                  !(inflated && (name == .contentEncoding || name == .contentLength)) else { continue }
+            fields.append(HTTPField(name: name, value: value))
         }
         for cookie in head.setCookieFields { fields.append(HTTPField(name: .setCookie, value: cookie)) }
         return HTTPResponse(status: .init(code: head.statusCode), headerFields: fields)

@@ -228,6 +228,19 @@ struct ServiceClientTransportTests {
         #expect(response.headerFields[values: .setCookie] == ["a=1; Path=/", "b=2, c; Path=/"])
         #expect(response.headerFields[.contentType] == "text/plain")
     }
+
+    @Test("a body the kit inflated reaches the client without the wire's Content-Encoding and Content-Length")
+    func inflatedBodiesLoseTheirCoding() {
+        let gzip = ResponseHead(url: nil, statusCode: 200,
+                                headers: ["Content-Encoding": "gzip", "Content-Length": "120", "ETag": "\"v1\""])
+        let fields = ServiceClientTransport.response(gzip).headerFields
+        #expect(fields[.contentEncoding] == nil)
+        #expect(fields[.contentLength] == nil)
+        #expect(fields[.eTag] == "\"v1\"")
+        let unknown = ResponseHead(url: nil, statusCode: 200, headers: ["Content-Encoding": "x-custom", "Content-Length": "7"])
+        #expect(ServiceClientTransport.response(unknown).headerFields[.contentEncoding] == "x-custom",
+                "a coding the kit does not decode is left for the client")
+    }
 }
 
 /// The request bodies sent from temporary files, as the `prepare` hook saw them.
