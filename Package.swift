@@ -108,6 +108,9 @@ let package = Package(
         // build on Linux (it calls `URLSession.bytes`, which FoundationNetworking lacks).
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.7.0"),
+        // swift-openapi-runtime's own transports, the peers of ServiceClientTransport (nk-bench only).
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         // `swift package generate-documentation` (scripts/docs); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The code generators' readers of OpenAPI documents and YAML (build tools only, under the
@@ -243,6 +246,10 @@ let package = Package(
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureServer", "CJPEG", "CPNG", "CWebP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                // A generated client on ServiceClientTransport against it on the runtime's own transports.
+                "NetworkKitOpenAPIRuntime", "FixtureOpenAPIClient",
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 // The WebSocket benchmarks' bare client.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

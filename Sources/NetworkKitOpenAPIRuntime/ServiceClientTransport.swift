@@ -108,7 +108,7 @@ public struct ServiceClientTransport: ClientTransport {
             return try await StreamedAnswer.receive(stream, from: service, keeping: outgoing)
         }
         defer { outgoing.remove() }
-        let plain = Request(target, method: method, headers: headers, parser: ClosureParser { $0 })
+        let plain = Request(target, method: method, headers: headers, parser: WholeResponse())
         try configure(plain, body: outgoing, operationID: operationID)
         let result = await service.result(of: plain)
         switch result {
@@ -238,6 +238,17 @@ private struct OutgoingBody: Sendable {
     func remove() {
         if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
     }
+}
+
+/// The parser of an answer read whole: the response as it is, for the generated code to decode.
+/// Lightweight: it returns at once, so it runs where the body arrived, without a hop to the
+/// parsing queue.
+private struct WholeResponse: ResponseParser {
+    func parse(_ response: Response) -> Response {
+        response
+    }
+
+    var isLightweight: Bool { true }
 }
 
 /// A streamed answer's pieces: its head, once, before the first bytes of its body.

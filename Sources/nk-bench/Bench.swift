@@ -17,8 +17,9 @@ import Foundation
 /// previews as it arrives (`ImagePreviewBenchmarks`), `NK_BENCH_ONLY=websocket` WebSockets against
 /// a bare NIOWebSocket client (`WebSocketBenchmarks`), `NK_BENCH_ONLY=har` loading and replaying
 /// a 10,000-entry HAR (`HARBenchmarks`), `NK_BENCH_ONLY=observability` the `Observability`
-/// trait's spans and metrics against none (`ObservabilityBenchmarks`). The last ten are not part of
-/// the default run.
+/// trait's spans and metrics against none (`ObservabilityBenchmarks`), `NK_BENCH_ONLY=openapi` a
+/// generated OpenAPI client on the kit's `ClientTransport` against it on swift-openapi-runtime's own
+/// transports (`OpenAPIBenchmarks`). The last eleven are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -33,7 +34,7 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews | websocket | har | observability
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews | websocket | har | observability | openapi
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
@@ -56,6 +57,9 @@ enum Bench {
             #else
             throw BenchError.traitOff("Observability")
             #endif
+        }
+        if only == "openapi" {
+            return try await Task.detached { try await OpenAPIBenchmarks(server: server).run() }.value
         }
         if only == "thumbnails" {
             return try await Task.detached { try ThumbnailBenchmarks.run() }.value
