@@ -52,8 +52,10 @@ public struct ServiceClientTransport: ClientTransport {
     /// Which base URL a call goes to.
     public var server: Server
     /// The media types whose responses are streamed rather than read whole: a request whose
-    /// `Accept` names one of them (parameters ignored) gets its body as it arrives.
-    public var streamedMediaTypes: Set<String>
+    /// `Accept` names one of them (parameters and case ignored) gets its body as it arrives.
+    public var streamedMediaTypes: Set<String> {
+        didSet { streamedMediaTypes = Set(streamedMediaTypes.map { $0.lowercased() }) }
+    }
     /// The largest request body, in bytes, sent from memory; longer ones go through a temporary
     /// file.
     public var inMemoryBodyLimit: Int
@@ -83,7 +85,7 @@ public struct ServiceClientTransport: ClientTransport {
     ) {
         self.service = service
         self.server = server
-        self.streamedMediaTypes = streamedMediaTypes
+        self.streamedMediaTypes = Set(streamedMediaTypes.map { $0.lowercased() })
         self.inMemoryBodyLimit = inMemoryBodyLimit
         self.streamBufferBytes = streamBufferBytes
         self.prepare = prepare
