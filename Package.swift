@@ -248,6 +248,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // A generated client on ServiceClientTransport against it on the runtime's own transports.
                 "NetworkKitOpenAPIRuntime", "FixtureOpenAPIClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 // The WebSocket benchmarks' bare client.

@@ -7,6 +7,8 @@ import FoundationNetworking
 import NetworkKit
 import NetworkKitNIO
 import NetworkKitOpenAPIRuntime
+import NetworkKitTesting
+import HTTPTypes
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
@@ -17,13 +19,17 @@ import OpenAPIURLSession
 /// (so both use the same connections, as in `NIOBenchmarks`), each round on a new transport; on
 /// URLSession, against swift-openapi-urlsession's `URLSessionTransport` on a session configured
 /// as the kit configures its own. Sequential and at 16 in flight, interleaved; each call decodes
-/// the body into the generated type. `NK_BENCH_ONLY=openapi`.
+/// the body into the generated type. Then the same off the network, to split the cost per call:
+/// the generated client on a transport that returns a canned answer (the runtime's own work), on
+/// `ServiceClientTransport` over a service on `StubTransport`, and the kit's own request on that
+/// service. `NK_BENCH_ONLY=openapi`.
 struct OpenAPIBenchmarks {
     let server: FixtureServer
     let count = 2_000
     let rounds = 5
 
     func run() async throws {
+        try await offNetwork()
         let serverURL = server.baseURL
         for inFlight in [1, 16] {
             let label = inFlight == 1 ? "sequential" : "\(inFlight) in flight"
@@ -62,6 +68,41 @@ struct OpenAPIBenchmarks {
         }
     }
 
+    /// Microseconds per sequential call off the network (medians of five rounds of 4,000 calls of
+    /// each, in turn): the runtime alone, the adapter on a stubbed service, the kit's own request
+    /// on it, and decoding.
+    func offNetwork() async throws {
+        let body = Data(#"{"code":0,"message":"ok","content":{"id":42,"name":"small","tags":["a","b"],"score":9.5}}"#.utf8)
+        let stub = StubTransport()
+        stub.answer(.get, .path("/json/small"), with: StubResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+        let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL), transport: stub)
+        let canned = Client(serverURL: server.baseURL, transport: CannedTransport(body: body))
+        let adapter = Client(serverURL: server.baseURL, transport: ServiceClientTransport(service: service))
+        let calls = 4_000
+        let steps: [@Sendable () async throws -> Void] = [
+            { _ = try await canned.getSmall().ok.body.json },
+            { _ = try await adapter.getSmall().ok.body.json },
+            {
+                let data = try await service.send(Request(path: "/json/small", headers: ["Accept": "application/json"]))
+                _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: data)
+            },
+            { _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: body) },
+        ]
+        // Five rounds, each timing the four in turn; the median of each.
+        var rounds: [[Double]] = []
+        for _ in 0..<5 {
+            var round: [Double] = []
+            for step in steps { round.append(try await timed(count: calls, inFlight: 1, step) / Double(calls) * 1_000_000) }
+            rounds.append(round)
+        }
+        let medians = (0..<steps.count).map { index in rounds.map { $0[index] }.sorted()[rounds.count / 2] }
+        let (runtime, viaAdapter, kitOwn, decode) = (medians[0], medians[1], medians[2], medians[3])
+        print(String(format: "off the network, µs per sequential call: the generated client on a canned transport %.1f, "
+                     + "on ServiceClientTransport over StubTransport %.1f, the kit's own Request over it %.1f, "
+                     + "JSONDecoder alone %.1f; so the adapter's own share %.1f",
+                     runtime, viaAdapter, kitOwn, decode, viaAdapter - kitOwn - (runtime - decode)))
+    }
+
     /// One warmed, interleaved round of `kit` against `plain`: each one's seconds, the kit's first.
     private func round(inFlight: Int, _ kit: Client, _ plain: Client, direct: Service?) async throws -> [Double] {
         var clients: [(Int, Int) async throws -> Double] = [
@@ -87,5 +128,16 @@ struct OpenAPIBenchmarks {
             let small = try await client.getSmall().ok.body.json
             guard small.content.id == 42 else { throw BenchError.wrongAnswer }
         }
+    }
+}
+
+/// A transport that answers every call with the same JSON body, for the runtime's own cost.
+private struct CannedTransport: ClientTransport {
+    let body: Data
+
+    func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(body))
     }
 }
