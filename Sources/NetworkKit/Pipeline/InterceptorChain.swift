@@ -20,6 +20,9 @@ struct InterceptorChain: Sendable {
     private let preparing: [any RequestInterceptor]
     private let adapting: [any RequestInterceptor]
     private let retrying: [any RequestInterceptor]
+    /// The service steps the chain's built-in interceptors carry: a request that skips none of
+    /// them (only the envelope, say, which no interceptor carries) runs this chain as it is.
+    private let steps: ServiceDefaults
 
     /// The chain of `interceptors`, in their order.
     init(_ interceptors: [any RequestInterceptor]) {
@@ -27,12 +30,16 @@ struct InterceptorChain: Sendable {
         preparing = interceptors.filter { Self.hook(of: $0) != .adapt }
         adapting = interceptors.filter { Self.hook(of: $0) != .prepare }
         retrying = interceptors.filter { Self.hook(of: $0) == nil }
+        steps = interceptors.reduce(into: []) { steps, interceptor in
+            if let builtIn = interceptor as? any BuiltInInterceptor { steps.formUnion(type(of: builtIn).serviceStep) }
+        }
     }
 
     /// The chain of a request: this chain (the service's) with the request's own interceptors,
-    /// without the built-in steps in `skipping`.
+    /// without the built-in steps in `skipping`. A request that adds none and skips none of the
+    /// chain's steps gets this chain itself, not a copy built again.
     func including(_ request: [any RequestInterceptor], usesService: Bool, skipping: ServiceDefaults = []) -> InterceptorChain {
-        if request.isEmpty && usesService && skipping.isEmpty { return self }
+        if request.isEmpty && usesService && skipping.isDisjoint(with: steps) { return self }
         var combined = usesService ? interceptors : interceptors.filter { $0 is any BuiltInInterceptor }
         if !skipping.isEmpty { combined.removeAll { Self.isSkipped($0, by: skipping) } }
         combined.insert(contentsOf: request, at: combined.placeForOwnInterceptor)
