@@ -151,12 +151,8 @@ public struct ServiceClientTransport: ClientTransport {
         case .service:
             return .path(path)
         case .client:
-            var root = baseURL.absoluteString
-            while root.hasSuffix("/") { root.removeLast() }
-            guard let url = URL(string: root + (path.hasPrefix("/") ? path : "/" + path)), url.host != nil else {
-                throw .invalidURL("\"\(path)\" is not a path on \(root)")
-            }
-            return .url(url)
+            // Joined as the service joins a path to its environment's base URL.
+            return .url(try ServiceEnvironment(name: "client", baseURL: baseURL).resolve(path, useCDN: false))
         }
     }
 

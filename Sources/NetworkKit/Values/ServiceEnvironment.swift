@@ -56,7 +56,7 @@ extension ServiceEnvironment {
     /// The URL `path` names on the base URL (or, with `useCDN`, the CDN URL).
     /// - Throws: `NetworkError.invalidURL` when the environment has no such URL, or the path
     ///   does not make a URL on it.
-    func resolve(_ path: String, useCDN: Bool) throws(NetworkError) -> URL {
+    package func resolve(_ path: String, useCDN: Bool) throws(NetworkError) -> URL {
         let base = useCDN ? cdnURL : baseURL
         guard let base else { throw .unresolvedPath(path, useCDN: useCDN) }
         var root = base.absoluteString
