@@ -52,8 +52,8 @@ let package = Package(
         // A programmable in-memory transport for apps' unit tests; it links NetworkKit only.
         .library(name: "NetworkKitTesting", targets: ["NetworkKitTesting"]),
         // A swift-openapi-runtime `ClientTransport` that sends a generated client's calls through a
-        // `Service`. swift-openapi-runtime and swift-http-types come only with the `OpenAPIRuntime`
-        // trait; without it the module holds a marker whose use names the trait.
+        // `Service`. swift-openapi-runtime comes only with the `OpenAPIRuntime` trait; without it
+        // the module holds a marker whose use names the trait.
         .library(name: "NetworkKitOpenAPIRuntime", targets: ["NetworkKitOpenAPIRuntime"]),
         // Code generation: OpenAPI documents to NetworkKit requests at build time, and models from
         // a sample response on demand. Their tools reach OpenAPIKit, Yams and swift-argument-parser
@@ -72,7 +72,7 @@ let package = Package(
         .trait(name: "ServiceLifecycle",
                description: "Service conforms to swift-service-lifecycle's Service: run in a ServiceGroup, it shuts down gracefully on its signal."),
         .trait(name: "OpenAPIRuntime",
-               description: "The NetworkKitOpenAPIRuntime product's ClientTransport, for clients made by swift-openapi-generator (swift-openapi-runtime, swift-http-types)."),
+               description: "The NetworkKitOpenAPIRuntime product's ClientTransport, for clients made by swift-openapi-generator (swift-openapi-runtime)."),
     ],
     dependencies: [
         // The core logs through swift-log (a small package with no dependencies of its own).
@@ -107,6 +107,7 @@ let package = Package(
         // server-sent-events decoding as the streaming benchmarks' peer (nk-bench). The other maintained Swift SSE parser, mattt/EventSource 1.1.1, does not
         // build on Linux (it calls `URLSession.bytes`, which FoundationNetworking lacks).
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // The core's vocabulary for requests and header fields (`HTTPRequest`, `HTTPFields`).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.7.0"),
         // swift-openapi-runtime's own transports, the peers of ServiceClientTransport (nk-bench only).
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
@@ -130,13 +131,15 @@ let package = Package(
         // The 1/8-scale JPEG decoder: steps split into slices that NetworkKitImage runs on Dispatch's threads.
         .target(name: "CJPEGEighth", dependencies: ["CJPEG"]),
 
-        // The core stays lean: Foundation, zlib and swift-log; swift-distributed-tracing and
+        // The core stays lean: Foundation, zlib, swift-log and swift-http-types; swift-distributed-tracing and
         // swift-metrics with the `Observability` trait only, swift-service-lifecycle with the
         // `ServiceLifecycle` trait only.
         .target(
             name: "NetworkKit",
             dependencies: [
                 "CZlib", .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 observability("Tracing", package: "swift-distributed-tracing"),
                 observability("CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
@@ -176,13 +179,12 @@ let package = Package(
         .target(name: "NetworkKitTesting", dependencies: ["NetworkKit"], swiftSettings: strict),
 
         // The ClientTransport for swift-openapi-generator's clients: a separate product whose
-        // packages come with the `OpenAPIRuntime` trait.
+        // package comes with the `OpenAPIRuntime` trait.
         .target(
             name: "NetworkKitOpenAPIRuntime",
             dependencies: [
                 "NetworkKit",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPIRuntime"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPIRuntime"])),
             ],
             swiftSettings: strict
         ),

@@ -47,7 +47,10 @@ extension FixtureRoutes {
     @Sendable static func echo(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 * 1024 * 1024)
         var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.rawName] = field.value }
+        // Repeated fields joined with ", ", as RFC 9110 §5.3 lets a recipient combine them.
+        for field in request.headers {
+            headers[field.name.rawName] = headers[field.name.rawName].map { $0 + ", " + field.value } ?? field.value
+        }
         let echo: [String: Any] = [
             "method": request.method.rawValue,
             "path": request.uri.path,

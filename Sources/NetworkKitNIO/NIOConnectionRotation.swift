@@ -44,7 +44,7 @@ struct HTTP2StreamFailure: Error, CustomStringConvertible {
     /// The stream.
     let streamID: HTTP2StreamID
     /// The code the stream closed with.
-    let errorCode: HTTP2ErrorCode
+    let errorCode: NIOHTTP2.HTTP2ErrorCode
     /// The last stream ID of the `GOAWAY` the stream's connection received, if it received one.
     let goAwayLastStreamID: HTTP2StreamID?
 
@@ -68,7 +68,7 @@ struct HTTP2StreamFailure: Error, CustomStringConvertible {
 
 extension HTTP2StreamFailure {
     /// RFC 9113's name of an error code (§7), or its number.
-    static func name(of code: HTTP2ErrorCode) -> String {
+    static func name(of code: NIOHTTP2.HTTP2ErrorCode) -> String {
         let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
                      "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
                      "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]

@@ -23,16 +23,16 @@ struct NIOTransfer: Sendable {
     /// Sends `request` and reports everything to the events but the completion: returns the
     /// failure to complete with (nil on success), so the caller can finish its own bookkeeping
     /// before the waiting pipeline resumes.
-    func run(_ request: URLRequest, bodyFile: URL?) async -> NetworkError? {
+    func run(_ request: OutgoingRequest, url: URL?) async -> NetworkError? {
         var answered = false
-        let body = UploadBody(request: request, file: bodyFile)
+        let body = UploadBody(request.body)
         do {
-            let response = try await client.execute(try clientRequest(request, body: body), deadline: .distantFuture)
+            let response = try await client.execute(try clientRequest(request, url: url, body: body), deadline: .distantFuture)
             if let proxy, proxy.absoluteForm, response.status == .proxyAuthenticationRequired {
                 // Sent to the proxy itself: its own 407, not the server's.
                 return .connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
             }
-            events.transportDidReceive(head: ResponseHead(url: request.url, status: response.status, headers: response.headers,
+            events.transportDidReceive(head: ResponseHead(url: url, status: response.status, headers: response.headers,
                                                           version: response.version))
             answered = true
             try await receive(response.body)
@@ -45,7 +45,7 @@ struct NIOTransfer: Sendable {
                 return .failed(.networkConnectionLost, detail: "the connection closed before the request went out on it",
                                serverProcessing: .notProcessed)
             }
-            return Self.processing(await routing.failure(for: error, url: request.url, direct: proxy == nil),
+            return Self.processing(await routing.failure(for: error, url: url, direct: proxy == nil),
                                    answered: answered)
         }
     }
@@ -72,21 +72,23 @@ struct NIOTransfer: Sendable {
         return .transport(error.saying(answered ? .mayHaveProcessed : .closedBeforeAnswer))
     }
 
-    /// The AsyncHTTPClient request for `request`: the same method, URL, header fields and body.
-    /// A request in absolute form is addressed to the proxy, with the server's `Host` and the
-    /// proxy's credentials.
-    private func clientRequest(_ request: URLRequest, body: UploadBody?) throws -> HTTPClientRequest {
-        guard let url = request.url else { throw TransportError(.badURL, detail: "the request has no URL") }
+    /// The AsyncHTTPClient request for `request` (whose target is `url`): the same method,
+    /// target, header fields in their order, and body. A request in absolute form is addressed to
+    /// the proxy, with the server's `Host` and the proxy's credentials.
+    private func clientRequest(_ request: OutgoingRequest, url: URL?, body: UploadBody?) throws -> HTTPClientRequest {
         var clientRequest: HTTPClientRequest
         if let proxy, proxy.absoluteForm {
+            guard let url else { throw TransportError(.badURL, detail: "\(request.head.urlString) is not a URL") }
             clientRequest = try Self.absoluteFormRequest(url, through: proxy.server)
         } else {
-            clientRequest = HTTPClientRequest(url: url.absoluteString)
+            clientRequest = HTTPClientRequest(url: request.head.urlString)
             clientRequest.tlsConfiguration = routing.tlsConfiguration(for: url)
         }
-        clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where !(proxy?.absoluteForm == true && name.lowercased() == "host") {
-            clientRequest.headers.add(name: name, value: value)
+        clientRequest.method = HTTPMethod(rawValue: request.head.method.rawValue)
+        let fields = request.head.headerFields
+        clientRequest.headers.reserveCapacity(fields.count)
+        for field in fields where !(proxy?.absoluteForm == true && field.name.canonicalName == "host") {
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
         }
         if let body {
             clientRequest.body = .stream(body.chunks(reportingTo: events), length: .known(body.length))

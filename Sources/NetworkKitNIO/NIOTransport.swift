@@ -108,15 +108,16 @@ public final class NIOTransport: Transport {
     }
 
     /// Starts sending `request` in a task of its own; its events come from that task, in order.
-    public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
+    public func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask {
         guard life.begin() else {
             events.transportDidComplete(failure: .cancelled)
             return NIOTransportTask(task: nil)
         }
-        let route = proxyClients.route(for: request.url)
+        let url = request.url   // parsed once, for the proxy, the TLS settings and the head
+        let route = proxyClients.route(for: url)
         let transfer = NIOTransfer(client: route?.client ?? client, proxy: route, routing: routing, events: events)
         let task = Task {
-            let failure = await transfer.run(request, bodyFile: bodyFile)
+            let failure = await transfer.run(request, url: url)
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
             self.transferDidEnd()
@@ -130,16 +131,17 @@ public final class NIOTransport: Transport {
     /// A URL that the connection settings send through a proxy goes through its tunnel, `ws:` as
     /// `wss:`: `CONNECT` for an HTTP proxy, a SOCKS5 `CONNECT` (the proxy resolving the name) for
     /// a SOCKS one.
-    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+    public func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
-        let proxy = proxyClients.route(for: request.url)?.server
+        let url = request.url
+        let proxy = proxyClients.route(for: url)?.server
         guard life.begin() else {
             events.transportDidComplete(failure: .cancelled)
             return NIOTransportTask(task: nil)
         }
         let opening = NIOWebSocketOpening(
             request: request, options: options, group: client.eventLoopGroup,
-            tls: routing.tlsConfiguration(for: request.url) ?? webSocketTLS ?? .makeClientConfiguration(),
+            tls: routing.tlsConfiguration(for: url) ?? webSocketTLS ?? .makeClientConfiguration(),
             pinCheck: pinCheck, routing: routing, proxy: proxy)
         return opening.start(events: events, opened: opened) { failure in
             self.transferDidEnd()

@@ -7,7 +7,7 @@ import NIOCore
 import FoundationNetworking
 #endif
 
-/// A request body for the NIO transport: the request's `httpBody`, or a file streamed from disk
+/// A request body for the NIO transport: bytes in memory, or a file streamed from disk
 /// in 64 KiB pieces; either way sent piece by piece, reporting upload progress as the client
 /// takes each piece.
 struct UploadBody: Sendable {
@@ -23,16 +23,17 @@ struct UploadBody: Sendable {
     /// Whether the client asked for any of the body: false means it never wrote the request's head.
     var hasBegun: Bool { began.withLockedValue { $0 } }
 
-    /// The body of `request` (`file` when given); nil when it has none.
-    init?(request: URLRequest, file: URL?) {
-        if let file {
+    /// The upload of `body`; nil when there is nothing to send.
+    init?(_ body: OutgoingRequest.Body) {
+        switch body {
+        case .file(let file):
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
             reader = .file(file)
             length = size ?? 0
-        } else if let data = request.httpBody, !data.isEmpty {
+        case .data(let data) where !data.isEmpty:
             reader = .data(data)
             length = Int64(data.count)
-        } else {
+        case .data, .none:
             return nil
         }
         began = NIOLockedValueBox(false)

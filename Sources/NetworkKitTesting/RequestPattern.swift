@@ -51,25 +51,23 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 /// A request as a ``StubTransport`` received it, with its body.
 public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The request as the transport got it (after the service's interceptors and signing).
-    public let request: URLRequest
-    /// The body that was sent: the contents of the upload file when there was one, else
-    /// `request.httpBody`; empty when the request had none.
+    public let request: OutgoingRequest
+    /// The body that was sent: the contents of the upload file when there was one, else the
+    /// bytes in memory; empty when the request had none.
     public let body: Data
+    /// The URL the request was sent to.
+    public let url: URL?
 
     /// A record of `request` sending `body`.
-    public init(request: URLRequest, body: Data) {
+    public init(request: OutgoingRequest, body: Data) {
         self.request = request
         self.body = body
+        url = request.url
     }
 
-    /// The HTTP method (`GET` when the request names none).
+    /// The HTTP method, as sent (`GET`).
     public var method: String {
-        request.httpMethod?.uppercased() ?? "GET"
-    }
-
-    /// The URL the request was sent to.
-    public var url: URL? {
-        request.url
+        request.head.method.rawValue
     }
 
     /// The URL's path, percent-decoded (`/feed`); empty when there is no URL.
@@ -83,9 +81,10 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
             .first { $0.name == name }?.value
     }
 
-    /// The value of the header field `name`, looked up without regard to case.
+    /// The value of the header field `name`, looked up without regard to case (the values of
+    /// repeated fields joined as swift-http-types joins them); nil when there is none.
     public func header(_ name: String) -> String? {
-        request.allHTTPHeaderFields?.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        request.head.headerFields.value(forName: name)
     }
 
     /// The method and URL, as in `GET https://api.example.com/feed`.

@@ -49,8 +49,8 @@ public struct StubResponse: Sendable {
         case dropConnection(afterBytes: Int64)
         /// The server falls silent: before the head when `afterBytes` is nil, else after the head
         /// and that many body bytes. The transfer fails with `.timedOut` once the
-        /// request's `timeoutInterval` has passed without anything arriving; a request with no
-        /// timeout (zero, or infinite) waits until it is cancelled.
+        /// request's `timeout` has passed without anything arriving; a request with no
+        /// timeout waits until it is cancelled.
         case timeOut(afterBytes: Int64?)
         /// No answer at all: the transfer fails with `error` (`.notConnectedToInternet`,
         /// `.cannotFindHost`…) once the head delay has passed.

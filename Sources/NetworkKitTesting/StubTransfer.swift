@@ -22,9 +22,9 @@ struct StubTransfer: Sendable {
     }
 
     /// Plays the transfer and returns the failure to complete with (nil on success).
-    func run(_ request: URLRequest, bodyFile: URL?, upgrade: Upgrade? = nil) async -> NetworkError? {
+    func run(_ request: OutgoingRequest, upgrade: Upgrade? = nil) async -> NetworkError? {
         do {
-            try await send(request, body: try Self.body(of: request, file: bodyFile), upgrade: upgrade)
+            try await send(request, body: try Self.body(of: request), upgrade: upgrade)
             return nil
         } catch let error as TransportError {
             return .transport(error)
@@ -36,9 +36,9 @@ struct StubTransfer: Sendable {
         }
     }
 
-    /// The body to send: the file's contents when given, else the request's `httpBody`.
-    private static func body(of request: URLRequest, file: URL?) throws -> Data {
-        guard let file else { return request.httpBody ?? Data() }
+    /// The body to send: the file's contents, or the bytes in memory.
+    private static func body(of request: OutgoingRequest) throws -> Data {
+        guard let file = request.bodyFile else { return request.bodyData ?? Data() }
         do {
             return try Data(contentsOf: file)
         } catch {
@@ -46,7 +46,7 @@ struct StubTransfer: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest, body: Data, upgrade: Upgrade?) async throws {
+    private func send(_ request: OutgoingRequest, body: Data, upgrade: Upgrade?) async throws {
         try Task.checkCancellation()
         let recorded = RecordedRequest(request: request, body: body)
         let response: StubResponse
@@ -66,7 +66,7 @@ struct StubTransfer: Sendable {
             try open(response, for: recorded, upgrade: upgrade)
             return
         }
-        events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: response.status, headers: response.sentHeaders))
+        events.transportDidReceive(head: ResponseHead(url: recorded.url, statusCode: response.status, headers: response.sentHeaders))
         try await deliverBody(of: response, method: recorded.method, timeout: timeout)
     }
 

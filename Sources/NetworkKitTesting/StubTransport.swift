@@ -19,7 +19,7 @@ import FoundationNetworking
 /// it), the chunks in order as they would cross the wire (the kit inflates content-encoded
 /// ones), and exactly one completion, also after `cancel()` (`NetworkError.cancelled`).
 /// Delays run on the clock it was given, and so does the request's idle timeout: the stub fails
-/// a wait as long as `timeoutInterval` or longer with a `.timedOut` failure at that interval, by
+/// a wait as long as the request's `timeout` or longer with a `.timedOut` failure at that interval, by
 /// the rule the kit's own idle watch applies, so on a test clock timeouts are as instant as delays.
 public final class StubTransport: Transport {
     private let routes = Protected<[StubRoute]>([])
@@ -95,27 +95,27 @@ public final class StubTransport: Transport {
 
     /// Starts playing the answer to `request` in a task of its own; its events come from that
     /// task, in order.
-    public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
+    public func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask {
         let transfer = StubTransfer(transport: self, events: events)
         let isInvalidated = invalidated.snapshot
         let task = Task {
-            let failure: NetworkError? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: bodyFile) }
+            let failure: NetworkError? = if isInvalidated { .cancelled } else { await transfer.run(request) }
             events.transportDidComplete(failure: failure)
         }
         return StubTransportTask(task: task)
     }
 
-    /// Plays the answer to an upgrade as ``start(_:bodyFile:events:)`` plays a request's: a
+    /// Plays the answer to an upgrade as ``start(_:events:)`` plays a request's: a
     /// ``StubResponse/webSocket(subprotocol:headers:script:)`` answer opens a connection whose
     /// server's side its script plays, in a task of its own; any other answer refuses the upgrade
     /// with its status, as a server would.
-    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+    public func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
         let transfer = StubTransfer(transport: self, events: events)
         let isInvalidated = invalidated.snapshot
         let upgrade = StubTransfer.Upgrade(options: options, opened: opened)
         let task = Task {
-            let failure: NetworkError? = if isInvalidated { .cancelled } else { await transfer.run(request, bodyFile: nil, upgrade: upgrade) }
+            let failure: NetworkError? = if isInvalidated { .cancelled } else { await transfer.run(request, upgrade: upgrade) }
             events.transportDidComplete(failure: failure)
         }
         return StubTransportTask(task: task)

@@ -112,9 +112,9 @@ extension DemoTour {
 
 /// Adds `X-Demo: nk` to every attempt.
 struct DemoHeader: RequestInterceptor {
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.setValue("nk", forHTTPHeaderField: "X-Demo")
+        try request.head.headerFields.set("nk", forName: "X-Demo")
         return request
     }
 }
@@ -125,8 +125,8 @@ final class DemoEventLog: EventMonitor {
     var lines: [String] { events.snapshot }
 
     func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { add("started \(method.rawValue) \(target)") }
-    func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) { add("adapted") }
-    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) { add("sent") }
+    func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) { add("adapted") }
+    func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) { add("sent") }
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { add("head \(head.statusCode)") }
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { add("parsed") }
     func requestDidFinish(_ metrics: RequestMetrics) { add("finished (\(metrics.bytesReceived) B)") }

@@ -13,10 +13,10 @@ extension DemoTour {
     final class DemoTokens: RequestInterceptor {
         private let issued = Protected(0)
 
-        func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
             var request = request
             let token = issued.withLock { $0 += 1; return $0 }
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.head.headerFields[.authorization] = "Bearer \(token)"
             return request
         }
     }

@@ -9,14 +9,19 @@ import FoundationNetworking
 struct VerboseMonitor: EventMonitor {
     let redaction = Redaction.standard
 
-    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) {
+    func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) {
         var lines = ["* attempt \(attempt)"]
-        let path = request.url.map { $0.path.isEmpty ? "/" : $0.path } ?? "/"
-        let query = request.url?.query.map { "?" + redaction.form($0) } ?? ""
-        lines.append("> \(request.httpMethod ?? "GET") \(path)\(query)")
-        if let host = request.url?.host { lines.append("> Host: \(host)\(request.url?.port.map { ":\($0)" } ?? "")") }
-        lines += redaction.headerLines(request.allHTTPHeaderFields ?? [:]).map { "> " + $0 }
-        if let body = request.httpBody { lines.append("* \(body.count) bytes of body") }
+        let target = request.head.path ?? "/"
+        let (path, query) = target.firstIndex(of: "?").map { (String(target[..<$0]), "?" + redaction.form(String(target[target.index(after: $0)...]))) }
+            ?? (target, "")
+        lines.append("> \(request.head.method.rawValue) \(path)\(query)")
+        if let authority = request.head.authority { lines.append("> Host: \(authority)") }
+        lines += redaction.headerLines(request.head.headerFields).map { "> " + $0 }
+        switch request.body {
+        case .none: break
+        case .data(let body): lines.append("* \(body.count) bytes of body")
+        case .file(let file): lines.append("* body from \(file.path)")
+        }
         write(lines + [">"])
     }
 

@@ -6,10 +6,16 @@ import FoundationNetworking
 
 // MARK: - The request pipeline
 
+extension HTTPField.Name {
+    static let appVersion = Self("X-App-Version")!
+    static let signature = Self("X-Signature")!
+    static let clientID = Self("X-Client-ID")!
+}
+
 struct AppVersionHeader: RequestInterceptor {
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.setValue("2.1", forHTTPHeaderField: "X-App-Version")
+        request.head.headerFields[.appVersion] = "2.1"
         return request
     }
 }
@@ -64,15 +70,15 @@ func pipelineBasicAuthentication(password: String,
 }
 
 struct EnvironmentKeySigner: RequestSigning {
-    func sign(_ request: URLRequest) throws -> URLRequest {
+    func sign(_ request: OutgoingRequest) throws -> OutgoingRequest {
         throw NetworkError.invalidRequest("this signer needs the request's environment")
     }
 
-    func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest {
+    func sign(_ request: OutgoingRequest, environment: ServiceEnvironment) throws -> OutgoingRequest {
         guard let key = environment["signingKey"] else { throw NetworkError.invalidRequest("no key for \(environment.name)") }
         var signed = request
-        signed.setValue(signature(of: request.signingContent, key: key), forHTTPHeaderField: "X-Signature")
-        signed.setValue(environment["clientID"], forHTTPHeaderField: "X-Client-ID")
+        signed.head.headerFields[.signature] = signature(of: try request.signingContent(), key: key)
+        signed.head.headerFields[.clientID] = environment["clientID"]
         return signed
     }
 }
@@ -129,9 +135,9 @@ func parsingBusinessStatus(api: Service) async throws {
 
 struct HeaderSigner: RequestSigning {
     let sign: @Sendable (Data) -> String
-    func sign(_ request: URLRequest) throws -> URLRequest {
+    func sign(_ request: OutgoingRequest) throws -> OutgoingRequest {
         var signed = request
-        signed.setValue(sign(request.signingContent), forHTTPHeaderField: "X-Signature")
+        signed.head.headerFields[.signature] = sign(try request.signingContent())
         return signed
     }
 }

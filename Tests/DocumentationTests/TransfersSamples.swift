@@ -57,6 +57,12 @@ func customRequest(service: Service, url: URL) async throws -> JSON {
     return try await service.send(Request(urlRequest: urlRequest, parser: JSONParser()))
 }
 
+func customOutgoingRequest(service: Service, url: URL) async throws -> JSON {
+    let outgoing = try OutgoingRequest(method: .post, url: url, headerFields: [.contentType: "application/json"],
+                                       body: .data(Data("{\"q\": 1}".utf8)))
+    return try await service.send(Request(outgoing, parser: JSONParser()))
+}
+
 func limitedService() -> Service {
     var configuration = ServiceConfiguration()
     configuration.maxResponseBytes = 8 * 1024 * 1024

@@ -309,7 +309,7 @@ final class Gate: RequestInterceptor {
         for continuation in held { continuation.resume() }
     }
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         let token = state.withLock { state -> Int in
             state.arrived += 1
             return state.arrived

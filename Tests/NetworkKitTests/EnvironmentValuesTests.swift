@@ -16,13 +16,13 @@ struct EnvironmentValuesTests {
 
     /// Signs with the HMAC key of the request's environment (its `signingKey` value).
     struct EnvironmentSigner: RequestSigning {
-        func sign(_ request: URLRequest) throws -> URLRequest {
+        func sign(_ request: OutgoingRequest) throws -> OutgoingRequest {
             throw NetworkError.invalidRequest("signed without an environment")
         }
 
-        func sign(_ request: URLRequest, bodyFile: URL?, environment: ServiceEnvironment) throws -> URLRequest {
+        func sign(_ request: OutgoingRequest, environment: ServiceEnvironment) throws -> OutgoingRequest {
             guard let secret = environment["signingKey"] else { throw NetworkError.invalidRequest("no signing key in \(environment.name)") }
-            return try HMACSigner(key: SymmetricKey(data: Data(secret.utf8))).sign(request, bodyFile: bodyFile)
+            return try HMACSigner(key: SymmetricKey(data: Data(secret.utf8))).sign(request)
         }
     }
 
@@ -30,9 +30,9 @@ struct EnvironmentValuesTests {
     /// switches the service to staging (the request must keep production's values).
     struct ClientID: RequestInterceptor {
         let switchTo: @Sendable () -> Void
-        func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
             var adapted = request
-            adapted.setValue(context.environment["clientID"], forHTTPHeaderField: "X-Client-ID")
+            adapted.head.headerFields[HTTPField.Name("X-Client-ID")!] = context.environment["clientID"]
             if context.attempt == 1, request.url?.path.contains("/flaky/") == true { switchTo() }
             return adapted
         }
@@ -41,8 +41,8 @@ struct EnvironmentValuesTests {
     /// The client IDs sent, per attempt.
     final class SentClientIDs: EventMonitor {
         let sent = Recorder<String>()
-        func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) {
-            sent.append(request.value(forHTTPHeaderField: "X-Client-ID") ?? "none")
+        func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) {
+            sent.append(request.head.headerFields[HTTPField.Name("X-Client-ID")!] ?? "none")
         }
     }
 

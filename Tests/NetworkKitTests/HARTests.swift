@@ -171,7 +171,7 @@ struct HARTests {
         try await Self.withHARFile { file in
             let first = HARRecorder(), second = HARRecorder()
             let entry = HAREntryBuilder(redaction: .standard, bodyLimit: 1024).entry(
-                request: URLRequest(url: try #require(URL(string: "https://a.example/one"))), requestBody: nil, startedAt: Date(),
+                request: try OutgoingRequest(url: try #require(URL(string: "https://a.example/one"))), requestBody: nil, startedAt: Date(),
                 waited: .milliseconds(3), received: .milliseconds(1),
                 head: ResponseHead(url: nil, statusCode: 204, headers: [:]), body: Data(), bodyBytes: 0, inflates: false, failure: nil)
             first.add { entry }

@@ -125,7 +125,7 @@ struct HostileServerTests {
         let redirected = Request(url: fixture.server.url("/redirect?to=%2Fjson%2Fsmall"), parser: DataParser())
         redirected.redirectPolicy = .custom { proposed, _ in
             var next = proposed
-            next.url = URL(string: "file:///etc/hostname")
+            next.head.scheme = "file"
             return next
         }
         let answer = await fixture.service.completion(of: redirected)
@@ -145,9 +145,10 @@ struct HostileServerTests {
 private struct URLRewriter: RequestInterceptor {
     let url: String
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.url = URL(string: url)
+        guard let target = URL(string: url) else { throw NetworkError.invalidURL(url) }
+        try request.setURL(target)
         return request
     }
 }

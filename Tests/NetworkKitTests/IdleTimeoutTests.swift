@@ -14,10 +14,10 @@ struct IdleTimeoutTests {
         (TimeInterval(60), Duration?.some(.seconds(60))), (0.5, .milliseconds(500)),
         (0, nil), (-1, nil), (.nan, nil), (.infinity, nil), (1e9, nil),
     ])
-    func anIntervalIsATimeoutWhenPositiveAndFinite(seconds: TimeInterval, duration: Duration?) {
+    func anIntervalIsATimeoutWhenPositiveAndFinite(seconds: TimeInterval, duration: Duration?) throws {
         var request = URLRequest(url: URL(string: "https://api.example.com/x")!)
         request.timeoutInterval = seconds
-        #expect(IdleTimeout(request)?.duration == duration)
+        #expect(IdleTimeout(try OutgoingRequest(request))?.duration == duration)
     }
 
     @Test func aSilenceReachesTheTimeoutFromItsLengthOn() throws {
@@ -51,8 +51,8 @@ struct IdleTimeoutTests {
     @Test func aTimeoutIsPositiveAndKeptAsGiven() async throws {
         let url = try #require(URL(string: "http://127.0.0.1/"))
         let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headers: [:])
-        let built = try URLRequestBuilder.build(RequestDraft(options), options: options, timeout: .milliseconds(300))
-        #expect(built.timeoutInterval == 0.3)
+        let built = try OutgoingRequestBuilder.build(RequestDraft(options), options: options, timeout: .milliseconds(300))
+        #expect(built.timeout == .milliseconds(300))
         #expect(IdleTimeout(built)?.duration == .milliseconds(300))
 
         let stub = StubTransport()

@@ -12,10 +12,10 @@ import Testing
 struct InterceptorChainTests {
     /// Signs `METHOD|path?query|` into `X-Signature`, so the server shows what was signed.
     struct EchoSigner: RequestSigning {
-        func sign(_ request: URLRequest) throws -> URLRequest {
+        func sign(_ request: OutgoingRequest) throws -> OutgoingRequest {
             var signed = request
-            let content = String(decoding: request.signingContent, as: UTF8.self)
-            signed.setValue(content.replacingOccurrences(of: "\n", with: "|"), forHTTPHeaderField: "X-Signature")
+            let content = String(decoding: try request.signingContent(), as: UTF8.self)
+            signed.head.headerFields[HTTPField.Name("X-Signature")!] = content.replacingOccurrences(of: "\n", with: "|")
             return signed
         }
     }

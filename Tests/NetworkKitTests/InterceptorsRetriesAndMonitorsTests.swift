@@ -25,16 +25,16 @@ final class RecordingClock: Clock, Sendable {
 struct HeaderInterceptor: RequestInterceptor {
     var name: String
     var value: String
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.setValue(value, forHTTPHeaderField: name)
+        try request.head.headerFields.set(value, forName: name)
         return request
     }
 }
 
 struct FailingAdapter: RequestInterceptor {
     struct Refused: Error, Equatable {}
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest { throw Refused() }
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest { throw Refused() }
 }
 
 /// Records every event a monitor hears, as short strings, and wakes whoever waits for one.
@@ -59,8 +59,8 @@ final class EventLog: EventMonitor {
     }
 
     func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { record("start") }
-    func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) { record("adapt \(attempt)") }
-    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) { record("send \(attempt)") }
+    func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) { record("adapt \(attempt)") }
+    func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) { record("send \(attempt)") }
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { record("head \(head.statusCode)") }
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) { record("retry \(attempt)") }
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { record("parse \(succeeded)") }
@@ -205,12 +205,12 @@ struct InterceptorsRetriesAndMonitorsTests {
         #expect(delays.last.map { $0 > .seconds(50) && $0 <= .seconds(61) } == true, "\(delays)")
     }
 
-    @Test func aRetryAfterDateIsReadAgainstTheContextsDate() async {
+    @Test func aRetryAfterDateIsReadAgainstTheContextsDate() async throws {
         let date = Date(timeIntervalSince1970: 784_111_777 - 30)  // 30 s before Sun, 06 Nov 1994 08:49:37 GMT
         let head = ResponseHead(url: nil, statusCode: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"])
         let context = InterceptorContext(requestID: RequestID(rawValue: 1), attempt: 1, isIdempotent: true, response: head,
                                          date: date)
-        let decision = await RetryPolicy(maxRetries: 1).retry(URLRequest(url: URL(fileURLWithPath: "/")),
+        let decision = await RetryPolicy(maxRetries: 1).retry(try OutgoingRequest(url: URL(string: "https://api.example.com/")!),
                                                               dueTo: .httpStatus(code: 503, body: Data(), headers: head.headers),
                                                               context: context)
         #expect(decision == .retry(after: .seconds(30)))

@@ -102,6 +102,6 @@ struct LoggingTests {
         let redaction = Redaction(parameters: ["pin"])
         #expect(redaction.form("a=1&PIN=1234&b=") == "a=1&PIN=<redacted>&b=")
         #expect(redaction.url(URL(string: "https://x.example/p?pin=1&q=2")) == "https://x.example/p?pin=<redacted>&q=2")
-        #expect(URLRequest.shellQuoted("it's") == #"'it'\''s'"#)
+        #expect(OutgoingRequest.shellQuoted("it's") == #"'it'\''s'"#)
     }
 }

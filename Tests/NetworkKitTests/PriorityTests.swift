@@ -113,8 +113,8 @@ struct PriorityTests {
         let transport = URLSessionTransport(configuration: .default, delegateQueue: DispatchQueue(label: "tests.priority"))
         defer { transport.finishAndInvalidate() }
         for priority in RequestPriority.allCases {
-            let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:9/")))
-            let started = transport.start(request, bodyFile: nil, priority: priority, events: IgnoredEvents())
+            let request = try OutgoingRequest(url: try #require(URL(string: "http://127.0.0.1:9/")))
+            let started = transport.start(request, priority: priority, events: IgnoredEvents())
             let task = try #require(started as? URLSessionTransportTask)
             #expect(task.task.priority == priority.urlSessionPriority)
             task.cancel()

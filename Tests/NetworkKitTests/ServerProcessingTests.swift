@@ -14,15 +14,15 @@ struct ServerProcessingTests {
     /// Stream closures as the NIO transport reads them: a refused stream or one above a
     /// `GOAWAY`'s last stream ID was not processed; any other reset may have been.
     @Test("HTTP/2 stream closures", arguments: [
-        (HTTP2ErrorCode.refusedStream, nil, 5, ServerProcessing.notProcessed),
+        (NIOHTTP2.HTTP2ErrorCode.refusedStream, nil, 5, ServerProcessing.notProcessed),
         (.refusedStream, 7, 5, .notProcessed),
         (.cancel, 3, 5, .notProcessed),          // above the GOAWAY's line
         (.cancel, 5, 5, .mayHaveProcessed),      // the last stream the server kept
         (.cancel, nil, 5, .mayHaveProcessed),    // no GOAWAY: a reset
         (.internalError, 3, 5, .notProcessed),
         (.internalError, nil, 5, .mayHaveProcessed),
-    ] as [(HTTP2ErrorCode, Int?, Int, ServerProcessing)])
-    func streamClosures(_ code: HTTP2ErrorCode, goAway: Int?, stream: Int, expected: ServerProcessing) {
+    ] as [(NIOHTTP2.HTTP2ErrorCode, Int?, Int, ServerProcessing)])
+    func streamClosures(_ code: NIOHTTP2.HTTP2ErrorCode, goAway: Int?, stream: Int, expected: ServerProcessing) {
         let failure = HTTP2StreamFailure(streamID: HTTP2StreamID(stream), errorCode: code,
                                          goAwayLastStreamID: goAway.map { HTTP2StreamID($0) })
         #expect(failure.processing == expected)
@@ -62,9 +62,9 @@ struct ServerProcessingTests {
     }
 
     /// The retry policy counts attempts the server did not process as none of its own.
-    @Test func theRetryPolicyDoesNotCountUnprocessedAttempts() async {
+    @Test func theRetryPolicyDoesNotCountUnprocessedAttempts() async throws {
         let policy = RetryPolicy(maxRetries: 1, backoff: Backoff(initial: .zero, jitter: 0))
-        let request = URLRequest(url: URL(string: "http://127.0.0.1/")!)
+        let request = try OutgoingRequest(url: URL(string: "http://127.0.0.1/")!)
         let lost = NetworkError.transport(TransportError(.networkConnectionLost, detail: "reset", serverProcessing: .mayHaveProcessed))
         func decision(attempt: Int, unprocessed: Int, idempotent: Bool) async -> RetryDecision {
             let context = InterceptorContext(requestID: RequestID(rawValue: 1), attempt: attempt,

@@ -12,9 +12,9 @@ import Testing
 struct ServiceDefaultsTests {
     /// A signer that marks what it signed.
     struct MarkingSigner: RequestSigning {
-        func sign(_ request: URLRequest) throws -> URLRequest {
+        func sign(_ request: OutgoingRequest) throws -> OutgoingRequest {
             var request = request
-            request.setValue("yes", forHTTPHeaderField: "X-Signed")
+            request.head.headerFields[HTTPField.Name("X-Signed")!] = "yes"
             return request
         }
     }
@@ -76,9 +76,9 @@ private struct StaticHeader: RequestInterceptor {
     let name: String
     let value: String
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.setValue(value, forHTTPHeaderField: name)
+        try request.head.headerFields.set(value, forName: name)
         return request
     }
 }

@@ -11,19 +11,12 @@ import FoundationNetworking
 struct HMACSigner: RequestSigning {
     let key: SymmetricKey
 
-    func sign(_ request: URLRequest) throws -> URLRequest {
-        var signed = request
-        signed.setValue(Self.hex(HMAC<SHA256>.authenticationCode(for: request.signingContent, using: key)),
-                        forHTTPHeaderField: "X-Signature")
-        return signed
-    }
-
-    /// Bodies from disk too, hashed a piece at a time.
-    func sign(_ request: URLRequest, bodyFile: URL?) throws -> URLRequest {
+    /// The body hashed a piece at a time, from memory or from disk.
+    func sign(_ request: OutgoingRequest) throws -> OutgoingRequest {
         var mac = HMAC<SHA256>(key: key)
-        try request.signingContent(bodyFile: bodyFile) { mac.update(data: $0) }
+        try request.signingContent { mac.update(data: $0) }
         var signed = request
-        signed.setValue(Self.hex(mac.finalize()), forHTTPHeaderField: "X-Signature")
+        signed.head.headerFields[HTTPField.Name("X-Signature")!] = Self.hex(mac.finalize())
         return signed
     }
 
@@ -264,7 +257,7 @@ struct ServiceSetupTests {
         let rewritten = Request(path: "/redirect?to=\(elsewhere)", parser: JSONParser())
         rewritten.redirectPolicy = .custom { proposed, response in
             var next = proposed
-            next.setValue("\(response.statusCode)", forHTTPHeaderField: "X-Redirected-From")
+            next.head.headerFields[HTTPField.Name("X-Redirected-From")!] = "\(response.statusCode)"
             return next
         }
         #expect(try await service.send(rewritten)["headers"]?["X-Redirected-From"] == "302")
@@ -284,7 +277,7 @@ final class DelayingInterceptor: RequestInterceptor {
         for await _ in waiting { return }
     }
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         waitingContinuation.yield()
         try await Task.sleep(for: delay)
         return request

@@ -102,7 +102,7 @@ struct ShutdownTests {
         #expect(await sockets.closeCodes(atLeast: 1) == [1001])
         // The transport starts no transfer any more.
         let refused = CompletionRecorder()
-        _ = transport.start(URLRequest(url: server.baseURL), bodyFile: nil, events: refused)
+        _ = transport.start(try OutgoingRequest(url: server.baseURL), events: refused)
         guard case .cancelled? = await refused.completion() else { Issue.record("the shut-down transport sent"); return }
     }
 

@@ -115,8 +115,8 @@ struct HeaderRecorder: RequestInterceptor {
     let names: [String]
     let recorder: Recorder<[String]>
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
-        recorder.append(names.map { request.value(forHTTPHeaderField: $0) ?? "-" })
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
+        recorder.append(names.map { request.head.headerFields.value(forName: $0) ?? "-" })
         return request
     }
 }

@@ -314,9 +314,9 @@ struct StreamingTests {
 struct HeaderSigner: RequestInterceptor {
     let recorder: Recorder<String>
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.setValue("attempt-\(context.attempt)", forHTTPHeaderField: "X-Signature")
+        request.head.headerFields[HTTPField.Name("X-Signature")!] = "attempt-\(context.attempt)"
         recorder.append(request.url?.absoluteString ?? "")
         return request
     }
@@ -326,10 +326,10 @@ struct HeaderSigner: RequestInterceptor {
 final class TokenCounter: RequestInterceptor {
     private let count = Protected(0)
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
         let n = count.withLock { $0 += 1; return $0 }
-        request.setValue("Bearer token-\(n)", forHTTPHeaderField: "Authorization")
+        request.head.headerFields[HTTPField.Name("Authorization")!] = "Bearer token-\(n)"
         return request
     }
 }

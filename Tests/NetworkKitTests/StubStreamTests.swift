@@ -26,8 +26,8 @@ struct StubStreamTests {
         for try await event in service.stream(StreamRequest(path: "/ticks")) { events.append(event) }
         #expect(events.map(\.data) == ["1", "2", "3\nthree"])
         #expect(events.map(\.type) == ["tick", "tick", "tick"])
-        #expect(stub.requests.map { $0.request.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "2", "3"])
-        #expect(stub.requests.allSatisfy { $0.request.value(forHTTPHeaderField: "Accept") == "text/event-stream" })
+        #expect(stub.requests.map { $0.request.head.headerFields[HTTPField.Name("Last-Event-ID")!] } == [nil, "2", "3"])
+        #expect(stub.requests.allSatisfy { $0.request.head.headerFields[HTTPField.Name("Accept")!] == "text/event-stream" })
         #expect(clock.delays.count == 2)
         #expect(clock.delays.allSatisfy { $0 > .milliseconds(6_900) && $0 <= .seconds(7) })   // the server's retry, kept
     }

@@ -11,9 +11,9 @@ import Testing
 struct TransferCookiesTests {
     private let url = URL(string: "http://127.0.0.1:8080/a")!
 
-    private func request(cookie: String? = nil) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.setValue(cookie, forHTTPHeaderField: "Cookie")
+    private func request(cookie: String? = nil) -> OutgoingRequest {
+        var request = OutgoingRequest(head: HTTPRequest(url: url))
+        request.head.headerFields[.cookie] = cookie
         return request
     }
 
@@ -25,15 +25,15 @@ struct TransferCookiesTests {
 
     @Test func anEmptyJarLeavesEachHopAsItIs() {
         var cookies = TransferCookies(store: jar())
-        #expect(cookies.prepare(request(cookie: "own=1")).value(forHTTPHeaderField: "Cookie") == "own=1")
-        #expect(cookies.prepare(request()).value(forHTTPHeaderField: "Cookie") == nil)
+        #expect(cookies.prepare(request(cookie: "own=1")).head.headerFields[.cookie] == "own=1")
+        #expect(cookies.prepare(request()).head.headerFields[.cookie] == nil)
     }
 
     @Test func theJarsCookiesFollowTheRequestsOwn() {
         var cookies = TransferCookies(store: jar(["a=1; Path=/"]))
-        #expect(cookies.prepare(request(cookie: "own=1")).value(forHTTPHeaderField: "Cookie") == "own=1; a=1")
+        #expect(cookies.prepare(request(cookie: "own=1")).head.headerFields[.cookie] == "own=1; a=1")
         var other = TransferCookies(store: jar(["a=1; Path=/"]))
-        #expect(other.prepare(request()).value(forHTTPHeaderField: "Cookie") == "a=1")
+        #expect(other.prepare(request()).head.headerFields[.cookie] == "a=1")
     }
 
     /// A redirect's answer stored a cookie in a jar that was empty when the first transfer went out.
@@ -42,7 +42,7 @@ struct TransferCookiesTests {
         var cookies = TransferCookies(store: jar)
         let first = cookies.prepare(request(cookie: "own=1"))
         jar.store(setCookieFields: ["hop=1; Path=/"], from: url)
-        #expect(cookies.prepare(first).value(forHTTPHeaderField: "Cookie") == "own=1; hop=1")
+        #expect(cookies.prepare(first).head.headerFields[.cookie] == "own=1; hop=1")
     }
 
     /// The jar's cookies of an earlier transfer are not sent again once the jar no longer has them.
@@ -50,11 +50,11 @@ struct TransferCookiesTests {
         let jar = jar(["a=1; Path=/"])
         var cookies = TransferCookies(store: jar)
         let first = cookies.prepare(request(cookie: "own=1"))
-        #expect(first.value(forHTTPHeaderField: "Cookie") == "own=1; a=1")
+        #expect(first.head.headerFields[HTTPField.Name("Cookie")!] == "own=1; a=1")
         jar.removeAll()
         let second = cookies.prepare(first)
-        #expect(second.value(forHTTPHeaderField: "Cookie") == "own=1")
-        #expect(cookies.prepare(second).value(forHTTPHeaderField: "Cookie") == "own=1")
+        #expect(second.head.headerFields[HTTPField.Name("Cookie")!] == "own=1")
+        #expect(cookies.prepare(second).head.headerFields[.cookie] == "own=1")
     }
 
     /// A redirect policy that drops the `Cookie` header (another origin) drops the request's own
@@ -62,7 +62,7 @@ struct TransferCookiesTests {
     @Test func aHopWhoseHeaderWasDroppedLosesTheRequestsOwn() {
         var cookies = TransferCookies(store: jar(["a=1; Path=/"]))
         var next = cookies.prepare(request(cookie: "own=1"))
-        next.setValue(nil, forHTTPHeaderField: "Cookie")
-        #expect(cookies.prepare(next).value(forHTTPHeaderField: "Cookie") == "a=1")
+        next.head.headerFields[HTTPField.Name("Cookie")!] = nil
+        #expect(cookies.prepare(next).head.headerFields[.cookie] == "a=1")
     }
 }

@@ -10,7 +10,7 @@ import FoundationNetworking
 @Suite("Transfer state machine")
 struct TransferStateMachineTests {
     static let start = ContinuousClock.now
-    static let next = URLRequest(url: URL(string: "http://127.0.0.1/next")!)
+    static let next = OutgoingRequest(head: HTTPRequest(url: URL(string: "http://127.0.0.1/next")!))
 
     static func makeHead(_ status: Int = 200, _ headers: [String: String] = [:]) -> ResponseHead {
         ResponseHead(url: nil, statusCode: status, headers: headers)

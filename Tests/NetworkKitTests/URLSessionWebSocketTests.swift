@@ -16,7 +16,7 @@ struct URLSessionWebSocketTests {
         let transport = URLSessionTransport()
         defer { transport.finishAndInvalidate() }
         let events = CompletionEvents()
-        let request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/echo")!)
+        let request = try OutgoingRequest(url: URL(string: "http://127.0.0.1:\(server.port)/echo")!)
         let opened = Protected<(any WebSocketConnection)?>(nil)
         _ = transport.startWebSocket(request, options: WebSocketOptions(), events: events) { connection in
             opened.withLock { $0 = connection }

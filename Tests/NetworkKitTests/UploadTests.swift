@@ -201,15 +201,15 @@ struct UploadTests {
     }
 }
 
-/// Records the body file each attempt's interceptors are told about (`InterceptorContext.bodyFile`):
+/// Records the body file each attempt's interceptors see (`OutgoingRequest.bodyFile`):
 /// the request's own temporary file, whatever other tests write to the temporary directory meanwhile.
 final class BodyFileRecorder: RequestInterceptor {
     private let recorded = Protected<[URL]>([])
 
     var files: [URL] { recorded.snapshot }
 
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
-        if let file = context.bodyFile { recorded.withLock { $0.append(file) } }
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
+        if let file = request.bodyFile { recorded.withLock { $0.append(file) } }
         return request
     }
 }

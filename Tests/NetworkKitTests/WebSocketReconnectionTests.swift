@@ -19,10 +19,10 @@ struct WebSocketReconnectionTests {
 
         var adapted: Int { lock.withLock { count } }
 
-        func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
             var request = request
             let token = lock.withLock { count += 1; return count }
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.head.headerFields[HTTPField.Name("Authorization")!] = "Bearer \(token)"
             return request
         }
     }

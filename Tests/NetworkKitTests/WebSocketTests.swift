@@ -18,14 +18,14 @@ struct WebSocketTests {
         private let lock = NSLock()
         private var refreshed = false
 
-        func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+        func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
             var request = request
             let token = lock.withLock { refreshed } ? "fresh" : "stale"
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.head.headerFields[HTTPField.Name("Authorization")!] = "Bearer \(token)"
             return request
         }
 
-        func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+        func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
             guard case .httpStatus(401, _, _) = error, context.attempt == 1 else { return .doNotRetry }
             lock.withLock { refreshed = true }
             return .retry(after: .zero)

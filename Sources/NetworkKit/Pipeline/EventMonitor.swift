@@ -11,9 +11,9 @@ public protocol EventMonitor: Sendable {
     /// The service took the request on (`Service/start(_:)`).
     func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod)
     /// Interceptors adapted the request for `attempt`; this is what will be sent.
-    func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int)
+    func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int)
     /// The transport started sending attempt `attempt`.
-    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int)
+    func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int)
     /// The response head arrived.
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int)
     /// Attempt `attempt` failed with `error` and will be tried again after `delay`.
@@ -40,9 +40,9 @@ extension EventMonitor {
     /// Does nothing.
     public func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) {}
     /// Does nothing.
-    public func request(_ id: RequestID, didAdapt request: URLRequest, attempt: Int) {}
+    public func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) {}
     /// Does nothing.
-    public func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) {}
+    public func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) {}
     /// Does nothing.
     public func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {}
     /// Does nothing.

@@ -72,7 +72,7 @@ struct InterceptorChain: Sendable {
     }
 
     /// `request` after every interceptor's `adapt`.
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws(NetworkError) -> OutgoingRequest {
         var adapted = request
         do {
             for interceptor in adapting { adapted = try await interceptor.adapt(adapted, context: context) }
@@ -84,7 +84,7 @@ struct InterceptorChain: Sendable {
 
     /// The first decision that is not `.doNotRetry`.
     @inline(never)
-    func retryDecision(_ request: URLRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+    func retryDecision(_ request: OutgoingRequest, error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         for interceptor in retrying {
             let decision = await interceptor.retry(request, dueTo: error, context: context)
             if decision != .doNotRetry { return decision }

@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// The one way to change a request before it is sent, and to retry it: **prepare** the draft
-/// (its target, parameters and headers, once per request), **adapt** the `URLRequest` about to
-/// be sent (every attempt), and decide whether a failed attempt is **retried**, and when.
+/// (its target, parameters and headers, once per request), **adapt** the ``OutgoingRequest``
+/// about to be sent (every attempt), and decide whether a failed attempt is **retried**, and when.
 ///
 /// Yours run, in the order of ``ServiceConfiguration/interceptors`` and then a request's own
 /// ``AnyRequest/interceptors``, after the service's steps that prepare every request (environment,
@@ -15,16 +15,16 @@ public protocol RequestInterceptor: Sendable {
     /// Changes the draft before it is encoded: its target (a path becomes a URL), parameters and
     /// headers. Runs once per request, before its first attempt, in chain order. Throwing fails
     /// the request with `NetworkError.adaptationFailed` (a thrown `NetworkError` is kept as is).
-    /// Requests built from a `URLRequest` (`Request/init(urlRequest:parser:)`) have no draft.
+    /// Requests built from a `URLRequest` or an ``OutgoingRequest`` have no draft.
     func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws
 
     /// Returns the request to send. Throwing fails the request with
     /// `NetworkError.adaptationFailed` and nothing is sent (a thrown `NetworkError` is kept as is).
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest
 
     /// Decides whether the attempt that failed with `error` is tried again. The first
     /// interceptor that does not answer `.doNotRetry` decides.
-    func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision
+    func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision
 }
 
 extension RequestInterceptor {
@@ -32,12 +32,12 @@ extension RequestInterceptor {
     public func prepare(_ draft: inout RequestDraft, context: InterceptorContext) throws {}
 
     /// Sends the request as it is.
-    public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    public func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         request
     }
 
     /// Never retries.
-    public func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+    public func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         .doNotRetry
     }
 }
@@ -60,10 +60,6 @@ public struct InterceptorContext: Sendable {
     public let isIdempotent: Bool
     /// The response head of the failed attempt, when one arrived (for `retry`).
     public let response: ResponseHead?
-    /// The file the body is sent from, when it is sent from disk (a `RequestBody.file`, a large
-    /// multipart form): it is then not in `httpBody`. With `AnyRequest/bodyEncoding` it is the
-    /// compressed file, as sent.
-    public let bodyFile: URL?
     /// The service's environment when the request started (``ServiceConfiguration/environment``),
     /// the same for every attempt: where its servers are and its values (keys, client IDs).
     public let environment: ServiceEnvironment
@@ -73,7 +69,7 @@ public struct InterceptorContext: Sendable {
 
     /// A context; the kit makes them, tests of interceptors may too.
     public init(requestID: RequestID, attempt: Int, unprocessedAttempts: Int = 0, isIdempotent: Bool,
-                response: ResponseHead? = nil, bodyFile: URL? = nil,
+                response: ResponseHead? = nil,
                 environment: ServiceEnvironment = ServiceEnvironment(name: "default", baseURL: nil),
                 date: Date = Date()) {
         self.requestID = requestID
@@ -81,7 +77,6 @@ public struct InterceptorContext: Sendable {
         self.unprocessedAttempts = unprocessedAttempts
         self.isIdempotent = isIdempotent
         self.response = response
-        self.bodyFile = bodyFile
         self.environment = environment
         self.date = date
     }

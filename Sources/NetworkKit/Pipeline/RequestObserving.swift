@@ -24,7 +24,7 @@ protocol RequestObserving: Sendable {
     func requestDidBuild(_ url: URL?)
     /// A hop is about to be sent as `request`: an attempt's first, before the interceptors adapt
     /// it, or a redirect the policy follows.
-    func hopWillStart(_ request: inout URLRequest)
+    func hopWillStart(_ request: inout OutgoingRequest)
     /// The hop announced last ended: with the response head if one arrived, and its failure, if any.
     func hopDidEnd(head: ResponseHead?, error: NetworkError?)
     /// The request starts (true) or stops (false) waiting for room where the service limits the
@@ -32,7 +32,7 @@ protocol RequestObserving: Sendable {
     func waitingDidChange(_ waiting: Bool, host: String)
     /// The attempt's transfer starts, sending `request` as the interceptors adapted it (its URL
     /// may differ from the one its hop was announced with).
-    func transferWillStart(_ request: URLRequest)
+    func transferWillStart(_ request: OutgoingRequest)
     /// That transfer ended.
     func transferDidEnd()
     /// The attempt failed with `error` and will be tried again after `delay`.

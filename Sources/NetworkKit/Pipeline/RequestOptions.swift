@@ -26,6 +26,7 @@ struct RequestOptions: Sendable {
     /// A plain request, a download to a file, or a stream.
     var kind: RequestKind = .plain
     var cache: CachePolicy?
-    /// A request built by the caller, sent as is (see `Request.init(urlRequest:parser:)`).
-    var customRequest: URLRequest?
+    /// A request built by the caller, sent as is (see `Request.init(_:parser:)`), or why the
+    /// `URLRequest` it was made from cannot be sent (`Request.init(urlRequest:parser:)`).
+    var customRequest: Result<OutgoingRequest, NetworkError>?
 }

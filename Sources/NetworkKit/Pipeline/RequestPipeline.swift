@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 ///     build → cache → adapt → transfer → validate → parse → retry? → finish
 ///
-/// 1. **build** the `URLRequest`: every interceptor (`InterceptorChain`) prepares the request's
+/// 1. **build** the `OutgoingRequest`: every interceptor (`InterceptorChain`) prepares the request's
 ///    draft (a path resolved on the environment, common parameters and headers, parameter
 ///    rules…), which is then encoded (off the caller's thread);
 /// 2. the response **cache** answers a request with a ``CachePolicy`` when its entry is fresh
@@ -99,7 +99,7 @@ final class RequestPipeline: Sendable {
     }
 
     /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
-    func firstAttempt() async throws(NetworkError) -> URLRequest {
+    func firstAttempt() async throws(NetworkError) -> OutgoingRequest {
         try await adapt(build(), context: context(attempt: 1))
     }
 
@@ -113,11 +113,10 @@ final class RequestPipeline: Sendable {
     }
 
     /// What the interceptors are told about `attempt`.
-    private func context(attempt: Int, unprocessed: Int = 0, response: ResponseHead? = nil,
-                         bodyFile: URL? = nil) -> InterceptorContext {
+    private func context(attempt: Int, unprocessed: Int = 0, response: ResponseHead? = nil) -> InterceptorContext {
         InterceptorContext(requestID: request.id, attempt: attempt, unprocessedAttempts: unprocessed,
                            isIdempotent: isIdempotent, response: response,
-                           bodyFile: bodyFile, environment: settings.environment, date: settings.dates.now)
+                           environment: settings.environment, date: settings.dates.now)
     }
 
     /// The request's limits, else the service's for its kind: downloads to disk have their own,
@@ -138,16 +137,16 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 1: the request's draft, prepared by every interceptor, encoded as a `URLRequest`; a
-    /// request built from a `URLRequest` as it is.
-    func build() throws(NetworkError) -> URLRequest {
-        if let custom = options.customRequest { return custom }
+    /// Step 1: the request's draft, prepared by every interceptor, encoded as an
+    /// `OutgoingRequest`; a request built from one (or from a `URLRequest`) as it is.
+    func build() throws(NetworkError) -> OutgoingRequest {
+        if let custom = options.customRequest { return try custom.get() }
         let draft = try interceptors.prepare(options, context: context(attempt: 1))
         do {
             // The kit asks for the codings it inflates when the transport leaves inflating to it (a
             // transport that inflates asks in its own words).
             let acceptEncoding = service.transport.decodesContentEncoding ? nil : "gzip, deflate"
-            return try URLRequestBuilder.build(draft, options: options, timeout: settings.timeout,
+            return try OutgoingRequestBuilder.build(draft, options: options, timeout: settings.timeout,
                                                acceptEncoding: acceptEncoding)
         } catch {
             throw NetworkError.wrap(error)
@@ -164,7 +163,7 @@ final class RequestPipeline: Sendable {
     /// the steps, the state machine's events, parsing's sync part), so that their temporaries take
     /// no room in its frame.
     private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
-        let prepared: URLRequest
+        var prepared: OutgoingRequest
         do {
             prepared = try build()                                                                    // 1. build
         } catch {
@@ -173,12 +172,13 @@ final class RequestPipeline: Sendable {
         observer?.requestDidBuild(prepared.url)
         let upload: UploadFile?
         do {
-            upload = try UploadFile.make(for: options.body, builtBody: prepared.httpBody,             //    a body from disk
+            upload = try UploadFile.make(for: options.body, builtBody: prepared.bodyData,             //    a body from disk
                                          encoding: options.bodyEncoding)
         } catch {
             return .failure(error)
         }
         defer { upload?.removeIfTemporary() }
+        if let upload { prepared.body = .file(upload.url) }
         var cache = cacheLookup(for: prepared)
         defer { cache?.finish() }
         if var lookup = cache {
@@ -193,7 +193,7 @@ final class RequestPipeline: Sendable {
         case .plain, .webSocket:
             body = .memory
         case .download(let download):
-            let partial = PartialDownload(options: download, sourceURL: URLRequestBuilder.downloadIdentity(options, environment: settings.environment))
+            let partial = PartialDownload(options: download, sourceURL: OutgoingRequestBuilder.downloadIdentity(options, environment: settings.environment))
             file = partial
             body = .file(partial)
         case .stream(let stream):
@@ -210,7 +210,7 @@ final class RequestPipeline: Sendable {
             case .adapt(let attempt):                                                                 // 3. adapt
                 do {
                     adapted = try await adaptAttempt(prepared, attempt: attempt, unprocessed: machine.unprocessedAttempts,
-                                                     upload: upload, file: file,
+                                                     file: file,
                                                      conditionalHeaders: cache?.conditionalHeaders ?? [:])
                 } catch {
                     next = machine.adaptFailed(error)
@@ -219,7 +219,7 @@ final class RequestPipeline: Sendable {
                 for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
                 next = machine.adapted(stopRequested: isCancelled)
             case .send(let attempt):                                                                  // 4. transfer
-                outcome = await sendAttempt(adapted, attempt: attempt, upload: upload, body: body, recording: &metrics)
+                outcome = await sendAttempt(adapted, attempt: attempt, body: body, recording: &metrics)
                 next = machine.transferred(outcome, stopRequested: isCancelled)
             case .resend(let attempt, let error):                                                     //    unprocessed
                 observer?.requestWillResend(error: error)
@@ -267,28 +267,27 @@ final class RequestPipeline: Sendable {
 
     /// Step 3: every interceptor in order (the signer last); a thrown error fails the request
     /// before anything is sent.
-    private func adapt(_ request: URLRequest, context: InterceptorContext) async throws(NetworkError) -> URLRequest {
+    private func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws(NetworkError) -> OutgoingRequest {
         let adapted = try await interceptors.adapt(request, context: context)
-        // The one check of what may be sent, after the interceptors (which may replace the URL),
-        // in the kit's words and the same for every transport.
-        guard let url = adapted.url else { throw .invalidURL("the request has no URL") }
-        if let reason = url.unsendableReason { throw .invalidURL(reason) }
+        // The one check of what may be sent, after the interceptors (which may change the
+        // target), in the kit's words and the same for every transport.
+        if let reason = adapted.head.unsendableReason { throw .invalidURL(reason) }
         return adapted
     }
 
     /// Step 4: hands the request to the transport and waits for the answer, following the
     /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
-    private func transfer(_ urlRequest: URLRequest, upload: URL?, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
+    private func transfer(_ outgoing: OutgoingRequest, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
         // A stream's bytes are not held: its parser's limits bound it.
         let decompressionLimit: Int64 = if case .stream = body { .max } else { settings.maxDecompressedBytes }
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? settings.redirectPolicy,
-                                   origin: urlRequest.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
+                                   origin: outgoing.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
                                    transportDecodes: service.transport.decodesContentEncoding, body: body,
                                    envelope: envelope, jsonDecoder: settings.jsonDecoder,
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieStore)
-        var next = urlRequest, upload = upload, bytesSent: Int64 = 0
+        var next = outgoing, bytesSent: Int64 = 0
         var cookies = setup.cookies.map { TransferCookies(store: $0) }
         for hop in 0...RedirectProposal.maxRedirects {
             if var prepared = cookies {
@@ -296,12 +295,11 @@ final class RequestPipeline: Sendable {
                 cookies = prepared
             }
             if hop > 0 { observer?.hopWillStart(&next) }                                           // a redirect's hop
-            var outcome = await send(next, upload: upload, setup: setup)
+            var outcome = await send(next, setup: setup)
             observer?.hopDidEnd(head: outcome.head ?? outcome.redirectHead, error: outcome.error)
             bytesSent += outcome.bytesSent
             outcome.bytesSent = bytesSent
             guard let redirect = outcome.redirect, !isCancelled else { return outcome }
-            if redirect.httpMethod != next.httpMethod { upload = nil }   // a 303 continues without the body
             next = redirect
         }
         return TransferOutcome(bytesSent: bytesSent,
@@ -310,15 +308,15 @@ final class RequestPipeline: Sendable {
     }
 
     /// One transfer: the kit's checks that hold for every transport, then the transport.
-    private func send(_ urlRequest: URLRequest, upload: URL?, setup: Transfer.Setup) async -> TransferOutcome {
+    private func send(_ outgoing: OutgoingRequest, setup: Transfer.Setup) async -> TransferOutcome {
         await withCheckedContinuation { continuation in
-            let transfer = Transfer(request: request, sending: urlRequest, setup: setup, continuation: continuation)
+            let transfer = Transfer(request: request, sending: outgoing, setup: setup, continuation: continuation)
             setup.idleWatch.add(transfer)
             let task: any TransportTask
             if case .webSocket(let socket) = options.kind {
-                task = service.transport.startWebSocket(urlRequest, options: socket.options, events: transfer, opened: socket.open)
+                task = service.transport.startWebSocket(outgoing, options: socket.options, events: transfer, opened: socket.open)
             } else {
-                task = service.transport.start(urlRequest, bodyFile: upload, priority: options.priority, events: transfer)
+                task = service.transport.start(outgoing, priority: options.priority, events: transfer)
             }
             transfer.attach(task)
             request.attach(.transfer(task))
@@ -329,24 +327,28 @@ final class RequestPipeline: Sendable {
     /// on disk, `conditionalHeaders` (a stale cache entry's validators) where the request has none
     /// of its own, a reconnecting stream's `Last-Event-ID`), then `adapt`, so the interceptors and
     /// the signer see every header that is sent.
-    private func adaptAttempt(_ prepared: URLRequest, attempt: Int, unprocessed: Int, upload: UploadFile?,
+    private func adaptAttempt(_ prepared: OutgoingRequest, attempt: Int, unprocessed: Int,
                               file: PartialDownload?,
-                              conditionalHeaders: [String: String]) async throws(NetworkError) -> URLRequest {
+                              conditionalHeaders: [String: String]) async throws(NetworkError) -> OutgoingRequest {
         var attemptRequest = prepared
-        for (name, value) in try file?.prepare() ?? [:] { attemptRequest.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in conditionalHeaders where attemptRequest.value(forHTTPHeaderField: name) == nil {
-            attemptRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        if case .stream(let stream) = options.kind, !stream.sink.resumption.lastEventID.isEmpty {
-            attemptRequest.setValue(stream.sink.resumption.lastEventID, forHTTPHeaderField: "Last-Event-ID")
-        }
-        if case .webSocket(let socket) = options.kind {
-            for (name, value) in socket.options.upgradeHeaders { attemptRequest.setValue(value, forHTTPHeaderField: name) }
+        do {
+            for (name, value) in try file?.prepare() ?? [:] { try attemptRequest.head.headerFields.set(value, forName: name) }
+            for (name, value) in conditionalHeaders where attemptRequest.head.headerFields.value(forName: name) == nil {
+                try attemptRequest.head.headerFields.set(value, forName: name)
+            }
+            if case .stream(let stream) = options.kind, !stream.sink.resumption.lastEventID.isEmpty {
+                try attemptRequest.head.headerFields.set(stream.sink.resumption.lastEventID, forName: "Last-Event-ID")
+            }
+            if case .webSocket(let socket) = options.kind {
+                for (name, value) in socket.options.upgradeHeaders { try attemptRequest.head.headerFields.set(value, forName: name) }
+            }
+        } catch {
+            observer?.hopDidEnd(head: nil, error: error)
+            throw error
         }
         observer?.hopWillStart(&attemptRequest)   // before the interceptors, so a signer signs what it adds
         do {
-            return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed,
-                                                                    bodyFile: upload?.url))
+            return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed))
         } catch {
             observer?.hopDidEnd(head: nil, error: error)
             throw error
@@ -356,10 +358,10 @@ final class RequestPipeline: Sendable {
     /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
     /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
     @inline(never)
-    private func sendAttempt(_ adapted: URLRequest, attempt: Int, upload: UploadFile?, body: Transfer.Body,
+    private func sendAttempt(_ adapted: OutgoingRequest, attempt: Int, body: Transfer.Body,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
         let limits = settings.inFlightLimits
-        let host = limits == nil ? nil : adapted.url?.host?.lowercased() ?? ""
+        let host = limits == nil ? nil : adapted.head.host
         if let host, let limits, await !waitForRoom(host: host, limits: limits) {
             observer?.hopDidEnd(head: nil, error: .cancelled)
             return TransferOutcome(error: .cancelled)
@@ -370,7 +372,7 @@ final class RequestPipeline: Sendable {
         metrics.attempts = request.beginAttempt()
         metrics.url = adapted.url
         for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-        let outcome = await transfer(adapted, upload: upload?.url, attempt: attempt, body: body)
+        let outcome = await transfer(adapted, attempt: attempt, body: body)
         metrics.bytesSent += outcome.bytesSent
         metrics.bytesReceived += outcome.bytesReceived
         metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode

@@ -9,9 +9,10 @@ import FoundationNetworking
 /// (in NetworkKitTesting) answers from memory.
 ///
 /// ## What a transport does
-/// - Sends `request` as it is: method, URL, header fields, and the body (`bodyFile`'s contents
-///   streamed from disk when given, else `request.httpBody`). The URL is http: or https:; the
-///   kit checks that before every send.
+/// - Sends `request` as it is: its head (method, scheme, authority, path, header fields, in
+///   order, repeated fields kept apart where the protocol allows) and its body (bytes, or a
+///   file's contents streamed from disk). The scheme is http or https with an authority; the kit
+///   checks that before every send.
 /// - Reports upload progress, then the response head once, then the body's bytes in order as
 ///   they arrive, then exactly one completion: nil when the whole response arrived, else why
 ///   not, as a ``NetworkError`` of three cases: ``NetworkError/cancelled`` after `cancel()`,
@@ -28,9 +29,9 @@ import FoundationNetworking
 /// ## What the kit does above it
 /// The same for every transport, so a new one cannot get it wrong: which URLs may be sent
 /// (http: and https:), redirects (the request's `RedirectPolicy`: which to follow, how the method
-/// and body change, which credentials are dropped), the idle timeout (`URLRequest.timeoutInterval`:
-/// no byte received or sent for that long fails the attempt with a `.timedOut` failure; none
-/// when it is zero or less, or infinite; a transport may time out on its own too), content decoding (gzip and deflate, inflated under the
+/// and body change, which credentials are dropped), the idle timeout (``OutgoingRequest/timeout``:
+/// no byte received or sent for that long fails the attempt with a `.timedOut` failure; a
+/// transport may time out on its own too), content decoding (gzip and deflate, inflated under the
 /// size and decompression limits as bytes arrive), the size and time limits, retries, the cache,
 /// and parsing. The transport conformance suite (`ConformanceTests`) runs these rules against each transport.
 public protocol Transport: Sendable {
@@ -47,12 +48,12 @@ public protocol Transport: Sendable {
 
     /// Starts sending `request` and returns at once; `events` hears what happens to it, as the
     /// protocol's contract says.
-    func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask
+    func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask
 
     /// The same, with the request's ``RequestPriority``, for a transport that can order its
     /// transfers by it (a hint: the kit orders requests itself where the service limits those in
-    /// flight). By default the priority is left out and `start(_:bodyFile:events:)` is called.
-    func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask
+    /// flight). By default the priority is left out and `start(_:events:)` is called.
+    func start(_ request: OutgoingRequest, priority: RequestPriority, events: any TransportEvents) -> any TransportTask
 
     /// Lets running transfers finish and releases the transport's resources. The service calls
     /// this when it is freed.
@@ -62,20 +63,20 @@ public protocol Transport: Sendable {
     /// their release is due at its end. The service's ``Service/shutdown(gracePeriod:)`` calls it
     /// once no request is left. By default it is ``finishAndInvalidate()``.
     func shutdown() async
-    /// Opens a WebSocket (RFC 6455): sends `request`, a `GET` with the request's headers, as an
+    /// Opens a WebSocket (RFC 6455): sends `request`, a `GET` with the request's header fields, as an
     /// upgrade, adding the handshake's own headers (key, version, `Upgrade`, `Connection`). It
     /// reports the answer's head; for a `101` that completes the handshake it hands the
     /// connection to `opened` and then completes with nil; for any other answer it reports the
-    /// body and the completion as ``start(_:bodyFile:events:)`` does. By default it completes with
+    /// body and the completion as ``start(_:events:)`` does. By default it completes with
     /// `ConnectionError.unsupported`.
-    func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+    func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,
                         opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask
 }
 
 extension Transport {
     /// Transports that cannot use a priority leave it out.
-    public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
-        start(request, bodyFile: bodyFile, events: events)
+    public func start(_ request: OutgoingRequest, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
+        start(request, events: events)
     }
 
     /// Transports release their resources as `finishAndInvalidate` does unless they can wait for it.
@@ -91,7 +92,7 @@ extension Transport {
 
     /// Transports open no WebSocket unless they say so: the transfer fails at once with
     /// `ConnectionError.unsupported`.
-    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+    public func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
         events.transportDidComplete(failure: .connection(.unsupported(feature: "WebSocket", transport: "\(Self.self)")))
         return FinishedTransportTask()

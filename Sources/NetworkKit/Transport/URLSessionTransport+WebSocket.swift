@@ -14,10 +14,13 @@ extension URLSessionTransport {
     /// distributions' libcurl lacks (Debian 12's 7.88, and its backported 8.14): there the upgrade
     /// fails with `ConnectionError.unsupported`, naming `NIOTransport` (the `NIO` trait), which
     /// opens WebSockets everywhere.
-    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+    public func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
-        var upgrade = request
-        upgrade.url = request.url.map(Self.webSocketURL(for:))
+        guard var upgrade = Self.urlRequest(request) else {
+            events.transportDidComplete(failure: .transport(TransportError(.badURL, detail: "\(request.head.urlString) is not a URL")))
+            return FinishedTransportTask()
+        }
+        upgrade.url = upgrade.url.map(Self.webSocketURL(for:))
         if !options.subprotocols.isEmpty {
             upgrade.setValue(options.subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol")
         }

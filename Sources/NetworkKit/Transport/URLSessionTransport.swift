@@ -76,15 +76,19 @@ public final class URLSessionTransport: Transport {
         return copy
     }
 
-    /// Starts a data task (an upload task from `bodyFile` when given) whose events go to `events`.
-    public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
-        start(request, bodyFile: bodyFile, priority: .normal, events: events)
+    /// Starts a data task (an upload task when the body is a file) whose events go to `events`:
+    /// the one place the kit makes a `URLRequest` of what it sends.
+    public func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask {
+        start(request, priority: .normal, events: events)
     }
 
     /// The same, with `priority` as the task's `URLSessionTask.priority`.
-    public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
-        let request = Self.withLooseTimeout(request)
-        let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
+    public func start(_ request: OutgoingRequest, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
+        guard let urlRequest = Self.urlRequest(request) else {
+            events.transportDidComplete(failure: .transport(TransportError(.badURL, detail: "\(request.head.urlString) is not a URL")))
+            return FinishedTransportTask()
+        }
+        let task = request.bodyFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
         // A new task has the default priority already. Setting it is not free: FoundationNetworking
         // guards the property with the task's work queue, so each set is a dispatch to it.
         if priority != .normal { task.priority = priority.urlSessionPriority }
@@ -93,15 +97,15 @@ public final class URLSessionTransport: Transport {
         return URLSessionTransportTask(task: task)
     }
 
-    /// `request` with FoundationNetworking's own idle timer set to twice the request's timeout
-    /// plus 5 s. The kit fails an idle transfer at its timeout itself (the transport contract);
-    /// FoundationNetworking's timer, on a loaded machine, has fired after 3 s of a 5 s timeout
-    /// with bytes arriving every 100 ms, so it is only the backstop.
-    static func withLooseTimeout(_ request: URLRequest) -> URLRequest {
-        guard IdleTimeout(request) != nil else { return request }
-        var loose = request
-        loose.timeoutInterval = request.timeoutInterval * 2 + 5
-        return loose
+    /// `request` as Foundation's `URLRequest` (nil when its head makes no URL), with
+    /// FoundationNetworking's own idle timer set to twice the request's timeout plus 5 s. The kit
+    /// fails an idle transfer at its timeout itself (the transport contract); FoundationNetworking's
+    /// timer, on a loaded machine, has fired after 3 s of a 5 s timeout with bytes arriving every
+    /// 100 ms, so it is only the backstop.
+    static func urlRequest(_ request: OutgoingRequest) -> URLRequest? {
+        guard var urlRequest = request.urlRequest else { return nil }
+        urlRequest.timeoutInterval = IdleTimeout(request).map { $0.duration.inSeconds * 2 + 5 } ?? IdleTimeout.never
+        return urlRequest
     }
 
     /// Lets running tasks finish, then releases the session.

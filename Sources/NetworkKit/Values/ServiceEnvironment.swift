@@ -21,9 +21,9 @@ import Foundation
 /// ```swift
 /// ServiceEnvironment(name: "staging", baseURL: staging, values: ["signingKey": stagingKey, "clientID": "web-staging"])
 ///
-/// func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+/// func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
 ///     var adapted = request
-///     adapted.setValue(context.environment["clientID"], forHTTPHeaderField: "X-Client-ID")
+///     adapted.head.headerFields[HTTPField.Name("X-Client-ID")!] = context.environment["clientID"]
 ///     return adapted
 /// }
 /// ```

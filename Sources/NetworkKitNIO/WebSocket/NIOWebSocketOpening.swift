@@ -20,7 +20,7 @@ import FoundationNetworking
 /// is sent), the request sent as an HTTP/1.1 upgrade, and the answer reported as the transport
 /// contract says.
 struct NIOWebSocketOpening: Sendable {
-    let request: URLRequest
+    let request: OutgoingRequest
     let options: WebSocketOptions
     let group: any EventLoopGroup
     /// The TLS configuration for an `https:` URL.
@@ -212,7 +212,7 @@ struct NIOWebSocketOpening: Sendable {
     /// Adds the HTTP/1.1 client with the WebSocket upgrader, which sends the upgrade request.
     private func upgrade(_ channel: any Channel, host: String, port: Int, secure: Bool) throws -> EventLoopFuture<Upgrade> {
         var headers = HTTPHeaders()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        for field in request.head.headerFields { headers.add(name: field.name.rawName, value: field.value) }
         if options.compression, !headers.contains(name: "Sec-WebSocket-Extensions") {
             headers.add(name: "Sec-WebSocket-Extensions", value: WebSocketDeflateParameters.offer)
         }
@@ -221,10 +221,7 @@ struct NIOWebSocketOpening: Sendable {
             let name = host.contains(":") ? "[\(host)]" : host
             headers.add(name: "Host", value: port == defaultPort ? name : "\(name):\(port)")
         }
-        let target = request.url.map { url in
-            let path = url.path.isEmpty ? "/" : URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
-            return path + (url.query.map { "?\($0)" } ?? "")
-        } ?? "/"
+        let target = request.head.path.flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         let options = options
         let frameLimit = Int(min(options.maxMessageBytes, Int64(UInt32.max)))
         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {

@@ -63,10 +63,10 @@ final class ContractCheckingTransport: Transport {
         base.decodesContentEncoding
     }
 
-    func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
-        let recorder = TransferRecorder(forwardingTo: events, method: request.httpMethod ?? "GET")
+    func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask {
+        let recorder = TransferRecorder(forwardingTo: events, method: request.head.method.rawValue)
         traces.withLock { $0.append(recorder) }
-        return base.start(request, bodyFile: bodyFile, events: recorder)
+        return base.start(request, events: recorder)
     }
 
     func finishAndInvalidate() {

@@ -52,17 +52,17 @@ public struct BasicAuthentication: RequestInterceptor {
     }
 
     /// Adds `Authorization: Basic …` unless the request has an `Authorization` of its own.
-    public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
-        guard request.value(forHTTPHeaderField: "Authorization") == nil else { return request }
+    public func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
+        guard request.head.headerFields[.authorization] == nil else { return request }
         var request = request
-        request.setValue(try await credentials().authorizationValue, forHTTPHeaderField: "Authorization")
+        request.head.headerFields[.authorization] = try await credentials().authorizationValue
         return request
     }
 
     /// Retries at once, once, after a 401 to Basic credentials that offers the Basic scheme.
-    public func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+    public func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         guard case .httpStatus(401, _, _) = error, context.attempt == 1,
-              request.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Basic ") == true,
+              request.head.headerFields[.authorization]?.hasPrefix("Basic ") == true,
               let challenge = context.response?.header("WWW-Authenticate"),
               Self.offersBasic(challenge) else { return .doNotRetry }
         return .retry(after: .zero)

@@ -45,17 +45,17 @@ public struct TokenRefresher: RequestInterceptor {
     }
 
     /// Adds the current token (refreshing first when there is none).
-    public func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    public func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        request.setValue(scheme + (try await store.current()), forHTTPHeaderField: header)
+        try request.head.headerFields.set(scheme + (try await store.current()), forName: header)
         return request
     }
 
     /// After an expired-token failure, refreshes (once for all requests that failed with the
     /// same token) and retries at once; a request is retried for this at most once.
-    public func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+    public func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         guard isExpired(error), context.attempt == 1 else { return .doNotRetry }
-        let used = request.value(forHTTPHeaderField: header).map { String($0.dropFirst(scheme.count)) }
+        let used = request.head.headerFields.value(forName: header).map { String($0.dropFirst(scheme.count)) }
         do {
             _ = try await store.refresh(replacing: used)
             return .retry(after: .zero)

@@ -24,14 +24,14 @@ struct CacheKey: Hashable, Sendable {
 
     /// The key of `request` as built, without the arguments in `ignoring`, or nil when it cannot
     /// be cached (no URL, a body streamed from a file).
-    init?(_ request: URLRequest, policy: CachePolicy, ignoring: Set<String> = []) {
-        guard var url = request.url, request.httpBodyStream == nil else { return nil }
-        var body = request.httpBody
+    init?(_ request: OutgoingRequest, policy: CachePolicy, ignoring: Set<String> = []) {
+        guard var url = request.url, request.bodyFile == nil else { return nil }
+        var body = request.bodyData
         if !ignoring.isEmpty {
             url = Self.url(url, ignoring: ignoring)
-            body = body.map { Self.body($0, contentType: request.value(forHTTPHeaderField: "Content-Type"), ignoring: ignoring) }
+            body = body.map { Self.body($0, contentType: request.head.headerFields[.contentType], ignoring: ignoring) }
         }
-        self.init(method: request.httpMethod ?? "GET", url: url, body: body, policy: policy)
+        self.init(method: request.head.method.rawValue, url: url, body: body, policy: policy)
     }
 
     /// `url` without the query items named in `ignoring`.

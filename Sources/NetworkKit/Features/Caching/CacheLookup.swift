@@ -4,13 +4,13 @@ import FoundationNetworking
 #endif
 
 extension ResponseCache: ResponseCaching {
-    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>, dates: ClockDates) -> (any RequestCaching)? {
+    func lookUp(_ prepared: OutgoingRequest, policy: CachePolicy, ignoring: Set<String>, dates: ClockDates) -> (any RequestCaching)? {
         key(for: prepared, policy: policy, ignoring: ignoring).map { CacheLookup(cache: self, policy: policy, key: $0, dates: dates) }
     }
 
     /// The key of `prepared` under `policy`, without the query arguments the policy and
     /// `ignoring` name; nil when the cache keeps no answer for it.
-    func key(for prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>) -> CacheKey? {
+    func key(for prepared: OutgoingRequest, policy: CachePolicy, ignoring: Set<String>) -> CacheKey? {
         CacheKey(prepared, policy: policy, ignoring: ignoring.union(policy.ignoredArguments))
     }
 }

@@ -17,10 +17,10 @@ struct LoggingMonitor: EventMonitor {
     let logger: Logger
     let redaction: Redaction
 
-    func request(_ id: RequestID, didSend request: URLRequest, attempt: Int) {
+    func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) {
         guard logger.logLevel <= .debug else { return }
-        let lines = redaction.headerLines(request.allHTTPHeaderFields ?? [:]).map { "> " + $0 }
-        let line = "\(id) > \(request.httpMethod ?? "GET") \(redaction.url(request.url)) (attempt \(attempt))\n"
+        let lines = redaction.headerLines(request.head.headerFields).map { "> " + $0 }
+        let line = "\(id) > \(request.head.method.rawValue) \(redaction.url(request.url)) (attempt \(attempt))\n"
             + lines.joined(separator: "\n")
         logger.debug("\(line)")
     }

@@ -60,7 +60,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
         if let span, let target { span.updateAttributes { $0.merge(target.1) } }
     }
 
-    func hopWillStart(_ request: inout URLRequest) {
+    func hopWillStart(_ request: inout OutgoingRequest) {
         let url = request.url
         let (parent, resends, leftover, built) = state.withLock { state in
             if url != state.target?.url { state.host = RequestMeters.host(of: url) }
@@ -88,7 +88,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
         meters?.waiting(waiting, host: host)
     }
 
-    func transferWillStart(_ request: URLRequest) {
+    func transferWillStart(_ request: OutgoingRequest) {
         let url = request.url
         let (moved, host) = state.withLock { state -> ((any Span)?, String) in
             let moved = url != state.hopURL
@@ -226,8 +226,8 @@ final class RequestObserver: RequestObserving, EventMonitor {
 
 /// Writes a tracer's context into a request's headers.
 private struct HeaderInjector: Injector {
-    func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
-        request.setValue(value, forHTTPHeaderField: key)
+    func inject(_ value: String, forKey key: String, into request: inout OutgoingRequest) {
+        try? request.head.headerFields.set(value, forName: key)   // a key that is no field name is left out
     }
 }
 

@@ -8,8 +8,8 @@ struct HAREntryBuilder: Sendable {
     let redaction: Redaction
     let bodyLimit: Int
 
-    /// The entry of an exchange that sent `request` with `requestBody` (``requestBody(_:bodyFile:)``).
-    func entry(request: URLRequest, requestBody: (data: Data?, size: Int)?, startedAt: Date, waited: Duration,
+    /// The entry of an exchange that sent `request` with `requestBody` (``requestBody(_:)``).
+    func entry(request: OutgoingRequest, requestBody: (data: Data?, size: Int)?, startedAt: Date, waited: Duration,
                received: Duration, head: ResponseHead?, body: Data, bodyBytes: Int, inflates: Bool,
                failure: NetworkError?) -> HARArchive.Entry {
         let wait = waited.inMilliseconds, receive = received.inMilliseconds
@@ -34,25 +34,26 @@ struct HAREntryBuilder: Sendable {
                                                 content: HARArchive.Content(size: 0, mimeType: "x-unknown"),
                                                 redirectURL: "", headersSize: -1, bodySize: -1)
 
-    private func harRequest(_ request: URLRequest, body: (data: Data?, size: Int)?, version: HTTPVersion?) -> HARArchive.Request {
-        let fields = request.allHTTPHeaderFields ?? [:]
-        let query = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+    private func harRequest(_ request: OutgoingRequest, body: (data: Data?, size: Int)?, version: HTTPVersion?) -> HARArchive.Request {
+        let fields = request.head.headerFields
+        let url = request.url
+        let query = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
         var postData: HARArchive.PostData?
         if let body {
-            let mimeType = fields.first { $0.key.lowercased() == "content-type" }?.value ?? "application/octet-stream"
+            let mimeType = fields[.contentType] ?? "application/octet-stream"
             postData = postDataOf(body.data, mimeType: mimeType, size: body.size)
         }
         return HARArchive.Request(
-            method: request.httpMethod ?? "GET", url: redaction.url(request.url), httpVersion: version?.description ?? "",
+            method: request.head.method.rawValue, url: redaction.url(url), httpVersion: version?.description ?? "",
             cookies: [], headers: headers(fields),
             queryString: query.map { HARArchive.NameValue(name: $0.name, value: redaction.parameter($0.name, $0.value ?? "")) },
             postData: postData, headersSize: -1, bodySize: body?.size ?? 0)
     }
 
     /// The request's body and its size: in memory, or read from its file when it fits the limit.
-    func requestBody(_ request: URLRequest, bodyFile: URL?) -> (data: Data?, size: Int)? {
-        if let body = request.httpBody { return (body.count <= bodyLimit ? body : nil, body.count) }
-        guard let bodyFile else { return nil }
+    func requestBody(_ request: OutgoingRequest) -> (data: Data?, size: Int)? {
+        if let body = request.bodyData { return (body.count <= bodyLimit ? body : nil, body.count) }
+        guard let bodyFile = request.bodyFile else { return nil }
         let size = (try? FileManager.default.attributesOfItem(atPath: bodyFile.path)[.size] as? Int) ?? 0
         return (size <= bodyLimit ? try? Data(contentsOf: bodyFile) : nil, size)
     }
@@ -99,6 +100,11 @@ struct HAREntryBuilder: Sendable {
     private func headers(_ fields: [String: String]) -> [HARArchive.NameValue] {
         fields.sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { HARArchive.NameValue(name: $0.key, value: redaction.header($0.key, $0.value)) }
+    }
+
+    /// `fields` in their order, one entry for each field, secrets hidden.
+    private func headers(_ fields: HTTPFields) -> [HARArchive.NameValue] {
+        fields.map { HARArchive.NameValue(name: $0.name.rawName, value: redaction.header($0.name.rawName, $0.value)) }
     }
 
     /// `data` as text, when its media type is textual and it is UTF-8.

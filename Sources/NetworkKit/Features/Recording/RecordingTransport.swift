@@ -28,19 +28,19 @@ public final class RecordingTransport: Transport {
     public var pausesReading: Bool { base.pausesReading }
 
     /// Sends through the wrapped transport, recording the exchange.
-    public func start(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> any TransportTask {
-        base.start(request, bodyFile: bodyFile, events: exchange(request, bodyFile: bodyFile, events: events))
+    public func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask {
+        base.start(request, events: exchange(request, events: events))
     }
 
     /// Sends through the wrapped transport with `priority`, recording the exchange.
-    public func start(_ request: URLRequest, bodyFile: URL?, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
-        base.start(request, bodyFile: bodyFile, priority: priority, events: exchange(request, bodyFile: bodyFile, events: events))
+    public func start(_ request: OutgoingRequest, priority: RequestPriority, events: any TransportEvents) -> any TransportTask {
+        base.start(request, priority: priority, events: exchange(request, events: events))
     }
 
     /// Opens the WebSocket through the wrapped transport, recording its upgrade.
-    public func startWebSocket(_ request: URLRequest, options: WebSocketOptions, events: any TransportEvents,
+    public func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,
                                opened: @escaping @Sendable (any WebSocketConnection) -> Void) -> any TransportTask {
-        base.startWebSocket(request, options: options, events: exchange(request, bodyFile: nil, events: events), opened: opened)
+        base.startWebSocket(request, options: options, events: exchange(request, events: events), opened: opened)
     }
 
     /// Lets the wrapped transport finish.
@@ -53,8 +53,8 @@ public final class RecordingTransport: Transport {
         await base.shutdown()
     }
 
-    private func exchange(_ request: URLRequest, bodyFile: URL?, events: any TransportEvents) -> RecordedExchange {
-        RecordedExchange(request: request, bodyFile: bodyFile, forward: events, recorder: recorder,
+    private func exchange(_ request: OutgoingRequest, events: any TransportEvents) -> RecordedExchange {
+        RecordedExchange(request: request, forward: events, recorder: recorder,
                          inflates: !base.decodesContentEncoding)
     }
 }
@@ -69,8 +69,7 @@ final class RecordedExchange: TransportEvents {
         var recorded = false
     }
 
-    private let request: URLRequest
-    private let bodyFile: URL?
+    private let request: OutgoingRequest
     private let forward: any TransportEvents
     private let recorder: HARRecorder
     /// Whether content-coded bodies arrive coded (the kit inflates above the transport).
@@ -79,9 +78,8 @@ final class RecordedExchange: TransportEvents {
     private let started = ContinuousClock.now
     private let state = Protected(State())
 
-    init(request: URLRequest, bodyFile: URL?, forward: any TransportEvents, recorder: HARRecorder, inflates: Bool) {
+    init(request: OutgoingRequest, forward: any TransportEvents, recorder: HARRecorder, inflates: Bool) {
         self.request = request
-        self.bodyFile = bodyFile
         self.forward = forward
         self.recorder = recorder
         self.inflates = inflates
@@ -124,7 +122,7 @@ final class RecordedExchange: TransportEvents {
         if let recorded {
             let builder = HAREntryBuilder(redaction: recorder.redaction, bodyLimit: recorder.bodyByteLimit)
             // A body sent from a file is read now: the kit may remove the file once the request ends.
-            let requestBody = builder.requestBody(request, bodyFile: bodyFile)
+            let requestBody = builder.requestBody(request)
             let (request, startedAt, inflates) = (request, startedAt, inflates)
             let waited = recorded.headAt.map { started.duration(to: $0) } ?? started.duration(to: ended)
             let received = recorded.headAt.map { $0.duration(to: ended) } ?? .zero

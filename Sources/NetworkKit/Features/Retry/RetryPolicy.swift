@@ -53,7 +53,7 @@ public struct RetryPolicy: RequestInterceptor {
     /// Retries while attempts remain, the request is idempotent and the failure is retryable.
     /// Attempts the server did not process (``ServerProcessing``), which the kit sent again
     /// itself, are not counted.
-    public func retry(_ request: URLRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
+    public func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         let attempt = context.countedAttempt
         guard attempt <= maxRetries, context.isIdempotent else { return .doNotRetry }
         switch error {

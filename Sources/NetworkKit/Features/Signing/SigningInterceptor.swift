@@ -19,8 +19,8 @@ struct SigningInterceptor: BuiltInInterceptor {
         self.signer = signer
     }
 
-    /// The signed request (see ``RequestSigning/sign(_:bodyFile:environment:)``).
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
-        try signer.sign(request, bodyFile: context.bodyFile, environment: context.environment)
+    /// The signed request (see ``RequestSigning/sign(_:environment:)``).
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
+        try signer.sign(request, environment: context.environment)
     }
 }

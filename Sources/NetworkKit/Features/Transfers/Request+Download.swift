@@ -44,14 +44,28 @@ extension Request {
         download = Download(to: destination)
     }
 
-    /// A request sent as `urlRequest` says (YTKNetwork's `buildCustomUrlRequest`): it skips the
+    /// A request sent as `request` says (YTKNetwork's `buildCustomUrlRequest`): it skips the
     /// interceptors' prepare step (no base URL, parameters, common headers or parameters are
     /// applied). Their adapt step (URL filters, your interceptors, signing), the parser chain,
     /// handlers, limits, retries and cancel work as for any request.
+    public convenience init(_ request: OutgoingRequest, parser: some ResponseParser<Output>) {
+        self.init(request.url.map(RequestTarget.url) ?? .path(""),
+                  method: HTTPMethod(rawValue: request.head.method.rawValue) ?? .get, parser: parser)
+        self[option: \.customRequest] = .success(request)
+    }
+
+    /// A request sent as Foundation's `urlRequest` says, converted at the edge
+    /// (``OutgoingRequest/init(_:)``): as ``init(_:parser:)``. A `urlRequest` the kit cannot send
+    /// (no http: or https: URL, a method or header field name that is not a token) fails the
+    /// request when it is sent, with the conversion's `NetworkError`.
     public convenience init(urlRequest: URLRequest, parser: some ResponseParser<Output>) {
         self.init(urlRequest.url.map(RequestTarget.url) ?? .path(""),
-                  method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") ?? .get, parser: parser)
-        self[option: \.customRequest] = urlRequest
+                  method: HTTPMethod(rawValue: urlRequest.httpMethod?.uppercased() ?? "GET") ?? .get, parser: parser)
+        do {
+            self[option: \.customRequest] = .success(try OutgoingRequest(urlRequest))
+        } catch {
+            self[option: \.customRequest] = .failure(error)
+        }
     }
 }
 

@@ -23,6 +23,6 @@ public struct QueryArgumentsFilter: URLFilter {
 
     /// `url` with the arguments it lacks appended.
     public func filter(_ url: URL, method: HTTPMethod) throws -> URL {
-        try URLRequestBuilder.appendingQuery(arguments.mapValues { JSON.string($0) }, to: url, keepingExisting: true)
+        try OutgoingRequestBuilder.appendingQuery(arguments.mapValues { JSON.string($0) }, to: url, keepingExisting: true)
     }
 }

@@ -19,9 +19,9 @@ struct URLFiltersInterceptor: BuiltInInterceptor {
 
     /// The request with its URL through every filter.
     /// - Throws: `NetworkError.invalidRequest` naming the filter that failed.
-    func adapt(_ request: URLRequest, context: InterceptorContext) async throws -> URLRequest {
+    func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         guard var url = request.url else { return request }
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET") ?? .get
+        let method = HTTPMethod(rawValue: request.head.method.rawValue) ?? .get
         for filter in filters {
             do {
                 url = try filter.filter(url, method: method)
@@ -30,7 +30,7 @@ struct URLFiltersInterceptor: BuiltInInterceptor {
             }
         }
         var filtered = request
-        filtered.url = url
+        try filtered.setURL(url)
         return filtered
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// A request before it is encoded into a `URLRequest`: where it goes and what it carries, as the
+/// A request before it is encoded into an ``OutgoingRequest``: where it goes and what it carries, as the
 /// request said, for the `RequestInterceptor/prepare(_:context:)` step of every interceptor.
 ///
 /// After the interceptors have prepared it, the draft is encoded: its target must then be an
 /// absolute URL; its parameters go into the query, or into the body when the request's `body` is
-/// `.form` or `.json`; its headers are set on the `URLRequest`.
+/// `.form` or `.json`; its headers become the request's header fields.
 public struct RequestDraft: Sendable {
     /// Where the request goes; the service's environment turns a path into a URL before your interceptors see it.
     public var target: RequestTarget

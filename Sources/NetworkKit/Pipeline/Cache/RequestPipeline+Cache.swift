@@ -16,7 +16,7 @@ extension RequestPipeline {
     }
 
     /// The cache at work on this request, or nil when it has no ``CachePolicy`` or cannot be cached.
-    func cacheLookup(for prepared: URLRequest) -> (any RequestCaching)? {
+    func cacheLookup(for prepared: OutgoingRequest) -> (any RequestCaching)? {
         guard let policy = options.cache, Self.canCache(options) else { return nil }
         return settings.responseCache?.lookUp(prepared, policy: policy, ignoring: settings.ignoredCacheKeyArguments,
                                               dates: settings.dates)

@@ -6,11 +6,11 @@ import FoundationNetworking
 /// The hook the pipeline gives a response cache (``ResponseCache`` fills it): step 2 asks the
 /// service's cache about a request that has a ``CachePolicy`` and can be cached.
 protocol ResponseCaching: Sendable {
-    /// The cache at work on the request whose `URLRequest`, as built, is `prepared`; nil when
+    /// The cache at work on the request whose request, as built, is `prepared`; nil when
     /// the cache keeps no answer for it (a method or URL it has no key for). The key leaves out
     /// the query arguments the policy and `ignoring` (the service's) name; freshness is told by
     /// `dates` (the service's clock).
-    func lookUp(_ prepared: URLRequest, policy: CachePolicy, ignoring: Set<String>, dates: ClockDates) -> (any RequestCaching)?
+    func lookUp(_ prepared: OutgoingRequest, policy: CachePolicy, ignoring: Set<String>, dates: ClockDates) -> (any RequestCaching)?
 }
 
 /// A response cache at work on one request: what it holds for it, whether that answers, which

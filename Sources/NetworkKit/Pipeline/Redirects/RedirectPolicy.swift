@@ -17,12 +17,12 @@ public enum RedirectPolicy: Sendable {
     case refuse
     /// Decide each redirect: return the request to send next (`proposed` or a changed copy),
     /// or nil to stop at the 3xx answer. `response` is the redirect's own head.
-    case custom(@Sendable (_ proposed: URLRequest, _ response: ResponseHead) -> URLRequest?)
+    case custom(@Sendable (_ proposed: OutgoingRequest, _ response: ResponseHead) -> OutgoingRequest?)
 
     /// The request to send for a redirect to `proposed`, or nil to stop, for a request first
     /// sent to `original`.
-    func next(_ proposed: URLRequest, after response: ResponseHead, original: URL?) -> URLRequest? {
-        let chosen: URLRequest?
+    func next(_ proposed: OutgoingRequest, after response: ResponseHead, original: URL?) -> OutgoingRequest? {
+        let chosen: OutgoingRequest?
         switch self {
         case .follow: chosen = proposed
         case .refuse: chosen = nil
@@ -30,9 +30,9 @@ public enum RedirectPolicy: Sendable {
         }
         // Only to http: and https:, whatever a custom policy returns.
         guard var next = chosen, let url = next.url, url.unsendableReason == nil else { return nil }
-        if !Self.sameOrigin(next.url, original) {
-            for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
-                next.setValue(nil, forHTTPHeaderField: name)
+        if !Self.sameOrigin(url, original) {
+            for name: HTTPField.Name in [.authorization, .proxyAuthorization, .cookie] {
+                next.head.headerFields[name] = nil
             }
         }
         return next

@@ -15,18 +15,17 @@ enum RedirectProposal {
 
     /// The next request after `head`, or nil when `head` proposes no redirect one can follow (not
     /// a redirect status, no `Location`, or a location that is not http(s)).
-    static func next(after request: URLRequest, head: ResponseHead) -> URLRequest? {
+    static func next(after request: OutgoingRequest, head: ResponseHead) -> OutgoingRequest? {
         guard statuses.contains(head.statusCode), let location = head.header("Location"),
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              target.unsendableReason == nil else { return nil }
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL else { return nil }
         var next = request
-        next.url = target
-        let method = request.httpMethod?.uppercased() ?? "GET"
-        if (head.statusCode == 303 && method != "HEAD") || ([301, 302].contains(head.statusCode) && method == "POST") {
-            next.httpMethod = "GET"
-            next.httpBody = nil
-            for name in ["Content-Type", "Content-Length", "Content-Encoding"] {
-                next.setValue(nil, forHTTPHeaderField: name)
+        do { try next.setURL(target) } catch { return nil }
+        let method = request.head.method
+        if (head.statusCode == 303 && method != .head) || ([301, 302].contains(head.statusCode) && method == .post) {
+            next.head.method = .get
+            next.body = .none
+            for name: HTTPField.Name in [.contentType, .contentLength, .contentEncoding] {
+                next.head.headerFields[name] = nil
             }
         }
         return next

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Fails transfers that go idle: no byte received or sent for their request's
-/// `timeoutInterval`. One sleeping task per service checks the running transfers every
+/// `timeout`. One sleeping task per service checks the running transfers every
 /// `interval` while there are any, rather than a timer per transfer: a transfer's bytes only move
 /// its last-activity time, under the lock it takes for them anyway. So a transfer fails within
 /// its timeout plus `interval`. A transfer whose request has no idle timeout (`IdleTimeout`) is

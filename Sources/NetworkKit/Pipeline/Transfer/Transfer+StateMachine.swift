@@ -15,7 +15,7 @@ struct TransferOutcome: Sendable {
     /// idle timeout, a bad encoding, a stream's parser).
     var error: NetworkError?
     /// The request to send next when the answer was a redirect the policy follows.
-    var redirect: URLRequest?
+    var redirect: OutgoingRequest?
     /// That redirect's head, for the hop's observer only (`head` stays nil: the answer is not the request's).
     var redirectHead: ResponseHead?
     /// Set when a download's answer could not continue its partial file: start again from zero.
@@ -116,7 +116,7 @@ extension Transfer.StateMachine {
 
     /// The head arrived. `redirect` is the request the policy follows it with, if any; content-
     /// encoded bodies count against `decompressionLimit` too, as they are delivered inflated.
-    mutating func receive(head: ResponseHead, redirect: URLRequest?, sizeLimit: Int64?, decompressionLimit: Int64,
+    mutating func receive(head: ResponseHead, redirect: OutgoingRequest?, sizeLimit: Int64?, decompressionLimit: Int64,
                           destination: Destination, now: ContinuousClock.Instant) -> HeadAction {
         lastActivity = now
         guard phase == .awaitingHead else { return .receive }

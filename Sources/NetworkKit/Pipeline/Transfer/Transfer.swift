@@ -74,11 +74,11 @@ final class Transfer: TransportEvents {
     let idleTimeout: IdleTimeout?
     private let request: any RunningRequest
     /// What this transfer sends (a redirect's proposal is made from it).
-    private let sent: URLRequest
+    private let sent: OutgoingRequest
     private let setup: Setup
     private let locked: Protected<Locked>
 
-    init(request: any RunningRequest, sending sent: URLRequest, setup: Setup,
+    init(request: any RunningRequest, sending sent: OutgoingRequest, setup: Setup,
          continuation: CheckedContinuation<TransferOutcome, Never>) {
         self.request = request
         self.sent = sent

@@ -35,18 +35,18 @@ struct TransferCookies: Sendable {
     /// redirect made from the previous one (which carries that one's `Cookie` header unless the
     /// redirect policy dropped it for another origin). While the store is empty and no transfer
     /// carried its cookies, `request` goes out as it is, its headers not even read.
-    mutating func prepare(_ request: URLRequest) -> URLRequest {
+    mutating func prepare(_ request: OutgoingRequest) -> OutgoingRequest {
         if !addedStoredCookies {
             if store.isEmpty { return request }
-            own = request.value(forHTTPHeaderField: "Cookie")
-        } else if request.value(forHTTPHeaderField: "Cookie") == nil {
+            own = request.head.headerFields[.cookie]
+        } else if request.head.headerFields[.cookie] == nil {
             own = nil
         }
         var prepared = request
         let stored = request.url.flatMap { store.cookieHeader(for: $0) }
         addedStoredCookies = stored != nil
         let value = [own, stored].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; ")
-        prepared.setValue(value.isEmpty ? nil : value, forHTTPHeaderField: "Cookie")
+        prepared.head.headerFields[.cookie] = value.isEmpty ? nil : value
         return prepared
     }
 }

@@ -3,14 +3,16 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Encodes a prepared `RequestDraft` into the `URLRequest` the interceptors then adapt.
-enum URLRequestBuilder {
-    /// The `URLRequest` `draft` describes, with the body `options` ask for. `acceptEncoding` is
-    /// the `Accept-Encoding` to ask for unless the draft names its own.
-    /// - Throws: `NetworkError.invalidURL` when the target is not an absolute URL (a path nothing
-    ///   resolved), `.invalidRequest` when the parameters or body cannot be encoded.
+/// Encodes a prepared `RequestDraft` into the ``OutgoingRequest`` the interceptors then adapt.
+enum OutgoingRequestBuilder {
+    /// The request `draft` describes, with the body `options` ask for: in memory, or none yet
+    /// when it is sent from disk (the pipeline names the file, `UploadFile`). `acceptEncoding`
+    /// is the `Accept-Encoding` to ask for unless the draft names its own.
+    /// - Throws: `NetworkError.invalidURL` when the target is not an absolute http: or https: URL
+    ///   (a path nothing resolved), `.invalidRequest` when the parameters, header fields or body
+    ///   cannot be encoded.
     static func build(_ draft: RequestDraft, options: RequestOptions, timeout: Duration,
-                      acceptEncoding: String? = nil) throws -> URLRequest {
+                      acceptEncoding: String? = nil) throws -> OutgoingRequest {
         var url: URL
         switch draft.target {
         case .url(let absolute) where absolute.scheme != nil:
@@ -60,23 +62,19 @@ enum URLRequestBuilder {
                 throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
             }
         }
-        // Each URLRequest mutation goes through Foundation's copy-on-write box: skip the ones
-        // that would set the default anyway. (The timeout must be set through the property:
-        // FoundationNetworking ignores the one given to the initializer.)
-        var request = URLRequest(url: url)
-        request.timeoutInterval = try timeoutInterval(options.timeout ?? timeout)
-        // Set first, while the request has no header to compare with (Foundation compares names
-        // case-insensitively through capitalized copies): the draft's own `Accept-Encoding`, set
-        // below, replaces it.
-        if let acceptEncoding { request.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding") }
-        if method != .get { request.httpMethod = method.rawValue }
-        if let body { request.httpBody = body }
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        // The draft's own fields come last and replace the kit's of the same name.
+        var fields = HTTPFields()
+        fields.reserveCapacity(draft.headers.count + 3)
+        if let acceptEncoding { fields[.acceptEncoding] = acceptEncoding }
+        if let contentType { fields[.contentType] = contentType }
         if let coding = options.bodyEncoding, body != nil || bodyIsOnDisk {
-            request.setValue(coding.rawValue, forHTTPHeaderField: "Content-Encoding")
+            fields[.contentEncoding] = coding.rawValue
         }
-        for (name, value) in draft.headers { request.setValue(value, forHTTPHeaderField: name) }
-        return request
+        for (name, value) in draft.headers { try fields.set(value, forName: name) }
+        fields.addCredentials(of: url)
+        let head = try HTTPRequest.sendable(method: method.httpRequestMethod, url: url, headerFields: fields)
+        return OutgoingRequest(head: head, body: body.map { .data($0) } ?? .none,
+                               timeout: try validTimeout(options.timeout ?? timeout))
     }
 
     /// What identifies a download across attempts and runs: the URL of the request's target
@@ -84,7 +82,7 @@ enum URLRequestBuilder {
     /// URL filters, signatures), which may hold a timestamp or a nonce. A path is resolved on
     /// `environment`, the service's.
     static func downloadIdentity(_ options: RequestOptions, environment: ServiceEnvironment) -> String {
-        if let custom = options.customRequest { return custom.url?.absoluteString ?? options.target.description }
+        if case .success(let custom) = options.customRequest { return custom.head.urlString }
         var url: URL
         switch options.target {
         case .url(let absolute):
@@ -99,14 +97,14 @@ enum URLRequestBuilder {
         return url.absoluteString
     }
 
-    /// `timeout` as the `URLRequest`'s interval, which carries it to the transports and the
-    /// kit's idle watch (`IdleTimeout`).
+    /// `timeout`, which the request carries to the transports and the kit's idle watch
+    /// (`IdleTimeout`).
     /// - Throws: `NetworkError.invalidRequest` when it is zero or less.
-    static func timeoutInterval(_ timeout: Duration) throws -> TimeInterval {
+    static func validTimeout(_ timeout: Duration) throws -> Duration {
         guard timeout > .zero else {
             throw NetworkError.invalidRequest("the timeout must be positive, not \(timeout)")
         }
-        return timeout.inSeconds
+        return timeout
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%"))
@@ -131,21 +129,5 @@ enum URLRequestBuilder {
         components.percentEncodedQuery = query
         guard let result = components.url else { throw NetworkError.invalidURL(url.absoluteString) }
         return result
-    }
-}
-
-extension URL {
-    /// Why NetworkKit does not send to this URL, in words for an error: its scheme is not http or
-    /// https, or it has no host. Nil when it does. The pipeline checks every request with it
-    /// before the transport sees it.
-    package var unsendableReason: String? {
-        // Compared without lowercasing: every request passes here.
-        let scheme = scheme ?? ""
-        guard HeaderFields.sameName(scheme, "http") || HeaderFields.sameName(scheme, "https") else {
-            let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
-            return "\(absoluteString): \(name) is not supported (http: and https: only)"
-        }
-        guard host(percentEncoded: true)?.isEmpty == false else { return "\(absoluteString): no host" }
-        return nil
     }
 }

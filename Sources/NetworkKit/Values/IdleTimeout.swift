@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// A request's idle timeout: a transfer that neither receives nor sends a byte for `duration`
-/// fails with `error` (`URLError(.timedOut)`). It is read from `URLRequest.timeoutInterval`
+/// fails with `error` (`URLError(.timedOut)`). It is read from ``OutgoingRequest/timeout``
 /// here only, so the kit's idle watch and the stub transport apply one rule.
 package struct IdleTimeout: Sendable, Equatable {
     /// An interval this long or longer asks for no timeout, as an infinite one does.
@@ -13,10 +13,11 @@ package struct IdleTimeout: Sendable, Equatable {
     /// How long a transfer may stay silent.
     package let duration: Duration
 
-    /// The idle timeout `request` asks for; nil when its `timeoutInterval` asks for none (see
-    /// `init(seconds:)`).
-    package init?(_ request: URLRequest) {
-        self.init(seconds: request.timeoutInterval)
+    /// The idle timeout `request` asks for; nil when it asks for none (a timeout of nil, zero or
+    /// less, or from 1e9 s up).
+    package init?(_ request: OutgoingRequest) {
+        guard let timeout = request.timeout else { return nil }
+        self.init(seconds: timeout.inSeconds)
     }
 
     /// A timeout of `seconds`; nil for zero or less, NaN, infinity and anything from 1e9 s up.

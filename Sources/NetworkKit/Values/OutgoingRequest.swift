@@ -1,0 +1,218 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+// swift-http-types is the kit's vocabulary for requests and header fields: an app that imports
+// NetworkKit names `HTTPRequest`, `HTTPFields` and `HTTPField.Name` without importing it too.
+@_exported import HTTPTypes
+import HTTPTypesFoundation
+
+/// A request as the kit sends it: swift-http-types' `HTTPRequest` (method, scheme, authority,
+/// path with query, header fields), its body and its idle timeout. Interceptors adapt it, the
+/// signer signs it, monitors hear it and a ``Transport`` sends it as it is.
+///
+/// ```swift
+/// func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
+///     var request = request
+///     request.head.headerFields[.authorization] = "Bearer \(try await tokens.current())"
+///     return request
+/// }
+/// ```
+///
+/// A target carries no user name or password (RFC 9110 §4.2.4): the initializers that take a
+/// URL turn a URL's credentials into an `Authorization: Basic` field, unless the request has one,
+/// as curl and URLSession do.
+public struct OutgoingRequest: Sendable, Hashable {
+    /// What a request sends after its head.
+    public enum Body: Sendable, Hashable {
+        /// No body.
+        case none
+        /// These bytes.
+        case data(Data)
+        /// The contents of this file, streamed from disk (a ``RequestBody/file(_:contentType:)``,
+        /// a multipart form too large for memory; with ``AnyRequest/bodyEncoding`` the compressed
+        /// file, as sent).
+        case file(URL)
+    }
+
+    /// The method, the target (scheme, authority, path and query) and the header fields.
+    public var head: HTTPRequest
+    /// What is sent after the head.
+    public var body: Body
+    /// How long the transfer may neither receive nor send a byte before it fails with a
+    /// `.timedOut` transport error; nil for no such limit.
+    public var timeout: Duration?
+
+    /// A request of `head`, sending `body`, failing after `timeout` of silence (nil: never).
+    public init(head: HTTPRequest, body: Body = .none, timeout: Duration? = .seconds(60)) {
+        self.head = head
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// A request of `method` to `url` with `headerFields`, sending `body`.
+    /// - Throws: `NetworkError.invalidURL` when `url` is not an absolute http: or https: URL with
+    ///   a host.
+    public init(method: HTTPRequest.Method = .get, url: URL, headerFields: HTTPFields = [:],
+                body: Body = .none, timeout: Duration? = .seconds(60)) throws(NetworkError) {
+        var fields = headerFields
+        fields.addCredentials(of: url)
+        self.init(head: try HTTPRequest.sendable(method: method, url: url, headerFields: fields),
+                  body: body, timeout: timeout)
+    }
+
+    /// The request `urlRequest` describes: its URL, method, header fields, `httpBody` and
+    /// `timeoutInterval` (zero or less, or infinite, for none).
+    /// - Throws: `NetworkError.invalidURL` when its URL is missing or not an absolute http: or
+    ///   https: URL with a host, `.invalidRequest` when its method or a header field name is not a
+    ///   valid token, or its body is an `httpBodyStream` (send a file with ``Body/file(_:)``).
+    public init(_ urlRequest: URLRequest) throws(NetworkError) {
+        guard let url = urlRequest.url else { throw .invalidURL("the request has no URL") }
+        guard urlRequest.httpBodyStream == nil else {
+            throw .invalidRequest("a URLRequest's httpBodyStream cannot be sent: send the body from a file (OutgoingRequest.Body.file)")
+        }
+        guard let method = HTTPRequest.Method(urlRequest.httpMethod ?? "GET") else {
+            throw .invalidRequest("\"\(urlRequest.httpMethod ?? "")\" is not an HTTP method")
+        }
+        var fields = HTTPFields()
+        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
+            guard let name = HTTPField.Name(name) else { throw .invalidRequest("\"\(name)\" is not a header field name") }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        fields.addCredentials(of: url)
+        self.init(head: try HTTPRequest.sendable(method: method, url: url, headerFields: fields),
+                  body: urlRequest.httpBody.map { .data($0) } ?? .none,
+                  timeout: IdleTimeout(seconds: urlRequest.timeoutInterval)?.duration)
+    }
+
+    /// The URL the head targets (its scheme, authority and path).
+    public var url: URL? { head.url }
+
+    /// Points the head at `url`, keeping its method and header fields.
+    /// - Throws: `NetworkError.invalidURL` when `url` is not an absolute http: or https: URL with
+    ///   a host.
+    public mutating func setURL(_ url: URL) throws(NetworkError) {
+        head = try HTTPRequest.sendable(method: head.method, url: url, headerFields: head.headerFields)
+    }
+
+    /// The body's bytes when they are held in memory; nil for none or a file.
+    public var bodyData: Data? {
+        if case .data(let data) = body { data } else { nil }
+    }
+
+    /// The file the body is streamed from, when it is.
+    public var bodyFile: URL? {
+        if case .file(let file) = body { file } else { nil }
+    }
+
+    /// The same request as Foundation's `URLRequest` (without a body from a file, which a
+    /// `URLSession` upload task takes apart); nil when the head has no URL.
+    public var urlRequest: URLRequest? {
+        guard var request = URLRequest(httpRequest: head) else { return nil }
+        request.httpBody = bodyData
+        request.timeoutInterval = timeout?.inSeconds ?? IdleTimeout.never
+        return request
+    }
+}
+
+extension HTTPRequest {
+    /// A head for `url`, refusing what `HTTPRequest(url:)` cannot take (it traps on a URL without
+    /// a scheme or one that URLComponents cannot parse) and what the kit does not send.
+    /// - Throws: `NetworkError.invalidURL` saying why.
+    package static func sendable(method: Method, url: URL, headerFields: HTTPFields) throws(NetworkError) -> HTTPRequest {
+        if let reason = url.unsendableReason { throw .invalidURL(reason) }
+        guard URLComponents(url: url, resolvingAgainstBaseURL: true)?.string != nil else {
+            throw .invalidURL(url.absoluteString)
+        }
+        return HTTPRequest(method: method, url: url, headerFields: headerFields)
+    }
+
+    /// The target as one absolute URL string (`scheme://authority/path?query`), without the
+    /// `URL` that ``url`` parses; empty parts when the head has none.
+    package var urlString: String {
+        "\(scheme ?? "")://\(authority ?? "")\(path ?? "")"
+    }
+
+    /// Why NetworkKit does not send this head, in words for an error (its scheme is not http or
+    /// https, it has no authority or no path), or nil when it does: the pipeline's check after
+    /// the interceptors, without parsing a `URL`.
+    package var unsendableReason: String? {
+        let scheme = scheme ?? ""
+        guard HeaderFields.sameName(scheme, "http") || HeaderFields.sameName(scheme, "https") else {
+            let name = scheme.isEmpty ? "a request without a scheme" : "the \(scheme.lowercased()): scheme"
+            return "\(urlString): \(name) is not supported (http: and https: only)"
+        }
+        guard authority?.isEmpty == false else { return "\(urlString): no host" }
+        guard path?.isEmpty == false else { return "\(urlString): no path" }
+        return nil
+    }
+
+    /// The host the head targets, lowercased, without a port or IPv6 brackets.
+    package var host: String {
+        guard var authority = authority?.lowercased() else { return "" }
+        if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
+        if authority.hasPrefix("[") {
+            return authority.firstIndex(of: "]").map { String(authority[authority.index(after: authority.startIndex)..<$0]) } ?? authority
+        }
+        return authority.firstIndex(of: ":").map { String(authority[..<$0]) } ?? authority
+    }
+}
+
+extension HTTPMethod {
+    /// The same method in swift-http-types' words.
+    package var httpRequestMethod: HTTPRequest.Method {
+        switch self {
+        case .get: .get
+        case .post: .post
+        case .put: .put
+        case .patch: .patch
+        case .delete: .delete
+        case .head: .head
+        }
+    }
+}
+
+extension HTTPFields {
+    /// Adds `Authorization: Basic` made of `url`'s user name and password, when it has them and
+    /// these fields have no `Authorization`.
+    package mutating func addCredentials(of url: URL) {
+        // URLComponents decodes both parts (Foundation's `URL.password` is left encoded on Linux).
+        guard url.user != nil, self[.authorization] == nil,
+              let components = URLComponents(url: url, resolvingAgainstBaseURL: true), let user = components.user else { return }
+        let pair = "\(user):\(components.password ?? "")"
+        self[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+
+    /// Sets the field named `name` to `value`, replacing every field of that name, for names
+    /// the kit holds as strings (a request's headers, an interceptor's settings).
+    /// - Throws: `NetworkError.invalidRequest` when `name` is not a valid field name (RFC 9110's
+    ///   token).
+    package mutating func set(_ value: String, forName name: String) throws(NetworkError) {
+        guard let fieldName = HTTPField.Name(name) else {
+            throw .invalidRequest("\"\(name)\" is not a valid header field name")
+        }
+        self[fieldName] = value
+    }
+
+    /// The value of the fields named `name` (combined as swift-http-types combines them), or nil
+    /// when there is none or `name` is not a valid field name.
+    package func value(forName name: String) -> String? {
+        HTTPField.Name(name).flatMap { self[$0] }
+    }
+}
+
+extension URL {
+    /// Why NetworkKit does not send to this URL, in words for an error: its scheme is not http or
+    /// https, or it has no host. Nil when it does. Every URL an ``OutgoingRequest`` is made from
+    /// or pointed at is checked with it.
+    package var unsendableReason: String? {
+        // Compared without lowercasing: every request passes here.
+        let scheme = scheme ?? ""
+        guard HeaderFields.sameName(scheme, "http") || HeaderFields.sameName(scheme, "https") else {
+            let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
+            return "\(absoluteString): \(name) is not supported (http: and https: only)"
+        }
+        guard host(percentEncoded: true)?.isEmpty == false else { return "\(absoluteString): no host" }
+        return nil
+    }
+}
