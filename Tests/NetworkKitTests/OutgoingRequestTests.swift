@@ -32,6 +32,17 @@ struct OutgoingRequestTests {
         #expect(back.value(forHTTPHeaderField: "X-Custom") == "1")
     }
 
+    /// The kit splits a URL into the head's fields as swift-http-types does, from one parse.
+    @Test(arguments: ["http://h.example", "http://h.example?a=1", "http://h.example/p?q=1#frag",
+                      "http://u:p@h.example:8080/x", "https://[::1]:8443/p/", "http://h.example/a%20b/c?d=%2F&e"])
+    func theHeadIsSplitAsSwiftHTTPTypesSplitsIt(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        let ours = try HTTPRequest.sendable(method: .get, url: url, headerFields: [:])
+        let theirs = HTTPRequest(url: url)
+        #expect(ours.scheme == theirs.scheme && ours.authority == theirs.authority && ours.path == theirs.path)
+        #expect(try OutgoingRequest(url: url).url == theirs.url)
+    }
+
     /// What `HTTPRequest(url:)` would trap on, or the kit does not send, is a typed error.
     @Test(arguments: ["file:///etc/hostname", "ftp://example.com/x", "mailto:a@example.com", "https:///nohost"])
     func whatCannotBeSentIsAnInvalidURL(_ text: String) throws {

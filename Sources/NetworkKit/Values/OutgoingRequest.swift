@@ -23,6 +23,25 @@ import HTTPTypesFoundation
 /// URL turn a URL's credentials into an `Authorization: Basic` field, unless the request has one,
 /// as curl and URLSession do.
 public struct OutgoingRequest: Sendable, Hashable {
+    /// The URL a request was made from when it is exactly what the head targets (no user
+    /// information, no fragment, a path), kept while the head still targets it, so reading
+    /// ``url`` parses nothing on the way to the transport.
+    private struct TargetMemo: Sendable {
+        let url: URL
+        let scheme: String?
+        let authority: String?
+        let path: String?
+
+        init(_ url: URL, head: HTTPRequest) {
+            self.url = url
+            (scheme, authority, path) = (head.scheme, head.authority, head.path)
+        }
+
+        func url(for head: HTTPRequest) -> URL? {
+            head.scheme == scheme && head.authority == authority && head.path == path ? url : nil
+        }
+    }
+
     /// What a request sends after its head.
     public enum Body: Sendable, Hashable {
         /// No body.
@@ -42,6 +61,7 @@ public struct OutgoingRequest: Sendable, Hashable {
     /// How long the transfer may neither receive nor send a byte before it fails with a
     /// `.timedOut` transport error; nil for no such limit.
     public var timeout: Duration?
+    private var memo: TargetMemo?
 
     /// A request of `head`, sending `body`, failing after `timeout` of silence (nil: never).
     public init(head: HTTPRequest, body: Body = .none, timeout: Duration? = .seconds(60)) {
@@ -57,8 +77,9 @@ public struct OutgoingRequest: Sendable, Hashable {
                 body: Body = .none, timeout: Duration? = .seconds(60)) throws(NetworkError) {
         var fields = headerFields
         fields.addCredentials(of: url)
-        self.init(head: try HTTPRequest.sendable(method: method, url: url, headerFields: fields),
-                  body: body, timeout: timeout)
+        let (head, exact) = try HTTPRequest.target(of: url, method: method, headerFields: fields)
+        self.init(head: head, body: body, timeout: timeout)
+        if exact { memo = TargetMemo(url, head: head) }
     }
 
     /// The request `urlRequest` describes: its URL, method, header fields, `httpBody` and
@@ -80,19 +101,45 @@ public struct OutgoingRequest: Sendable, Hashable {
             fields.append(HTTPField(name: name, value: value))
         }
         fields.addCredentials(of: url)
-        self.init(head: try HTTPRequest.sendable(method: method, url: url, headerFields: fields),
-                  body: urlRequest.httpBody.map { .data($0) } ?? .none,
+        let (head, exact) = try HTTPRequest.target(of: url, method: method, headerFields: fields)
+        self.init(head: head, body: urlRequest.httpBody.map { .data($0) } ?? .none,
                   timeout: IdleTimeout(seconds: urlRequest.timeoutInterval)?.duration)
+        if exact { memo = TargetMemo(url, head: head) }
     }
 
+
     /// The URL the head targets (its scheme, authority and path).
-    public var url: URL? { head.url }
+    public var url: URL? { memo?.url(for: head) ?? head.url }
+
+    /// Requests are equal when their heads, bodies and timeouts are.
+    public static func == (lhs: OutgoingRequest, rhs: OutgoingRequest) -> Bool {
+        lhs.head == rhs.head && lhs.body == rhs.body && lhs.timeout == rhs.timeout
+    }
+
+    /// Hashes the head, the body and the timeout.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(head)
+        hasher.combine(body)
+        hasher.combine(timeout)
+    }
 
     /// Points the head at `url`, keeping its method and header fields.
     /// - Throws: `NetworkError.invalidURL` when `url` is not an absolute http: or https: URL with
     ///   a host.
     public mutating func setURL(_ url: URL) throws(NetworkError) {
-        head = try HTTPRequest.sendable(method: head.method, url: url, headerFields: head.headerFields)
+        let (head, exact) = try HTTPRequest.target(of: url, method: head.method, headerFields: head.headerFields)
+        self.head = head
+        memo = exact ? TargetMemo(url, head: head) : nil
+    }
+
+    /// A request of `method` to `url` with `headerFields` and `body`, as the kit builds it: the
+    /// URL's credentials are not read.
+    package static func built(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields, body: Body,
+                              timeout: Duration?) throws(NetworkError) -> OutgoingRequest {
+        let (head, exact) = try HTTPRequest.target(of: url, method: method, headerFields: headerFields)
+        var request = OutgoingRequest(head: head, body: body, timeout: timeout)
+        if exact { request.memo = TargetMemo(url, head: head) }
+        return request
     }
 
     /// The body's bytes when they are held in memory; nil for none or a file.
@@ -116,15 +163,36 @@ public struct OutgoingRequest: Sendable, Hashable {
 }
 
 extension HTTPRequest {
-    /// A head for `url`, refusing what `HTTPRequest(url:)` cannot take (it traps on a URL without
-    /// a scheme or one that URLComponents cannot parse) and what the kit does not send.
-    /// - Throws: `NetworkError.invalidURL` saying why.
+    /// A head for `url`, with its pseudo-header fields split out as swift-http-types'
+    /// `HTTPRequest(url:)` splits them (the scheme; the host and port, without user information;
+    /// the path and query, `/` when empty), from one parse and without the trap that initializer
+    /// has for a URL without a scheme or one URLComponents cannot read.
+    /// - Throws: `NetworkError.invalidURL` saying why `url` cannot be sent.
     package static func sendable(method: Method, url: URL, headerFields: HTTPFields) throws(NetworkError) -> HTTPRequest {
+        try target(of: url, method: method, headerFields: headerFields).head
+    }
+
+    /// ``sendable(method:url:headerFields:)``, and whether `url` is exactly the head's target (it
+    /// has no user information or fragment, and a path).
+    package static func target(of url: URL, method: Method,
+                               headerFields: HTTPFields) throws(NetworkError) -> (head: HTTPRequest, exact: Bool) {
         if let reason = url.unsendableReason { throw .invalidURL(reason) }
-        guard URLComponents(url: url, resolvingAgainstBaseURL: true)?.string != nil else {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true), let text = components.string,
+              let schemeRange = components.rangeOfScheme, let hostRange = components.rangeOfHost else {
             throw .invalidURL(url.absoluteString)
         }
-        return HTTPRequest(method: method, url: url, headerFields: headerFields)
+        let authority = text[hostRange.lowerBound..<(components.rangeOfPort?.upperBound ?? hostRange.upperBound)]
+        let pathRange = components.rangeOfPath, queryRange = components.rangeOfQuery
+        var path = "/"
+        if let lower = pathRange?.lowerBound ?? queryRange?.lowerBound,
+           let upper = queryRange?.upperBound ?? pathRange?.upperBound, lower < upper {
+            path = pathRange?.isEmpty == false ? String(text[lower..<upper]) : "/" + text[lower..<upper]
+        }
+        let head = HTTPRequest(method: method, scheme: String(text[schemeRange]), authority: String(authority), path: path,
+                               headerFields: headerFields)
+        let exact = components.rangeOfUser == nil && components.rangeOfPassword == nil && components.rangeOfFragment == nil
+            && pathRange?.isEmpty == false
+        return (head, exact)
     }
 
     /// The target as one absolute URL string (`scheme://authority/path?query`), without the

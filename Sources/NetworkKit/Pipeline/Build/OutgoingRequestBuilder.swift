@@ -72,9 +72,9 @@ enum OutgoingRequestBuilder {
         }
         for (name, value) in draft.headers { try fields.set(value, forName: name) }
         fields.addCredentials(of: url)
-        let head = try HTTPRequest.sendable(method: method.httpRequestMethod, url: url, headerFields: fields)
-        return OutgoingRequest(head: head, body: body.map { .data($0) } ?? .none,
-                               timeout: try validTimeout(options.timeout ?? timeout))
+        return try OutgoingRequest.built(method: method.httpRequestMethod, url: url, headerFields: fields,
+                                         body: body.map { .data($0) } ?? .none,
+                                         timeout: try validTimeout(options.timeout ?? timeout))
     }
 
     /// What identifies a download across attempts and runs: the URL of the request's target
