@@ -81,7 +81,9 @@ struct NIOTransfer: Sendable {
             guard let url else { throw TransportError(.badURL, detail: "\(request.head.urlString) is not a URL") }
             clientRequest = try Self.absoluteFormRequest(url, through: proxy.server)
         } else {
-            clientRequest = HTTPClientRequest(url: request.head.urlString)
+            // The URL the request was made from is its target as written (`OutgoingRequest.url`):
+            // its string is at hand.
+            clientRequest = HTTPClientRequest(url: url?.absoluteString ?? request.head.urlString)
             clientRequest.tlsConfiguration = routing.tlsConfiguration(for: url)
         }
         clientRequest.method = HTTPMethod(rawValue: request.head.method.rawValue)

@@ -63,7 +63,7 @@ struct MitmDump {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try launch(process)   // one launch at a time: concurrent Process.run() crashes Foundation on Linux
         // mitmdump says where it listens: "… listening at 127.0.0.1:PORT."
         let port: Int? = try await withCheckedThrowingContinuation { continuation in
             Thread {

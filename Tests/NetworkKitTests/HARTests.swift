@@ -104,7 +104,7 @@ struct HARTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try launch(process)   // one launch at a time: concurrent Process.run() crashes Foundation on Linux
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return process.terminationStatus == 0 ? nil : text

@@ -107,7 +107,6 @@ public struct OutgoingRequest: Sendable, Hashable {
         if exact { memo = TargetMemo(url, head: head) }
     }
 
-
     /// The URL the head targets (its scheme, authority and path).
     public var url: URL? { memo?.url(for: head) ?? head.url }
 
@@ -132,8 +131,8 @@ public struct OutgoingRequest: Sendable, Hashable {
         memo = exact ? TargetMemo(url, head: head) : nil
     }
 
-    /// A request of `method` to `url` with `headerFields` and `body`, as the kit builds it: the
-    /// URL's credentials are not read.
+    /// A request of `method` to `url` with `headerFields` and `body`, for `OutgoingRequestBuilder`,
+    /// which has turned the URL's credentials into a field already.
     package static func built(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields, body: Body,
                               timeout: Duration?) throws(NetworkError) -> OutgoingRequest {
         let (head, exact) = try HTTPRequest.target(of: url, method: method, headerFields: headerFields)
@@ -177,21 +176,18 @@ extension HTTPRequest {
     package static func target(of url: URL, method: Method,
                                headerFields: HTTPFields) throws(NetworkError) -> (head: HTTPRequest, exact: Bool) {
         if let reason = url.unsendableReason { throw .invalidURL(reason) }
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true), let text = components.string,
-              let schemeRange = components.rangeOfScheme, let hostRange = components.rangeOfHost else {
+        // The parts as written (percent-encoded), each read on its own: no string of the whole URL
+        // is made again.
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true), let scheme = components.scheme,
+              let host = components.percentEncodedHost, !host.isEmpty else {
             throw .invalidURL(url.absoluteString)
         }
-        let authority = text[hostRange.lowerBound..<(components.rangeOfPort?.upperBound ?? hostRange.upperBound)]
-        let pathRange = components.rangeOfPath, queryRange = components.rangeOfQuery
-        var path = "/"
-        if let lower = pathRange?.lowerBound ?? queryRange?.lowerBound,
-           let upper = queryRange?.upperBound ?? pathRange?.upperBound, lower < upper {
-            path = pathRange?.isEmpty == false ? String(text[lower..<upper]) : "/" + text[lower..<upper]
-        }
-        let head = HTTPRequest(method: method, scheme: String(text[schemeRange]), authority: String(authority), path: path,
-                               headerFields: headerFields)
-        let exact = components.rangeOfUser == nil && components.rangeOfPassword == nil && components.rangeOfFragment == nil
-            && pathRange?.isEmpty == false
+        let authority = components.port.map { "\(host):\($0)" } ?? host
+        let written = components.percentEncodedPath
+        var path = written.isEmpty ? "/" : written
+        if let query = components.percentEncodedQuery { path += "?" + query }
+        let head = HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
+        let exact = components.user == nil && components.password == nil && components.fragment == nil && !written.isEmpty
         return (head, exact)
     }
 
