@@ -157,7 +157,10 @@ struct DownloadTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         let folder = try TestFolder()
-        let size = 32 * 1024 * 1024
+        // Large enough that the transfer is still under way when the handler, queued on the main
+        // actor, cancels at 4 MiB: a cancel that arrives after the body ended races the file's
+        // move into place (at 32 MiB, one loaded CI run got `.cancelled` with the file moved).
+        let size = 256 * 1024 * 1024
         let destination = folder.url.appendingPathComponent("x.bin")
         let path = "/files/x.bin?size=\(size)"
         let request = Request(path: path, downloadTo: .file(destination))
