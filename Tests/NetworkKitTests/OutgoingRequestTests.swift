@@ -37,7 +37,7 @@ struct OutgoingRequestTests {
                       "http://u:p@h.example:8080/x", "https://[::1]:8443/p/", "http://h.example/a%20b/c?d=%2F&e"])
     func theHeadIsSplitAsSwiftHTTPTypesSplitsIt(_ text: String) throws {
         let url = try #require(URL(string: text))
-        let ours = try HTTPRequest.sendable(method: .get, url: url, headerFields: [:])
+        let ours = try HTTPRequest.target(of: url, method: .get, headerFields: [:]).head
         let theirs = HTTPRequest(url: url)
         #expect(ours.scheme == theirs.scheme && ours.authority == theirs.authority && ours.path == theirs.path)
         #expect(try OutgoingRequest(url: url).url == theirs.url)

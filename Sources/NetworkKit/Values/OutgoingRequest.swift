@@ -166,13 +166,9 @@ extension HTTPRequest {
     /// `HTTPRequest(url:)` splits them (the scheme; the host and port, without user information;
     /// the path and query, `/` when empty), from one parse and without the trap that initializer
     /// has for a URL without a scheme or one URLComponents cannot read.
+    /// Also says whether `url` is exactly the head's target (it has no user information or
+    /// fragment, and a path).
     /// - Throws: `NetworkError.invalidURL` saying why `url` cannot be sent.
-    package static func sendable(method: Method, url: URL, headerFields: HTTPFields) throws(NetworkError) -> HTTPRequest {
-        try target(of: url, method: method, headerFields: headerFields).head
-    }
-
-    /// ``sendable(method:url:headerFields:)``, and whether `url` is exactly the head's target (it
-    /// has no user information or fragment, and a path).
     package static func target(of url: URL, method: Method,
                                headerFields: HTTPFields) throws(NetworkError) -> (head: HTTPRequest, exact: Bool) {
         if let reason = url.unsendableReason { throw .invalidURL(reason) }
