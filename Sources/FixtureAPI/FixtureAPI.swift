@@ -112,9 +112,10 @@ public enum FixtureAPI {
     /// - Returns: A request whose value is `Echo`.
     /// - Throws: `NetworkError.invalidRequest` when the body cannot be encoded as JSON.
     public static func echoJSON(body: ProfileUpdate, xTraceId: String? = nil) throws(NetworkError) -> Request<Echo> {
-        var headers: [String: String] = [:]
-        headers["X-Trace-ID"] = xTraceId
-        let request = Request(path: "/echo", method: .put, headers: headers, parser: parser(Echo.self))
+        var headerFields: HTTPFields = [:]
+        // Each name was checked to be a token when this was generated: none fails.
+        headerFields[HTTPField.Name("X-Trace-ID")!] = xTraceId
+        let request = Request(path: "/echo", method: .put, headerFields: headerFields, parser: parser(Echo.self))
         request.body = try .json(body, encoder: jsonEncoder())
         return request
     }

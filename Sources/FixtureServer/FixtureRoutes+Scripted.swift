@@ -36,12 +36,9 @@ extension FixtureRoutes {
         default:
             break
         }
-        var headers: HTTPFields = [:]
-        var length: Int?
-        for (name, value) in script.sentHeaders {
-            guard let field = HTTPFields.Element.Name(name) else { continue }
-            if field == .contentLength { length = Int(value) } else { headers[field] = value }
-        }
+        var headers = script.sentHeaderFields
+        let length = headers[.contentLength].flatMap { Int($0) }
+        headers[.contentLength] = nil
         let chunks = script.sentChunks
         return Response(
             status: HTTPResponse.Status(code: script.status), headers: headers,

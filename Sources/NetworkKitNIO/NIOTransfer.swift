@@ -140,15 +140,16 @@ struct NIOTransfer: Sendable {
 }
 
 extension ResponseHead {
-    /// The head of an AsyncHTTPClient response; repeated fields are joined with ", ".
+    /// The head of an AsyncHTTPClient response: its fields in the order they came, repeated
+    /// fields apart; a field whose name is not a token is left out.
     init(url: URL?, status: HTTPResponseStatus, headers: HTTPHeaders, version: NIOHTTP1.HTTPVersion) {
-        var fields: [String: String] = [:]
+        var fields = HTTPFields()
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
-            // One hash operation per field; a second only for a repeated one.
-            if let earlier = fields.updateValue(value, forKey: name) { fields[name] = earlier + ", " + value }
+            guard let name = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: name, value: value))
         }
-        self.init(url: url, statusCode: Int(status.code), headers: fields, setCookieFields: headers["Set-Cookie"],
+        self.init(url: url, statusCode: Int(status.code), headerFields: fields,
                   httpVersion: NetworkKit.HTTPVersion(major: version.major, minor: version.minor))
     }
 }

@@ -101,25 +101,25 @@ public struct ServiceClientTransport: ClientTransport {
         let target = try target(of: request, baseURL: baseURL)
         let outgoing = try await OutgoingBody(body, contentType: request.headerFields[.contentType],
                                               inMemoryLimit: inMemoryBodyLimit)
-        let headers = Self.headers(request.headerFields)
+        let headerFields = Self.sentFields(request.headerFields)
         if streams(request) {
             // The stream's one consumer is the loop that parses: its buffer holds 256 bytes an item.
-            let stream = StreamRequest(target, method: method, headers: headers, parser: HeadAndChunks(),
+            let stream = StreamRequest(target, method: method, headerFields: headerFields, parser: HeadAndChunks(),
                                        bufferLimit: max(streamBufferBytes / 256, 1))
             try configure(stream, body: outgoing, operationID: operationID)
             return try await StreamedAnswer.receive(stream, from: service, keeping: outgoing)
         }
         defer { outgoing.remove() }
-        let plain = Request(target, method: method, headers: headers, parser: WholeResponse())
+        let plain = Request(target, method: method, headerFields: headerFields, parser: WholeResponse())
         try configure(plain, body: outgoing, operationID: operationID)
         let result = await service.result(of: plain)
         switch result {
         case .success(let response):
             let head = plain.responseHead ?? ResponseHead(url: response.url, statusCode: response.statusCode,
-                                                          headers: response.headers)
+                                                          headerFields: response.headerFields)
             return (Self.response(head), Self.body(response.data, method: method))
-        case .failure(.httpStatus(let code, let data, let headers)):
-            let head = plain.responseHead ?? ResponseHead(url: nil, statusCode: code, headers: headers)
+        case .failure(.httpStatus(let code, let data, let headerFields)):
+            let head = plain.responseHead ?? ResponseHead(url: nil, statusCode: code, headerFields: headerFields)
             return (Self.response(head), Self.body(data, method: method))
         case .failure(let error):
             throw error
@@ -164,31 +164,23 @@ public struct ServiceClientTransport: ClientTransport {
         return known
     }
 
-    /// The request's fields as the kit's headers, repeated fields joined (`Cookie` with "; ", as
-    /// RFC 6265 joins cookies, others with ", "); the fields the kit writes itself are left out.
-    private static func headers(_ fields: HTTPFields) -> [String: String] {
-        var headers: [String: String] = [:]
-        for field in fields where field.name != .contentLength && field.name != .transferEncoding {
-            let name = field.name.canonicalName
-            let separator = field.name == .cookie ? "; " : ", "
-            headers[name] = headers[name].map { $0 + separator + field.value } ?? field.value
-        }
-        return headers
+    /// The request's fields without those that frame the body, which the kit writes itself.
+    private static func sentFields(_ fields: HTTPFields) -> HTTPFields {
+        var fields = fields
+        fields[.contentLength] = nil
+        fields[.transferEncoding] = nil
+        return fields
     }
 
-    /// The response `head` describes, `Set-Cookie` fields kept apart; fields whose name or value
-    /// HTTP does not allow are left out. A body the kit inflated reaches the client inflated, so
-    /// its `Content-Encoding` and `Content-Length`, which describe the bytes on the wire, are
-    /// left out too.
+    /// The response `head` describes, its fields as they came. A body the kit inflated reaches
+    /// the client inflated, so its `Content-Encoding` and `Content-Length`, which describe the
+    /// bytes on the wire, are left out.
     static func response(_ head: ResponseHead) -> HTTPResponse {
-        var fields = HTTPFields()
-        let inflated = head.contentCoding != nil
-        for (name, value) in head.headers {
-            guard let name = HTTPField.Name(name), name != .setCookie,
-                  !(inflated && (name == .contentEncoding || name == .contentLength)) else { continue }
-            fields.append(HTTPField(name: name, value: value))
+        var fields = head.headerFields
+        if head.contentCoding != nil {
+            fields[.contentEncoding] = nil
+            fields[.contentLength] = nil
         }
-        for cookie in head.setCookieFields { fields.append(HTTPField(name: .setCookie, value: cookie)) }
         return HTTPResponse(status: .init(code: head.statusCode), headerFields: fields)
     }
 
@@ -285,9 +277,9 @@ private enum StreamedAnswer {
         let first: Piece?
         do {
             first = try await iterator.next()
-        } catch .httpStatus(let code, let data, let headers) {
+        } catch .httpStatus(let code, let data, let headerFields) {
             outgoing.remove()
-            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: code, headers: headers)
+            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: code, headerFields: headerFields)
             return (ServiceClientTransport.response(head), HTTPBody(data))
         } catch {
             outgoing.remove()
@@ -296,12 +288,12 @@ private enum StreamedAnswer {
         guard first != nil, let head = stream.responseHead else {
             // No body began: a 204 (or a body-less answer the stream accepted).
             outgoing.remove()
-            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: 204, headers: [:])
+            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: 204)
             return (ServiceClientTransport.response(head), nil)
         }
         let chunks = RemainingChunks(IteratorBox(iterator, outgoing: outgoing))
         let length: HTTPBody.Length = head.contentCoding == nil
-            ? head.header("Content-Length").flatMap { Int64($0) }.map { .known($0) } ?? .unknown
+            ? head.headerFields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
             : .unknown
         return (ServiceClientTransport.response(head), HTTPBody(chunks, length: length, iterationBehavior: .single))
     }

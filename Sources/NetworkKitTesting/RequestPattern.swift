@@ -81,10 +81,10 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
             .first { $0.name == name }?.value
     }
 
-    /// The value of the header field `name`, looked up without regard to case (the values of
-    /// repeated fields joined as swift-http-types joins them); nil when there is none.
-    public func header(_ name: String) -> String? {
-        request.head.headerFields.value(forName: name)
+    /// The value of the header field `name` (the values of repeated fields joined as
+    /// swift-http-types joins them); nil when there is none.
+    public func header(_ name: HTTPField.Name) -> String? {
+        request.head.headerFields[name]
     }
 
     /// The method and URL, as in `GET https://api.example.com/feed`.

@@ -16,10 +16,10 @@ import FoundationNetworking
 public struct StubResponse: Sendable {
     /// The HTTP status code.
     public var status: Int
-    /// Header fields, with names as a server would send them. Unless one is given, the stub
+    /// The header fields, in the order a server would send them. Unless one is given, the stub
     /// announces the body's length in `Content-Length`, as a server that knows its body does.
-    public var headers: [String: String]
-    /// The body as it crosses the wire (compressed when `headers` name a `Content-Encoding`).
+    public var headerFields: HTTPFields
+    /// The body as it crosses the wire (compressed when `headerFields` name a `Content-Encoding`).
     public var body: Data
     /// How the body is cut into the chunks the transport delivers.
     public var chunking: Chunking
@@ -57,10 +57,10 @@ public struct StubResponse: Sendable {
         case failure(URLError)
     }
 
-    /// An answer with `status`, `headers` and `body`, delivered whole and at once.
-    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+    /// An answer with `status`, `headerFields` and `body`, delivered whole and at once.
+    public init(status: Int = 200, headerFields: HTTPFields = [:], body: Data = Data()) {
         self.status = status
-        self.headers = headers
+        self.headerFields = headerFields
         self.body = body
         chunking = .whole
         headDelay = .zero
@@ -71,47 +71,46 @@ public struct StubResponse: Sendable {
     /// The `101` that opens a WebSocket, whose server's side `script` plays (see
     /// ``StubWebSocketPeer``); the connection closes with 1000 when the script returns without
     /// closing it, and with 1011 when it throws. `subprotocol` is the server's pick (the upgrade
-    /// fails, as with a real server, unless the app offered it); `headers` go in the `101`.
+    /// fails, as with a real server, unless the app offered it); `headerFields` go in the `101`.
     ///
     ///     stub.answer(.get, .path("/prices"), with: [StubResponse(status: 401), .webSocket { peer in
     ///         try peer.send(.text("EURUSD 1.0842"))
     ///     }])
-    public static func webSocket(subprotocol: String? = nil, headers: [String: String] = [:],
+    public static func webSocket(subprotocol: String? = nil, headerFields: HTTPFields = [:],
                                  script: @escaping @Sendable (StubWebSocketPeer) async throws -> Void) -> StubResponse {
-        var response = StubResponse(status: 101, headers: headers)
-        if let subprotocol { response.headers["Sec-WebSocket-Protocol"] = subprotocol }
-        response.headers["Upgrade"] = "websocket"
-        response.headers["Connection"] = "Upgrade"
+        var response = StubResponse(status: 101, headerFields: headerFields)
+        if let subprotocol { response.headerFields[.secWebSocketProtocol] = subprotocol }
+        response.headerFields[.upgrade] = "websocket"
+        response.headerFields[.connection] = "Upgrade"
         response.webSocketScript = script
         return response
     }
 
     /// A JSON answer whose body is `text` as UTF-8, typed `application/json`.
-    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        var headers = headers
-        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-            headers["Content-Type"] = "application/json; charset=utf-8"
-        }
-        return StubResponse(status: status, headers: headers, body: Data(text.utf8))
+    public static func json(_ text: String, status: Int = 200, headerFields: HTTPFields = [:]) -> StubResponse {
+        var headerFields = headerFields
+        if headerFields[.contentType] == nil { headerFields[.contentType] = "application/json; charset=utf-8" }
+        return StubResponse(status: status, headerFields: headerFields, body: Data(text.utf8))
     }
 
     /// A JSON answer whose body is `value` serialized.
     /// - Throws: when `value` holds a number JSON cannot write (NaN, infinity).
-    public static func json(_ value: JSON, status: Int = 200, headers: [String: String] = [:]) throws -> StubResponse {
-        json(String(decoding: try value.serialized(), as: UTF8.self), status: status, headers: headers)
+    public static func json(_ value: JSON, status: Int = 200, headerFields: HTTPFields = [:]) throws -> StubResponse {
+        json(String(decoding: try value.serialized(), as: UTF8.self), status: status, headerFields: headerFields)
     }
 
     /// A JSON answer whose body is `value` encoded with `encoder`.
     /// - Throws: what `encoder` throws.
     public static func json(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder(), status: Int = 200,
-                            headers: [String: String] = [:]) throws -> StubResponse {
-        json(String(decoding: try encoder.encode(value), as: UTF8.self), status: status, headers: headers)
+                            headerFields: HTTPFields = [:]) throws -> StubResponse {
+        json(String(decoding: try encoder.encode(value), as: UTF8.self), status: status, headerFields: headerFields)
     }
 
     /// A plain-text answer, typed `text/plain`.
-    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(status: status, headers: headers.merging(["Content-Type": "text/plain; charset=utf-8"]) { given, _ in given },
-                     body: Data(text.utf8))
+    public static func text(_ text: String, status: Int = 200, headerFields: HTTPFields = [:]) -> StubResponse {
+        var headerFields = headerFields
+        if headerFields[.contentType] == nil { headerFields[.contentType] = "text/plain; charset=utf-8" }
+        return StubResponse(status: status, headerFields: headerFields, body: Data(text.utf8))
     }
 
     /// An event stream (`text/event-stream`) of `events`, each with its `event:` (unless it is a
@@ -128,14 +127,14 @@ public struct StubResponse: Sendable {
             text += "\n"
             chunks += 1
         }
-        return StubResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(text.utf8))
+        return StubResponse(status: 200, headerFields: [.contentType: "text/event-stream"], body: Data(text.utf8))
             .chunked(into: max(chunks, 1))
     }
 
     /// A redirect to `location` (absolute, or relative to the request's URL) with an empty body.
     /// The kit follows it under the request's redirect policy, as with every transport.
     public static func redirect(to location: String, status: Int = 302) -> StubResponse {
-        StubResponse(status: status, headers: ["Location": location])
+        StubResponse(status: status, headerFields: [.location: location])
     }
 
     /// No answer: the transfer fails with `error`.
@@ -183,12 +182,12 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    /// The header fields as they are sent: `headers`, with `Content-Length` added unless given.
-    package var sentHeaders: [String: String] {
-        guard !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) else {
-            return headers
-        }
-        return headers.merging(["Content-Length": String(body.count)]) { given, _ in given }
+    /// The header fields as they are sent: `headerFields`, with `Content-Length` added unless given.
+    package var sentHeaderFields: HTTPFields {
+        guard headerFields[.contentLength] == nil else { return headerFields }
+        var fields = headerFields
+        fields[.contentLength] = String(body.count)
+        return fields
     }
 
     /// How many body bytes cross the wire before the fault, if any, stops the transfer.

@@ -66,7 +66,7 @@ struct StubTransfer: Sendable {
             try open(response, for: recorded, upgrade: upgrade)
             return
         }
-        events.transportDidReceive(head: ResponseHead(url: recorded.url, statusCode: response.status, headers: response.sentHeaders))
+        events.transportDidReceive(head: ResponseHead(url: recorded.url, statusCode: response.status, headerFields: response.sentHeaderFields))
         try await deliverBody(of: response, method: recorded.method, timeout: timeout)
     }
 
@@ -79,11 +79,11 @@ struct StubTransfer: Sendable {
         guard let script = response.webSocketScript else {
             throw TransportError(.badServerResponse, detail: "StubTransport: a 101 without a WebSocket script (StubResponse.webSocket)")
         }
-        let picked = response.headers["Sec-WebSocket-Protocol"]
+        let picked = response.headerFields[.secWebSocketProtocol]
         if let picked, !upgrade.options.subprotocols.contains(picked) {
             throw TransportError(.badServerResponse, detail: "the server picked the subprotocol \(picked), which the request did not offer")
         }
-        events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: 101, headers: response.headers))
+        events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: 101, headerFields: response.headerFields))
         let link = StubWebSocketLink()
         upgrade.opened(StubWebSocketConnection(link: link, subprotocol: picked, maxMessageBytes: upgrade.options.maxMessageBytes))
         let peer = StubWebSocketPeer(request: request, link: link)

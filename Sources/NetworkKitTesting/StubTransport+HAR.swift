@@ -106,18 +106,18 @@ final class HARReplay: Sendable {
         }
     }
 
-    /// The answer an entry's response makes.
+    /// The answer an entry's response makes: its fields in their order, each on its own, but
+    /// for HTTP/2 pseudo-fields and those that frame the body as it crossed the wire.
     private static func response(_ recorded: HARArchive.Response) -> StubResponse {
         guard recorded.status > 0 else { return .failure(URLError(.networkConnectionLost)) }
-        var headers: [String: String] = [:]
+        var headerFields = HTTPFields()
         for field in recorded.headers ?? [] {
-            let name = field.name.lowercased()
-            if name.hasPrefix(":") || ["content-encoding", "content-length", "transfer-encoding"].contains(name) { continue }
-            let existing = headers.first { $0.key.lowercased() == name }?.key
-            headers[existing ?? field.name] = existing.map { headers[$0].map { "\($0), \(field.value)" } ?? field.value } ?? field.value
+            guard let name = HTTPField.Name(field.name),
+                  ![.contentEncoding, .contentLength, .transferEncoding].contains(name) else { continue }
+            headerFields.append(HTTPField(name: name, value: field.value))
         }
         let body = recorded.content.flatMap { data(text: $0.text, encoding: $0.encoding) } ?? Data()
-        return StubResponse(status: recorded.status, headers: headers, body: body)
+        return StubResponse(status: recorded.status, headerFields: headerFields, body: body)
     }
 
     private static func data(text: String?, encoding: String?) -> Data? {

@@ -106,7 +106,7 @@ public final class StubTransport: Transport {
     }
 
     /// Plays the answer to an upgrade as ``start(_:events:)`` plays a request's: a
-    /// ``StubResponse/webSocket(subprotocol:headers:script:)`` answer opens a connection whose
+    /// ``StubResponse/webSocket(subprotocol:headerFields:script:)`` answer opens a connection whose
     /// server's side its script plays, in a task of its own; any other answer refuses the upgrade
     /// with its status, as a server would.
     public func startWebSocket(_ request: OutgoingRequest, options: WebSocketOptions, events: any TransportEvents,

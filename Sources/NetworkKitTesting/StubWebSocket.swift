@@ -2,7 +2,7 @@ import Foundation
 import NetworkKit
 
 /// The server's side of a WebSocket that a ``StubTransport`` opened: a test's script plays the
-/// server through it, as ``StubResponse/webSocket(subprotocol:headers:script:)`` says.
+/// server through it, as ``StubResponse/webSocket(subprotocol:headerFields:script:)`` says.
 ///
 ///     stub.answer(.get, .path("/chat"), with: .webSocket { peer in
 ///         try peer.send(.text("welcome"))

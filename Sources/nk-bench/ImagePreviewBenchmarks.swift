@@ -55,7 +55,7 @@ enum ImagePreviewBenchmarks {
     static func feed(_ data: Data, chunk: Int, policy: ImagePreviewPolicy) throws -> [ImageStreamItem] {
         var parser = IncrementalImageParser(previews: policy)
         try parser.begin(Response(url: URL(string: "http://127.0.0.1/image.jpg"), statusCode: 200,
-                                  headers: ["Content-Type": "image/jpeg"], data: Data()))
+                                  headerFields: [.contentType: "image/jpeg"], data: Data()))
         var items: [ImageStreamItem] = []
         var start = data.startIndex
         while start < data.endIndex {

@@ -74,7 +74,7 @@ struct OpenAPIBenchmarks {
     func offNetwork() async throws {
         let body = Data(#"{"code":0,"message":"ok","content":{"id":42,"name":"small","tags":["a","b"],"score":9.5}}"#.utf8)
         let stub = StubTransport()
-        stub.answer(.get, .path("/json/small"), with: StubResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+        stub.answer(.get, .path("/json/small"), with: StubResponse(status: 200, headerFields: [.contentType: "application/json"], body: body))
         let service = Service(configuration: ServiceConfiguration(baseURL: server.baseURL), transport: stub)
         let canned = Client(serverURL: server.baseURL, transport: CannedTransport(body: body))
         let adapter = Client(serverURL: server.baseURL, transport: ServiceClientTransport(service: service))
@@ -83,7 +83,7 @@ struct OpenAPIBenchmarks {
             { _ = try await canned.getSmall().ok.body.json },
             { _ = try await adapter.getSmall().ok.body.json },
             {
-                let data = try await service.send(Request(path: "/json/small", headers: ["Accept": "application/json"]))
+                let data = try await service.send(Request(path: "/json/small", headerFields: [.accept: "application/json"]))
                 _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: data)
             },
             { _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: body) },
@@ -112,7 +112,7 @@ struct OpenAPIBenchmarks {
         if let direct {
             clients.append { count, inFlight in
                 try await timed(count: count, inFlight: inFlight) {
-                    let data = try await direct.send(Request(path: "/json/small", headers: ["Accept": "application/json"]))
+                    let data = try await direct.send(Request(path: "/json/small", headerFields: [.accept: "application/json"]))
                     let small = try JSONDecoder().decode(Components.Schemas.Small.self, from: data)
                     guard small.content.id == 42 else { throw BenchError.wrongAnswer }
                 }

@@ -48,7 +48,7 @@ enum TLSBenchmarks {
     private static func handshakes(_ service: Service, url: String, count: Int) async throws -> Double {
         let start = ContinuousClock.now
         for _ in 0..<count {
-            let body = try await service.send(Request(url: url, headers: ["Connection": "close"]))
+            let body = try await service.send(Request(url: url, headerFields: [.connection: "close"]))
             guard body == Data(#"{"ok":true}"#.utf8) else { throw BenchError.wrongAnswer }
         }
         return (ContinuousClock.now - start).milliseconds / 1000

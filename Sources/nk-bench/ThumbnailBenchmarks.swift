@@ -26,7 +26,7 @@ enum ThumbnailBenchmarks {
         let parsers = [("default JPEGCodec()", ImageParser(maxPixelSize: 256)),
                        ("JPEGCodec(maxThreads: 1)", ImageParser(maxPixelSize: 256, registry: single)),
                        ("always 2 threads", ImageParser(maxPixelSize: 256, registry: alwaysSplit))]
-        let response = Response(url: nil, statusCode: 200, headers: ["Content-Type": "image/jpeg"], data: jpeg)
+        let response = Response(url: nil, statusCode: 200, headerFields: [.contentType: "image/jpeg"], data: jpeg)
         print("thumbnails: \(jpeg.count / 1024) KB 12 MP baseline JPEG → 256 px, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (count, rounds) in [(1, 15), (32, 5)] {
             var results = [[(wall: Double, cpu: Double)]](repeating: [], count: parsers.count)

@@ -74,7 +74,7 @@ struct ConnectionOptions: ParsableArguments {
             if let cookie {
                 if cookie.contains("=") {
                     let header = cookie
-                    configuration.commonHeaders = { ["Cookie": header] }
+                    configuration.commonHeaderFields = { [.cookie: header] }
                 } else if FileManager.default.fileExists(atPath: cookie) {
                     configuration.cookies = try CookieJar(contentsOf: URL(fileURLWithPath: cookie))
                 }

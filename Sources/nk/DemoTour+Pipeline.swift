@@ -102,7 +102,7 @@ extension DemoTour {
             }),
             ("The cURL command of a request as it will be sent, secrets hidden", {
                 let request = Request(path: "/echo", method: .post, parameters: ["name": "ann"],
-                                      headers: ["Authorization": "Bearer s3cret"], parser: JSONParser())
+                                      headerFields: [.authorization: "Bearer s3cret"], parser: JSONParser())
                 request.interceptors = [DemoHeader()]
                 return try await service.curlCommand(for: request)
             }),
@@ -114,7 +114,7 @@ extension DemoTour {
 struct DemoHeader: RequestInterceptor {
     func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        try request.head.headerFields.set("nk", forName: "X-Demo")
+        request.head.headerFields[.demo] = "nk"
         return request
     }
 }
@@ -154,4 +154,9 @@ final class DemoCounter: Sendable {
     func next() -> Int {
         count.withLock { $0 += 1; return $0 }
     }
+}
+
+extension HTTPField.Name {
+    /// `X-Demo`, which ``DemoHeader`` adds.
+    static var demo: Self { Self("X-Demo")! }
 }

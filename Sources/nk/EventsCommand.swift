@@ -54,7 +54,7 @@ struct EventsCommand: AsyncParsableCommand {
         let service = transport.service(configuration, recorder: recorder)
         defer { har.save(recorder) }
         let request = StreamRequest(events: RequestTarget(absolute: url), lastEventID: lastEventID,
-                                    headers: try HeaderOption.parse(headers),
+                                    headerFields: try HeaderOption.parse(headers),
                                     reconnection: noReconnect ? .never : .eventSource)
         var count = 0
         do {

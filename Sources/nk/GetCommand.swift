@@ -100,15 +100,15 @@ struct GetCommand: AsyncParsableCommand {
         }
         if stream || jsonLines {
             guard forms.isEmpty else { throw ValidationError("--stream and --json-lines send no form (-F)") }
-            return try await follow(on: service, method: method, parameters: parameters, headers: headerFields)
+            return try await follow(on: service, method: method, parameters: parameters, headerFields: headerFields)
         }
         if json || codeKey != nil || keyPath != nil {
             let parser = JSONParser(businessCode: businessCode,
                                     contentKeyPath: keyPath.map { JSONKeyPath($0) })
-            let request = Request(url: url, method: method, parameters: parameters, headers: headerFields, parser: parser)
+            let request = Request(url: url, method: method, parameters: parameters, headerFields: headerFields, parser: parser)
             try await send(request, on: service, form: form) { print(try render($0)) }
         } else {
-            let request = Request(url: url, method: method, parameters: parameters, headers: headerFields)
+            let request = Request(url: url, method: method, parameters: parameters, headerFields: headerFields)
             try await send(request, on: service, form: form) { FileHandle.standardOutput.write($0) }
         }
     }
@@ -140,13 +140,13 @@ struct GetCommand: AsyncParsableCommand {
 
     /// `--stream` and `--json-lines`: the body's parts printed as they arrive.
     private func follow(on service: Service, method: HTTPMethod, parameters: [String: JSON],
-                        headers: [String: String]) async throws {
+                        headerFields: HTTPFields) async throws {
         let target = RequestTarget(absolute: url)
         do {
             if jsonLines {
                 let line = JSONParser(businessCode: businessCode,
                                       contentKeyPath: keyPath.map { JSONKeyPath($0) })
-                let request = StreamRequest(target, method: method, parameters: parameters, headers: headers,
+                let request = StreamRequest(target, method: method, parameters: parameters, headerFields: headerFields,
                                             parser: JSONLinesParser(line))
                 try await write(streaming(request, on: service)) { value in
                     var data = try value.serialized()
@@ -154,7 +154,7 @@ struct GetCommand: AsyncParsableCommand {
                     return data
                 }
             } else {
-                let request = StreamRequest(target, method: method, parameters: parameters, headers: headers,
+                let request = StreamRequest(target, method: method, parameters: parameters, headerFields: headerFields,
                                             parser: ByteChunkParser())
                 try await write(streaming(request, on: service)) { $0 }
             }

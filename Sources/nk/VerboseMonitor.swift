@@ -29,7 +29,7 @@ struct VerboseMonitor: EventMonitor {
         let reason = HTTPURLResponse.localizedString(forStatusCode: head.statusCode).capitalized
         // URLSession does not say which version of HTTP answered.
         let version = head.httpVersion.map { "\($0) " } ?? ""
-        write(["< \(version)\(head.statusCode) \(reason)"] + redaction.headerLines(head.headers).map { "< " + $0 } + ["<"])
+        write(["< \(version)\(head.statusCode) \(reason)"] + redaction.headerLines(head.headerFields).map { "< " + $0 } + ["<"])
     }
 
     func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {

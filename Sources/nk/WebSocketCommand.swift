@@ -68,7 +68,7 @@ struct WebSocketCommand: AsyncParsableCommand {
                                        compression: compress)
         do {
             guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
-            let socket = try await service.send(.webSocket(url: target, headers: try HeaderOption.parse(headers), options: options))
+            let socket = try await service.send(.webSocket(url: target, headerFields: try HeaderOption.parse(headers), options: options))
             connection.saveCookies(of: service)
             let lastMessage = Protected(ContinuousClock.now)
             let linger = Duration.milliseconds(Int64(linger * 1_000))

@@ -36,7 +36,7 @@ func makeShopService(onlineKey: String, offlineKey: String, token: @escaping @Se
         ServiceEnvironment(name: "offline", baseURL: URL(string: "https://test.shop.example.com/api/v1"),
                            values: ["signingKey": offlineKey, "clientID": "ios-test"]),
     ])
-    shop.commonHeaders = { ["Accept": "application/json", "token": token()] }
+    shop.commonHeaderFields = { [.accept: "application/json", .token: token()] }
     shop.commonParameters = { ["platform": "ios"] }
     shop.signer = EnvironmentKeySigner()   // from "Keys per environment" in The Request Pipeline
     shop.responseValidation = ResponseValidation(acceptableContentTypes: ["application/json"],
@@ -53,7 +53,7 @@ func loadGoods(shop: Service, id: Int) async throws -> JSON {
         print(status.code, status.message ?? "")        // "100" ok
     }
     let ping = Request(path: "/ping", parser: StringParser())
-    ping.skippedServiceDefaults = [.commonHeaders, .commonParameters, .responseValidation]
+    ping.skippedServiceDefaults = [.commonHeaderFields, .commonParameters, .responseValidation]
     print(try await shop.send(ping))
     return reply.value                                  // what was at "data"
 }

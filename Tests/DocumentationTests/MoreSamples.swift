@@ -32,8 +32,8 @@ func errorsSwitch(api: Service) async {
         print(profile)
     } catch .businessCode(let code, let message) {
         print("the server refused: \(code) \(message ?? "")")
-    } catch let error where error.header("Retry-After") != nil {
-        print("busy: come back in \(error.header("Retry-After") ?? "") s")
+    } catch let error where error.header(.retryAfter) != nil {
+        print("busy: come back in \(error.header(.retryAfter) ?? "") s")
     } catch .httpStatus(let status, _, _) {
         print("HTTP \(status)")
     } catch .transport(let error) where error.code == .notConnectedToInternet {

@@ -10,6 +10,8 @@ extension HTTPField.Name {
     static let appVersion = Self("X-App-Version")!
     static let signature = Self("X-Signature")!
     static let clientID = Self("X-Client-ID")!
+    static let token = Self("X-Token")!
+    static let maintenance = Self("X-Maintenance")!
 }
 
 struct AppVersionHeader: RequestInterceptor {
@@ -34,7 +36,7 @@ func pipelineConfiguration(tokenStore: @escaping @Sendable () -> String) -> Serv
     configuration.interceptors = [AppVersionHeader(), RetryPolicy(maxRetries: 2)]
     configuration.eventMonitors = [SlowRequestReporter()]
     configuration.urlFilters = [QueryArgumentsFilter(["platform": "ios", "v": "2.1"])]
-    configuration.commonHeaders = { ["X-Token": tokenStore()] }   // read for every request
+    configuration.commonHeaderFields = { [.token: tokenStore()] }   // read for every request
     configuration.commonParameters = { ["lang": "en"] }
     configuration.envelope = ResponseEnvelope(businessCode: BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["message"]),
                                               contentKeyPath: "data")
@@ -108,7 +110,7 @@ func pipelineResponseValidation() -> Service {
         requiredKeyPaths: ["code"],
         businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0, 200], messageKeyPaths: ["msg", "error/message"]),
         rules: [{ response in
-            if response.header("X-Maintenance") != nil { throw MaintenanceError() }
+            if response.headerFields[.maintenance] != nil { throw MaintenanceError() }
         }]
     )
     return Service(configuration: checked)
@@ -155,7 +157,7 @@ func pipelineCurl(api: Service) async throws {
 func chainConfiguration(tokenStore: @escaping @Sendable () -> String, signer: some RequestSigning) -> ServiceConfiguration {
     var configuration = ServiceConfiguration(baseURL: URL(string: "https://api.example.com"))
     configuration.commonParameters = { ["lang": "en"] }
-    configuration.commonHeaders = { ["X-Token": tokenStore()] }
+    configuration.commonHeaderFields = { [.token: tokenStore()] }
     configuration.urlFilters = [QueryArgumentsFilter(["platform": "ios"])]
     configuration.signer = signer
     configuration.interceptors.append(AppVersionHeader())

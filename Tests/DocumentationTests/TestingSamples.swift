@@ -21,14 +21,14 @@ func stubSeveralAnswers() -> StubTransport {
     let stub = StubTransport()
     stub.answer(.post, .path("/v1/orders"), with: .json(#"{"code": 0, "id": 7}"#, status: 201))
     stub.answer(.get, .pathPrefix("/v1/orders/"), with: .json(#"{"code": 0, "state": "shipped"}"#))
-    stub.answer(nil, .matching("unauthenticated") { $0.header("Authorization") == nil }, with: .json("{}", status: 401))
+    stub.answer(nil, .matching("unauthenticated") { $0.header(.authorization) == nil }, with: .json("{}", status: 401))
     stub.answer(.get, .path("/v1/flaky"), with: [.failure(URLError(.networkConnectionLost)), .json(#"{"code": 0}"#)])
     return stub
 }
 
 func shapedAnswers() -> [StubResponse] {
     let bytes = Data(repeating: 0x61, count: 1 << 20)
-    let slow = StubResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: bytes)
+    let slow = StubResponse(status: 200, headerFields: [.contentType: "application/octet-stream"], body: bytes)
         .chunked(bySize: 64 * 1024)
         .delayed(head: .milliseconds(300), betweenChunks: .milliseconds(20))
     let dropped = slow.droppingConnection(afterBytes: 100_000)   // fails with .networkConnectionLost
@@ -47,7 +47,7 @@ func stubOnAClock(_ clock: any Clock<Duration>) -> StubTransport {
 func stubAChat() -> StubTransport {
     let stub = StubTransport()
     stub.answer(.get, .path("/chat"), with: [StubResponse(status: 401), .webSocket { peer in
-        try peer.send(.text("welcome, \(peer.request.header("Authorization") ?? "stranger")"))
+        try peer.send(.text("welcome, \(peer.request.header(.authorization) ?? "stranger")"))
         while let message = try await peer.receive() {
             try peer.send(message)
         }

@@ -27,7 +27,7 @@ func howItEnded(socket: WebSocket) async {
 func chatWithOptions(service: Service) async throws -> WebSocket {
     let options = WebSocketOptions(subprotocols: ["chat.v2"], maxMessageBytes: 1 << 20, pingInterval: .seconds(20),
                                    compression: true)
-    let socket = try await service.send(.webSocket(path: "/chat", headers: ["X-Client": "ios"], options: options))
+    let socket = try await service.send(.webSocket(path: "/chat", headerFields: [.userAgent: "chat-ios/2.1"], options: options))
     return socket
 }
 

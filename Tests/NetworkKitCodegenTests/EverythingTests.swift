@@ -11,7 +11,7 @@ import Testing
         #expect(request.target == .path("/items/7"))
         #expect(request.method == .get)
         #expect(request.parameters == ["expand": ["owner", "tags"]])
-        #expect(request.headers == ["X-Request-ID": id.uuidString, "If-Version": "3"])
+        #expect(request.headerFields == [HTTPField.Name("X-Request-ID")!: id.uuidString, HTTPField.Name("If-Version")!: "3"])
         #expect(request.cache == CachePolicy(lifetime: .seconds(30)))
         let parser = try #require(request.parser as? ModelParser<Everything.Item>)
         #expect(parser.json.businessCode == BusinessCodeCheck(codeKeyPath: "code", messageKeyPaths: ["msg"]))
@@ -106,6 +106,6 @@ import Testing
 
     /// Runs `parser` on a 200 answer with `body`.
     private func parse<Output>(_ body: String, with parser: any ResponseParser<Output>) throws -> Output {
-        try parser.parse(Response(url: nil, statusCode: 200, headers: ["Content-Type": "application/json"], data: Data(body.utf8)))
+        try parser.parse(Response(url: nil, statusCode: 200, headerFields: [.contentType: "application/json"], data: Data(body.utf8)))
     }
 }

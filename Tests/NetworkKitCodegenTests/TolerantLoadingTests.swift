@@ -232,7 +232,7 @@ import Testing
         #expect(source.contains("parser: EventDataParser(parser(Thing.self)), reconnection: .eventSource)"))
         #expect(source.contains("public static func rawEvents() -> StreamRequest<ServerSentEvent>"))
         #expect(source.contains("public static func export() -> StreamRequest<Thing>"))
-        #expect(source.contains("method: .post, headers: headers, parser: JSONLinesParser(parser(Thing.self)))"))
+        #expect(source.contains("method: .post, headerFields: headerFields, parser: JSONLinesParser(parser(Thing.self)))"))
         #expect(source.contains("public static func lines() -> StreamRequest<JSON>"))
         #expect(source.contains("parser: JSONSequenceParser(parser(Thing.self))"))
     }

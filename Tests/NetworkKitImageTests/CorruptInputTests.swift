@@ -59,7 +59,7 @@ import Testing
     @Test func garbageAndEmptyBodiesThrow() throws {
         for body in [Data(), Data("<html>not an image</html>".utf8), Data(repeating: 0xFF, count: 64)] {
             #expect(throws: ParseError.self) {
-                try ImageParser().parse(Response(url: nil, statusCode: 200, headers: ["Content-Type": "image/png"], data: body))
+                try ImageParser().parse(Response(url: nil, statusCode: 200, headerFields: [.contentType: "image/png"], data: body))
             }
         }
     }

@@ -11,7 +11,7 @@ import Testing
             let data = try Fixtures.data(fixture.file)
             let response = Response(
                 url: URL(string: "https://example.com/\(fixture.file)"), statusCode: 200,
-                headers: ["Content-Type": fixture.mime], data: data
+                headerFields: [.contentType: fixture.mime], data: data
             )
             let image = try ImageParser(maxPixelSize: fixture.maxPixelSize).parse(response)
             #expect(image.width == fixture.width, "\(fixture) width")

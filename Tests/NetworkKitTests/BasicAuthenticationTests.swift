@@ -39,7 +39,7 @@ struct BasicAuthenticationTests {
         wrong.interceptors = [BasicAuthentication(user: "ann", password: "nope")]
         let result = await fixture.service.completion(of: wrong)
         guard case .httpStatus(401, let body, let headers) = result.failure else { Issue.record("got \(result)"); return }
-        #expect(headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
+        #expect(headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
         #expect(String(decoding: body, as: UTF8.self).contains("unauthorized"))
         #expect(wrong.attemptCount == 2)
     }
@@ -60,7 +60,7 @@ struct BasicAuthenticationTests {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         fixture.service.configure { $0.interceptors.append(BasicAuthentication(user: "ann", password: "pw")) }
-        let request = Request(path: "/echo", headers: ["Authorization": "Bearer mine"], parser: JSONParser())
+        let request = Request(path: "/echo", headerFields: [.authorization: "Bearer mine"], parser: JSONParser())
         let answer = try await fixture.service.send(request)
         #expect(answer["headers"]?["authorization"]?.stringValue ?? answer["headers"]?["Authorization"]?.stringValue == "Bearer mine")
     }

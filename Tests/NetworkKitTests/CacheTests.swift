@@ -90,7 +90,7 @@ struct CacheTests {
         _ = try await fixture.send(fixture.request("changed", "etag=e&version=1"))
         fixture.date.advance(seconds: 61)
         let request = fixture.request("changed", "etag=e&version=1")
-        request.headers = ["If-None-Match": "\"other\""]
+        request.headerFields = [.ifNoneMatch: "\"other\""]
         #expect(try await fixture.send(request) == (2, .refreshed))
     }
 
@@ -276,7 +276,7 @@ struct CacheTests {
 struct CacheUnitTests {
     @Test func entryFilesRoundTripAndRefuseDamage() throws {
         let entry = CacheEntry(key: "GET http://x/ v0", url: URL(string: "http://x/"), statusCode: 200,
-                               headers: ["ETag": "\"1\""], body: Data("{}".utf8), storedAt: Date(timeIntervalSince1970: 5))
+                               headerFields: [.eTag: "\"1\""], body: Data("{}".utf8), storedAt: Date(timeIntervalSince1970: 5))
         let data = try CacheEntryFile.encode(entry)
         let decoded = try CacheEntryFile.decode(data)
         #expect(decoded.key == entry.key && decoded.body == entry.body && decoded.storedAt == entry.storedAt)
@@ -294,12 +294,45 @@ struct CacheUnitTests {
         }
     }
 
+    @Test("an entry file keeps its fields in order, repeated ones apart; a file of the first format is refused")
+    func entryFilesKeepFieldsApart() throws {
+        var fields: HTTPFields = [.contentType: "application/json"]
+        fields.append(HTTPField(name: .setCookie, value: "a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT"))
+        fields.append(HTTPField(name: .vary, value: "Accept"))
+        fields.append(HTTPField(name: .setCookie, value: "b=2"))
+        let entry = CacheEntry(key: "k", url: nil, statusCode: 200, headerFields: fields, body: Data(), storedAt: Date())
+        let decoded = try CacheEntryFile.decode(try CacheEntryFile.encode(entry))
+        #expect(decoded.headerFields == fields)
+        #expect(decoded.headerFields[values: .setCookie] == ["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT", "b=2"])
+        var first = try CacheEntryFile.encode(entry)
+        first.replaceSubrange(0..<8, with: Data("NKCACHE1".utf8))
+        #expect(throws: CacheEntryFile.Failure.notACacheFile) { try CacheEntryFile.decode(first) }
+    }
+
+    @Test("a 304 replaces the stored fields of each name it sends, and keeps the body's framing")
+    func revalidationReplacesFieldsByName() {
+        var stored: HTTPFields = [.contentType: "application/json", .contentLength: "2", .eTag: "\"1\""]
+        stored.append(HTTPField(name: .vary, value: "Accept"))
+        stored.append(HTTPField(name: .vary, value: "Accept-Language"))
+        let entry = CacheEntry(key: "k", url: nil, statusCode: 200, headerFields: stored, body: Data("{}".utf8),
+                               storedAt: Date(timeIntervalSince1970: 0))
+        var sent: HTTPFields = [.eTag: "\"2\"", .vary: "Accept-Encoding", .contentLength: "0", .cacheControl: "max-age=9"]
+        sent.append(HTTPField(name: .contentType, value: "text/plain"))
+        let refreshed = entry.revalidated(by: ResponseHead(url: nil, statusCode: 304, headerFields: sent),
+                                          at: Date(timeIntervalSince1970: 10))
+        #expect(refreshed.headerFields[.eTag] == "\"2\"")
+        #expect(refreshed.headerFields[values: .vary] == ["Accept-Encoding"])
+        #expect(refreshed.headerFields[.cacheControl] == "max-age=9")
+        #expect(refreshed.headerFields[.contentLength] == "2" && refreshed.headerFields[.contentType] == "application/json")
+        #expect(entry.conditionalHeaderFields == [.ifNoneMatch: "\"1\""])
+    }
+
     @Test("20,000 mutated entry files (flips, cuts, splices, forged lengths) are refused or read back whole")
     func fuzzEntryFiles() throws {
         var random = SeededGenerator(seed: 42)
         let body = Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &random) })
         let entry = CacheEntry(key: "GET http://x/a?b=1 v3 s:u", url: URL(string: "http://x/a?b=1"), statusCode: 203,
-                               headers: ["ETag": "\"e\"", "Cache-Control": "max-age=5"], body: body, storedAt: Date())
+                               headerFields: [.eTag: "\"e\"", .cacheControl: "max-age=5"], body: body, storedAt: Date())
         let valid = try CacheEntryFile.encode(entry)
         var accepted = 0
         for _ in 0..<20_000 {
@@ -329,11 +362,11 @@ struct CacheUnitTests {
     }
 
     @Test func cacheControlDirectives() {
-        let publicControl = CacheControl(headers: ["cache-control": "public, max-age=30"])
+        let publicControl = CacheControl([.cacheControl: "public, max-age=30"])
         #expect(publicControl.maxAge == 30 && !publicControl.noCache && !publicControl.noStore)
-        #expect(CacheControl(headers: ["Cache-Control": "no-store"]).noStore)
-        let quoted = CacheControl(headers: ["Cache-Control": "no-cache, max-age=\"5\""])
+        #expect(CacheControl([.cacheControl: "no-store"]).noStore)
+        let quoted = CacheControl([.cacheControl: "no-cache, max-age=\"5\""])
         #expect(quoted.noCache && quoted.maxAge == 5)
-        #expect(CacheControl(headers: ["Cache-Control": ",,=,max-age=-4, max-age=x"]).maxAge == nil)
+        #expect(CacheControl([.cacheControl: ",,=,max-age=-4, max-age=x"]).maxAge == nil)
     }
 }

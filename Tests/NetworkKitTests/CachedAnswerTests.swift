@@ -39,8 +39,8 @@ private struct CachedAnswerSetup {
                     return counts[key, default: 0]
                 }
                 let etag = #""e-1""#
-                if request.header("If-None-Match") == etag { return StubResponse(status: 304, headers: ["ETag": etag]) }
-                return .json(#"{"code": 0, "hit": \#(hit), "version": "1"}"#, headers: ["ETag": etag])
+                if request.header(.ifNoneMatch) == etag { return StubResponse(status: 304, headerFields: [.eTag: etag]) }
+                return .json(#"{"code": 0, "hit": \#(hit), "version": "1"}"#, headerFields: [.eTag: etag])
             }
             configuration.baseURL = URL(string: "https://api.example.com")
             return CachedAnswerSetup(service: Service(configuration: configuration, transport: stub), date: date,

@@ -85,9 +85,9 @@ import Testing
     /// Heads look `Content-Encoding` up when their headers are set: a header changed after the
     /// head was made still counts.
     @Test func contentEncodingSetAfterwardsCounts() {
-        var head = ResponseHead(url: nil, statusCode: 200, headers: ["content-encoding": "x-gzip"])
+        var head = ResponseHead(url: nil, statusCode: 200, headerFields: [.contentEncoding: "x-gzip"])
         #expect(head.contentCoding == .gzip)
-        head.headers["content-encoding"] = nil
+        head.headerFields[.contentEncoding] = nil
         #expect(head.contentCoding == nil)
     }
 }

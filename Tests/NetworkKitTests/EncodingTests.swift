@@ -16,12 +16,12 @@ struct EncodingTests {
     /// request's or the service's own `Accept-Encoding`, in any case, wins.
     @Test func acceptEncodingIsAskedForUnlessNamed() throws {
         let url = try #require(URL(string: "http://127.0.0.1/"))
-        let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headers: [:])
+        let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headerFields: [:])
         var draft = RequestDraft(options)
         #expect(try OutgoingRequestBuilder.build(draft, options: options, timeout: .seconds(15), acceptEncoding: "gzip, deflate")
             .head.headerFields[.acceptEncoding] == "gzip, deflate")
         #expect(try OutgoingRequestBuilder.build(draft, options: options, timeout: .seconds(15)).head.headerFields[.acceptEncoding] == nil)
-        draft.headers = ["accept-encoding": "identity"]
+        draft.headerFields = [.acceptEncoding: "identity"]
         let named = try OutgoingRequestBuilder.build(draft, options: options, timeout: .seconds(15), acceptEncoding: "gzip, deflate")
         #expect(named.head.headerFields[.acceptEncoding] == "identity")
         #expect(named.head.headerFields.count == 1)
@@ -105,7 +105,7 @@ struct EncodingTests {
     @Test(arguments: TransportKind.allCases) func headersAreSent(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = Request(path: "/echo", headers: ["X-Trace": "abc"], parser: JSONParser(contentKeyPath: "headers/X-Trace"))
+        let request = Request(path: "/echo", headerFields: [HTTPField.Name("X-Trace")!: "abc"], parser: JSONParser(contentKeyPath: "headers/X-Trace"))
         #expect(try await fixture.service.send(request) == "abc")
     }
 

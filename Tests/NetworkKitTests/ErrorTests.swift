@@ -71,7 +71,7 @@ struct ErrorTests {
 
     @Test func errorDescriptionsReadWell() {
         #expect(NetworkError.cancelled.description == "cancelled")
-        #expect(NetworkError.httpStatus(code: 404, body: Data("gone".utf8), headers: [:]).description == "HTTP 404 not found: gone")
+        #expect(NetworkError.httpStatus(code: 404, body: Data("gone".utf8), headerFields: [:]).description == "HTTP 404 not found: gone")
         #expect(NetworkError.parse(ParseError(parser: "json", reason: "no key \"x\"", keyPath: "a/x")).description
             == "parse error: json parser: no key \"x\" (at key path a/x)")
         #expect(NetworkError.businessCode(code: "E1", message: nil).description == "business code \"E1\"")

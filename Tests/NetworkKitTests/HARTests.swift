@@ -36,7 +36,7 @@ struct HARTests {
         let recorder = HARRecorder()
         let service = Service(configuration: Self.configuration(server.baseURL),
                               transport: RecordingTransport(wrapping: base, recorder: recorder))
-        let small = Request(path: "/json/small", headers: ["Authorization": "Bearer s3cret"], parser: JSONParser())
+        let small = Request(path: "/json/small", headerFields: [.authorization: "Bearer s3cret"], parser: JSONParser())
         let json = try await service.send(small)
         let compressed = try await service.send(Request(path: "/compressed/gzip", parameters: ["count": 3], parser: JSONParser()))
         let form = Request(path: "/echo", method: .post, parameters: ["user": "ann", "password": "hunter2"], parser: JSONParser())
@@ -173,7 +173,7 @@ struct HARTests {
             let entry = HAREntryBuilder(redaction: .standard, bodyLimit: 1024).entry(
                 request: try OutgoingRequest(url: try #require(URL(string: "https://a.example/one"))), requestBody: nil, startedAt: Date(),
                 waited: .milliseconds(3), received: .milliseconds(1),
-                head: ResponseHead(url: nil, statusCode: 204, headers: [:]), body: Data(), bodyBytes: 0, inflates: false, failure: nil)
+                head: ResponseHead(url: nil, statusCode: 204, headerFields: [:]), body: Data(), bodyBytes: 0, inflates: false, failure: nil)
             first.add { entry }
             second.add { entry }
             try first.append(to: file)
@@ -218,7 +218,7 @@ struct HARTests {
             let service = Service(configuration: Self.configuration(URL(string: "https://api.example.com")), transport: stub)
             let reply = try await service.reply(to: Request(path: "/v1/old", parameters: ["lang": "en"], parser: JSONParser()))
             #expect(reply.value["items"] == [1, 2])
-            #expect(reply.head.setCookieFields == ["a=1", "b=2"])
+            #expect(reply.head.headerFields[values: .setCookie] == ["a=1", "b=2"])
             #expect(stub.requests.map(\.path) == ["/v1/old", "/v1/items"])
         }
     }

@@ -50,7 +50,7 @@ struct IdleTimeoutTests {
     /// zero or less fails the request before anything is sent.
     @Test func aTimeoutIsPositiveAndKeptAsGiven() async throws {
         let url = try #require(URL(string: "http://127.0.0.1/"))
-        let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headers: [:])
+        let options = RequestOptions(target: .url(url), method: .get, parameters: [:], headerFields: [:])
         let built = try OutgoingRequestBuilder.build(RequestDraft(options), options: options, timeout: .milliseconds(300))
         #expect(built.timeout == .milliseconds(300))
         #expect(IdleTimeout(built)?.duration == .milliseconds(300))

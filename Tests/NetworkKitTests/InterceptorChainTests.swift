@@ -46,13 +46,13 @@ struct InterceptorChainTests {
         configuration.signer = EchoSigner()
         configuration.urlFilters = [QueryArgumentsFilter(["v": "2"])]
         configuration.interceptors.append(HeaderInterceptor(name: "B", value: "1"))
-        configuration.commonHeaders = { ["X-Common": "1"] }
+        configuration.commonHeaderFields = { [HTTPField.Name("X-Common")!: "1"] }
         configuration.baseURL = URL(string: "https://api.example.com")
         configuration.commonParameters = { ["lang": "en"] }
         // The list holds your interceptors alone; the chain puts the service's steps around them.
         #expect(Self.names(configuration.interceptors) == ["header A", "header B"])
         #expect(Self.names(configuration.chain.interceptors) == [
-            "EnvironmentInterceptor", "CommonParametersInterceptor", "CommonHeadersInterceptor", "URLFiltersInterceptor",
+            "EnvironmentInterceptor", "CommonParametersInterceptor", "CommonHeaderFieldsInterceptor", "URLFiltersInterceptor",
             "header A", "header B", "SigningInterceptor",
         ])
         #expect(configuration.baseURL?.absoluteString == "https://api.example.com" && configuration.urlFilters.count == 1)
@@ -112,13 +112,13 @@ struct InterceptorChainTests {
         defer { server.stop() }
         var configuration = ServiceConfiguration(baseURL: server.baseURL)
         configuration.commonParameters = { ["lang": "en", "page": 9] }
-        configuration.commonHeaders = { ["X-Common": "service", "x-own": "service"] }
+        configuration.commonHeaderFields = { [HTTPField.Name("X-Common")!: "service", HTTPField.Name("x-own")!: "service"] }
         configuration.urlFilters = [QueryArgumentsFilter(["platform": "linux"])]
         configuration.signer = EchoSigner()
         configuration.interceptors.append(PathRewrite(from: "/nowhere", to: "/echo"))
         let service = Service(configuration: configuration)
 
-        let request = Request(path: "/nowhere", parameters: ["page": 2], headers: ["X-Own": "request"], parser: JSONParser())
+        let request = Request(path: "/nowhere", parameters: ["page": 2], headerFields: [HTTPField.Name("X-Own")!: "request"], parser: JSONParser())
         request.interceptors = [HeaderInterceptor(name: "X-Request", value: "1")]
         let echo = try await service.send(request)
         #expect(echo["path"] == "/echo")

@@ -27,7 +27,7 @@ struct HeaderInterceptor: RequestInterceptor {
     var value: String
     func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        try request.head.headerFields.set(value, forName: name)
+        request.head.headerFields[HTTPField.Name(name)!] = value
         return request
     }
 }
@@ -207,11 +207,11 @@ struct InterceptorsRetriesAndMonitorsTests {
 
     @Test func aRetryAfterDateIsReadAgainstTheContextsDate() async throws {
         let date = Date(timeIntervalSince1970: 784_111_777 - 30)  // 30 s before Sun, 06 Nov 1994 08:49:37 GMT
-        let head = ResponseHead(url: nil, statusCode: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"])
+        let head = ResponseHead(url: nil, statusCode: 503, headerFields: [.retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"])
         let context = InterceptorContext(requestID: RequestID(rawValue: 1), attempt: 1, isIdempotent: true, response: head,
                                          date: date)
         let decision = await RetryPolicy(maxRetries: 1).retry(try OutgoingRequest(url: URL(string: "https://api.example.com/")!),
-                                                              dueTo: .httpStatus(code: 503, body: Data(), headers: head.headers),
+                                                              dueTo: .httpStatus(code: 503, body: Data(), headerFields: head.headerFields),
                                                               context: context)
         #expect(decision == .retry(after: .seconds(30)))
     }
@@ -335,7 +335,7 @@ struct InterceptorsRetriesAndMonitorsTests {
         defer { fixture.server.stop() }
         let reply = try await fixture.service.reply(to: Request(path: "/json/small", parser: JSONParser()))
         #expect(reply.value["code"] == 0 && reply.statusCode == 200)
-        #expect(reply.head.header("content-type")?.hasPrefix("application/json") == true)
+        #expect(reply.head.headerFields[.contentType]?.hasPrefix("application/json") == true)
         #expect(reply.metrics.attempts == 1 && reply.metrics.bytesReceived > 0 && !reply.metrics.isFromCache)
     }
 

@@ -37,7 +37,7 @@ struct LoggingTests {
         let service = Service(configuration: configuration)
         let request = Request(path: "/echo?token=abc123&page=2", method: .post,
                               parameters: ["password": "hunter2", "name": "ann"],
-                              headers: ["Authorization": "Bearer s3cret", "X-Api-Key": "k3y", "Cookie": "id=c00kie"],
+                              headerFields: [.authorization: "Bearer s3cret", HTTPField.Name("X-Api-Key")!: "k3y", .cookie: "id=c00kie"],
                               parser: JSONParser())
         _ = try await service.send(request)
         let text = lines.snapshot.map(\.1).joined(separator: "\n")
@@ -79,7 +79,7 @@ struct LoggingTests {
         configuration.interceptors = [HeaderInterceptor(name: "X-Signed", value: "it's signed")]
         let service = Service(configuration: configuration)
         let request = Request(path: "/echo?q=a%20b", method: .put, parameters: ["text": "don't panic", "n": 42],
-                              headers: ["Authorization": "Bearer s3cret"], parser: JSONParser())
+                              headerFields: [.authorization: "Bearer s3cret"], parser: JSONParser())
         request.body = .json
 
         let redacted = try await service.curlCommand(for: request)

@@ -23,7 +23,7 @@ struct OutgoingRequestTests {
         #expect(request.head.scheme == "https" && request.head.authority == "api.example.com")
         #expect(request.head.path == "/a/b%20c?q=1&r=%2F")
         #expect(request.head.headerFields[.contentType] == "text/plain")
-        #expect(request.head.headerFields.value(forName: "x-custom") == "1")
+        #expect(request.head.headerFields[HTTPField.Name("x-custom")!] == "1")
         #expect(request.body == .data(Data("body".utf8)))
         #expect(request.timeout == .seconds(12))
 

@@ -27,7 +27,7 @@ struct ParserTests {
         // Latin-1 bytes under a header that names no charset are read as UTF-8, and fail.
         let withoutCharset = ClosureParser { response in
             try StringParser().parse(Response(url: response.url, statusCode: 200,
-                                              headers: ["Content-Type": "text/plain"], data: response.data))
+                                              headerFields: [.contentType: "text/plain"], data: response.data))
         }
         let error = await fixture.service.completion(of: Request(path: "/text?charset=iso-8859-1", parser: withoutCharset)).failure
         guard case .parse(let parse) = error else { Issue.record("expected parse error, got \(String(describing: error))"); return }

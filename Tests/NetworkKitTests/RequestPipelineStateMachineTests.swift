@@ -131,8 +131,8 @@ struct RequestPipelineStateMachineTests {
     /// The downloads' partial file, a failure the interceptors are asked about, and a `206` that
     /// cannot continue the partial file.
     static let partialFile = URL(fileURLWithPath: "/tmp/attempt-state-tests.partial")
-    static let unavailable = NetworkError.httpStatus(code: 503, body: Data(), headers: [:])
-    static let mismatch = TransferOutcome(head: ResponseHead(url: nil, statusCode: 206, headers: [:]),
+    static let unavailable = NetworkError.httpStatus(code: 503, body: Data(), headerFields: [:])
+    static let mismatch = TransferOutcome(head: ResponseHead(url: nil, statusCode: 206, headerFields: [:]),
                                           restartReason: "bytes 5-9/10")
 
     /// How many attempts the server did not process the machines send again.
@@ -145,7 +145,7 @@ struct RequestPipelineStateMachineTests {
 
     /// A transfer that ended with a head of `status`.
     static func answer(_ status: Int) -> TransferOutcome {
-        TransferOutcome(head: ResponseHead(url: nil, statusCode: status, headers: [:]))
+        TransferOutcome(head: ResponseHead(url: nil, statusCode: status, headerFields: [:]))
     }
 
     /// The events each phase waits for; every other event is out of order there.

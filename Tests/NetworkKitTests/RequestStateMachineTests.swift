@@ -14,7 +14,7 @@ struct RequestStateMachineTests {
         var testDescription: String { rawValue }
 
         func lifecycle() -> AnyRequest.StateMachine {
-            var lifecycle = AnyRequest.StateMachine(options: RequestOptions(target: .path("/"), method: .get, parameters: [:], headers: [:]))
+            var lifecycle = AnyRequest.StateMachine(options: RequestOptions(target: .path("/"), method: .get, parameters: [:], headerFields: [:]))
             lifecycle.addCompletionHandler(Self.handler).expectKept()
             switch self {
             case .ready:
@@ -181,7 +181,7 @@ struct RequestStateMachineTests {
     /// A new attempt forgets the last one's head and progress, and counts.
     @Test func attemptsStartAfresh() {
         var lifecycle = Start.running.lifecycle()
-        lifecycle.receive(head: ResponseHead(url: nil, statusCode: 200, headers: ["Content-Length": "100"]))
+        lifecycle.receive(head: ResponseHead(url: nil, statusCode: 200, headerFields: [.contentLength: "100"]))
         #expect(lifecycle.attempt.expectedBytes == 100)
         #expect(lifecycle.beginAttempt() == 1)
         #expect(lifecycle.beginAttempt() == 2)

@@ -58,7 +58,7 @@ struct ResponseValidationTests {
     @Test("a rule's error: a NetworkError as it is, another as a custom parse error", arguments: TransportKind.allCases)
     func rules(transport: TransportKind) async throws {
         let validation = ResponseValidation(rules: [
-            { response in if response.header("X-Never") == nil, response.url?.query == "kind=network" { throw NetworkError.cancelled } },
+            { response in if response.headerFields[HTTPField.Name("X-Never")!] == nil, response.url?.query == "kind=network" { throw NetworkError.cancelled } },
             { response in if response.url?.query == "kind=other" { throw RuleFailure() } },
         ])
         let fixture = try await Self.fixture(transport, validation)

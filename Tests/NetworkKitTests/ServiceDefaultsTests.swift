@@ -29,20 +29,20 @@ struct ServiceDefaultsTests {
     }
 
     @Test("each step left out on its own; the others still apply", arguments: TransportKind.allCases, [
-        ServiceDefaults(), .commonHeaders, .commonParameters, .signer, [.commonHeaders, .commonParameters, .signer],
+        ServiceDefaults(), .commonHeaderFields, .commonParameters, .signer, [.commonHeaderFields, .commonParameters, .signer],
     ])
     func skipped(transport: TransportKind, skipping: ServiceDefaults) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
         fixture.service.configure {
-            $0.commonHeaders = { ["X-Common": "1"] }
+            $0.commonHeaderFields = { [HTTPField.Name("X-Common")!: "1"] }
             $0.commonParameters = { ["platform": "linux"] }
             $0.signer = MarkingSigner()
         }
         let request = Request(path: "/echo", parameters: ["q": "a"], parser: JSONParser())
         request.skippedServiceDefaults = skipping
         let seen = Self.seen(try await fixture.service.send(request))
-        #expect(seen.common == (skipping.contains(.commonHeaders) ? nil : "1"))
+        #expect(seen.common == (skipping.contains(.commonHeaderFields) ? nil : "1"))
         #expect(seen.query.contains("platform=linux") == !skipping.contains(.commonParameters), "\(seen.query)")
         #expect(seen.query.contains("q=a"))
         #expect(seen.signed == (skipping.contains(.signer) ? nil : "yes"))
@@ -78,7 +78,7 @@ private struct StaticHeader: RequestInterceptor {
 
     func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        try request.head.headerFields.set(value, forName: name)
+        request.head.headerFields[HTTPField.Name(name)!] = value
         return request
     }
 }

@@ -76,11 +76,11 @@ struct ServiceSetupTests {
         defer { server.stop() }
         let token = Protected("one")
         var configuration = configuration(server)
-        configuration.commonHeaders = { ["X-Token": token.snapshot, "X-Client": "kit"] }
+        configuration.commonHeaderFields = { [HTTPField.Name("X-Token")!: token.snapshot, HTTPField.Name("X-Client")!: "kit"] }
         configuration.commonParameters = { ["app": "nk", "page": 1] }
         configuration.urlFilters = [QueryArgumentsFilter(["v": "3"])]
         let service = Service(configuration: configuration)
-        let first = try await service.send(Request(path: "/echo", parameters: ["page": 2], headers: ["X-Client": "mine"],
+        let first = try await service.send(Request(path: "/echo", parameters: ["page": 2], headerFields: [HTTPField.Name("X-Client")!: "mine"],
                                                    parser: JSONParser()))
         #expect(first["headers"]?["X-Token"] == "one" && first["headers"]?["X-Client"] == "mine")
         #expect(first["query"] == "app=nk&page=2&v=3")
@@ -238,13 +238,13 @@ struct ServiceSetupTests {
         let other = try await FixtureServer.start()
         defer { first.stop(); other.stop() }
         let service = transport.service(configuration(first))
-        let headers = ["Authorization": "Bearer s3cret", "Cookie": "id=1", "X-Kept": "yes"]
+        let headers: HTTPFields = [.authorization: "Bearer s3cret", .cookie: "id=1", HTTPField.Name("X-Kept")!: "yes"]
         let sameOrigin = first.url("/echo").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let echoed = try await service.send(Request(path: "/redirect?to=\(sameOrigin)", headers: headers, parser: JSONParser()))
+        let echoed = try await service.send(Request(path: "/redirect?to=\(sameOrigin)", headerFields: headers, parser: JSONParser()))
         #expect(echoed["headers"]?["Authorization"] == "Bearer s3cret")
 
         let elsewhere = "http://localhost:\(other.port)/echo".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let moved = try await service.send(Request(path: "/redirect?to=\(elsewhere)", headers: headers, parser: JSONParser()))
+        let moved = try await service.send(Request(path: "/redirect?to=\(elsewhere)", headerFields: headers, parser: JSONParser()))
         #expect(moved["host"] == .string("localhost:\(other.port)"))
         #expect(moved["headers"]?["Authorization"] == nil && moved["headers"]?["Cookie"] == nil)
         #expect(moved["headers"]?["X-Kept"] == "yes")

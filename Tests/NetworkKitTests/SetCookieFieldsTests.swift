@@ -29,7 +29,7 @@ struct SetCookieFieldsTests {
         let service = transport.service(configuration)
         _ = try await service.send(Request(path: CookiePaths.set(["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT; Path=/", "b=2; HttpOnly"]),
                                            parser: DataParser()))
-        #expect(heads.heads.all.first?.setCookieFields == ["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT; Path=/", "b=2; HttpOnly"])
+        #expect(heads.heads.all.first?.headerFields[values: .setCookie] == ["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT; Path=/", "b=2; HttpOnly"])
     }
 }
 

@@ -86,7 +86,7 @@ struct StreamParserJSONTests {
         Feeding.checkFails(JSONLinesParser(), [UInt8](utf8: text), before: ["a", "b"], head: head) {
             Self.isBusinessCode($0, 2, message: "no")
         }
-        let sees = JSONLinesParser(ClosureParser { response in response.header("content-type") ?? "none" })
+        let sees = JSONLinesParser(ClosureParser { response in response.headerFields[.contentType] ?? "none" })
         Feeding.check(sees, [UInt8](utf8: "1\n2"), ["application/jsonl", "application/jsonl"], head: head)
     }
 

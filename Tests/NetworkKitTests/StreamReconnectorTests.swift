@@ -39,7 +39,7 @@ struct StreamReconnectorTests {
 
     @Test("stops for good", arguments: [
         StreamReconnector.ConnectionEnd.noContent,
-        .failed(.httpStatus(code: 503, body: Data(), headers: [:]), began: false),
+        .failed(.httpStatus(code: 503, body: Data(), headerFields: [:]), began: false),
         .failed(.parse(ParseError(parser: "events", reason: "text/plain", kind: .contentType)), began: true),
         .failed(.cancelled, began: true),
         .failed(.transport(TransportError(.cancelled)), began: true),

@@ -116,7 +116,7 @@ struct HeaderRecorder: RequestInterceptor {
     let recorder: Recorder<[String]>
 
     func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
-        recorder.append(names.map { request.head.headerFields.value(forName: $0) ?? "-" })
+        recorder.append(names.map { HTTPField.Name($0).flatMap { request.head.headerFields[$0] } ?? "-" })
         return request
     }
 }

@@ -31,14 +31,14 @@ struct StubTransportTests {
         stub.answer(nil, .url("https://api.example.com/v1/items?page=2"), with: .text("page 2"))
         stub.answer(.get, .pathPrefix("/v1/items"), with: .text("prefix"))
         stub.answer(.get, .path("/v1/items"), with: .text("never: the prefix came first"))
-        stub.answer(nil, .matching("a header") { $0.header("x-mode") == "special" }, with: .text("special"))
+        stub.answer(nil, .matching("a header") { $0.header(HTTPField.Name("x-mode")!) == "special" }, with: .text("special"))
         let (service, _) = Self.service(stub)
         func text(_ request: Request<String>) async throws -> String { try await service.send(request) }
         #expect(try await text(Request(path: "/items", method: .post, parser: StringParser())) == "posted")
         #expect(try await text(Request(path: "/items?page=2", parser: StringParser())) == "page 2")
         #expect(try await text(Request(path: "/items", parser: StringParser())) == "prefix")
         let special = Request(path: "/other", method: .delete, parser: StringParser())
-        special.headers["X-Mode"] = "special"
+        special.headerFields[HTTPField.Name("X-Mode")!] = "special"
         #expect(try await text(special) == "special")
         #expect(stub.requests(.get, .pathPrefix("/v1/items")).count == 2)
     }
@@ -72,7 +72,7 @@ struct StubTransportTests {
         fromFile.body = .file(file, contentType: "application/octet-stream")
         _ = try await service.send(fromFile)
         #expect(stub.requests.map(\.body.count) == [5, 200_000])
-        #expect(stub.requests.first?.header("content-type") == "text/plain")
+        #expect(stub.requests.first?.header(.contentType) == "text/plain")
         let traces = await checked.completedTraces()
         #expect(traces.last?.sends.map(\.bytes) == [65_536, 131_072, 196_608, 200_000])
     }

@@ -41,7 +41,7 @@ struct StubWebSocketTests {
     @Test func aRefusedUpgradeIsRetriedByTheInterceptorsAsOnAServer() async throws {
         let stub = StubTransport()
         stub.answer(.get, .path("/token"), with: [StubResponse(status: 401), .webSocket { peer in
-            try peer.send(.text(peer.request.header("Authorization") ?? "none"))
+            try peer.send(.text(peer.request.header(.authorization) ?? "none"))
         }])
         let socket = try await Self.service(stub, interceptors: [WebSocketTests.TokenInterceptor()]).send(.webSocket(path: "/token"))
         #expect(try await WebSocketTests.next(socket) == .text("Bearer fresh"))

@@ -12,8 +12,8 @@ struct TransferStateMachineTests {
     static let start = ContinuousClock.now
     static let next = OutgoingRequest(head: HTTPRequest(url: URL(string: "http://127.0.0.1/next")!))
 
-    static func makeHead(_ status: Int = 200, _ headers: [String: String] = [:]) -> ResponseHead {
-        ResponseHead(url: nil, statusCode: status, headers: headers)
+    static func makeHead(_ status: Int = 200, _ headers: HTTPFields = [:]) -> ResponseHead {
+        ResponseHead(url: nil, statusCode: status, headerFields: headers)
     }
 
     static func state(idleSeconds: TimeInterval? = nil) -> Transfer.StateMachine {
@@ -24,9 +24,9 @@ struct TransferStateMachineTests {
     /// length over it stops the request, a followed redirect is told to nobody.
     @Test("head", arguments: [
         (makeHead(), false, false, Int64?.none, Transfer.StateMachine.HeadAction.receive, Transfer.StateMachine.Phase.inMemory),
-        (makeHead(200, ["Content-Length": "100"]), false, false, 50, .tooLarge(limit: 50), .stopped),
-        (makeHead(200, ["Content-Length": "100", "Content-Encoding": "gzip"]), false, false, 50, .receive, .inMemory),
-        (makeHead(302, ["Location": "/next"]), true, false, nil, .followRedirect, .redirecting),
+        (makeHead(200, [.contentLength: "100"]), false, false, 50, .tooLarge(limit: 50), .stopped),
+        (makeHead(200, [.contentLength: "100", .contentEncoding: "gzip"]), false, false, 50, .receive, .inMemory),
+        (makeHead(302, [.location: "/next"]), true, false, nil, .followRedirect, .redirecting),
         (makeHead(), false, true, nil, .beginFile, .awaitingHead),
     ])
     func head(_ head: ResponseHead, redirects: Bool, isDownload: Bool, sizeLimit: Int64?,
@@ -40,7 +40,7 @@ struct TransferStateMachineTests {
 
     @Test func anEncodedBodyCountsAgainstTheDecompressionLimitToo() {
         var state = Self.state()
-        _ = state.receive(head: Self.makeHead(200, ["Content-Encoding": "deflate"]), redirect: nil, sizeLimit: 10_000,
+        _ = state.receive(head: Self.makeHead(200, [.contentEncoding: "deflate"]), redirect: nil, sizeLimit: 10_000,
                           decompressionLimit: 100, destination: .memory, now: Self.start)
         #expect(state.limit == 100)
         let firstChunk = state.take(Data(count: 60), now: Self.start)

@@ -186,7 +186,7 @@ struct UploadTests {
     func customRequest(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        fixture.service.configure { $0.commonHeaders = { ["X-Common": "yes"] } }
+        fixture.service.configure { $0.commonHeaderFields = { [HTTPField.Name("X-Common")!: "yes"] } }
         guard let url = URL(string: fixture.server.url("/echo?raw=1")) else { Issue.record("bad URL"); return }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"

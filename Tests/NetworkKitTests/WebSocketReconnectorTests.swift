@@ -41,7 +41,7 @@ struct WebSocketReconnectorTests {
         .connectionEnded(.webSocket(.closed(code: 1002, reason: "")), deliveredMessages: true),
         .connectionEnded(.webSocket(.notOpen), deliveredMessages: true),
         .connectionEnded(.transport(TransportError(.cancelled)), deliveredMessages: true),
-        .upgradeFailed(.httpStatus(code: 401, body: Data(), headers: [:])),
+        .upgradeFailed(.httpStatus(code: 401, body: Data(), headerFields: [:])),
         .upgradeFailed(.connection(.unsupported(feature: "WebSocket", transport: "URLSessionTransport"))),
         .upgradeFailed(.transport(TransportError(.cancelled))),
         .upgradeFailed(.cancelled),

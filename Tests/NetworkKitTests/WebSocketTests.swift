@@ -174,7 +174,7 @@ struct WebSocketTests {
             return
         }
         #expect(String(decoding: body, as: UTF8.self) == "a fresh token is needed")
-        #expect(HeaderFields.value("WWW-Authenticate", in: headers) == "Bearer")
+        #expect(headers[.wwwAuthenticate] == "Bearer")
     }
 
     /// The upgrade stores the cookies of its 101 and sends the service's cookies and headers.

@@ -52,7 +52,7 @@ struct Harness {
 struct ServiceClientTransportTests {
     @Test("a call goes through the service's pipeline: base URL, common headers, body", arguments: TransportKind.allCases)
     func callsGoThroughThePipeline(transport: TransportKind) async throws {
-        let harness = try await Harness.start(transport) { $0.commonHeaders = { ["X-App": "openapi-test"] } }
+        let harness = try await Harness.start(transport) { $0.commonHeaderFields = { [.app: "openapi-test"] } }
         defer { Task { await harness.stop() } }
 
         let small = try await harness.client.getSmall().ok.body.json
@@ -217,13 +217,15 @@ struct ServiceClientTransportTests {
         let client = Client(serverURL: try Servers.Server1.url(), transport: ServiceClientTransport(service: service))
         #expect(try await client.getSmall().ok.body.json.content.name == "stubbed")
         #expect(try await client.getStatus(path: .init(code: 404)).notFound.body.json.error == "stubbed")
-        #expect(stub.requests(.get, .path("/json/small")).first?.header("Accept") == "application/json")
+        #expect(stub.requests(.get, .path("/json/small")).first?.header(.accept) == "application/json")
     }
 
     @Test("repeated Set-Cookie fields stay apart in the client's response")
     func setCookieFieldsStayApart() {
-        let head = ResponseHead(url: nil, statusCode: 200, headers: ["Content-Type": "text/plain"],
-                                setCookieFields: ["a=1; Path=/", "b=2, c; Path=/"])
+        var fields: HTTPFields = [.contentType: "text/plain"]
+        fields.append(HTTPField(name: .setCookie, value: "a=1; Path=/"))
+        fields.append(HTTPField(name: .setCookie, value: "b=2, c; Path=/"))
+        let head = ResponseHead(url: nil, statusCode: 200, headerFields: fields)
         let response = ServiceClientTransport.response(head)
         #expect(response.headerFields[values: .setCookie] == ["a=1; Path=/", "b=2, c; Path=/"])
         #expect(response.headerFields[.contentType] == "text/plain")
@@ -232,12 +234,12 @@ struct ServiceClientTransportTests {
     @Test("a body the kit inflated reaches the client without the wire's Content-Encoding and Content-Length")
     func inflatedBodiesLoseTheirCoding() {
         let gzip = ResponseHead(url: nil, statusCode: 200,
-                                headers: ["Content-Encoding": "gzip", "Content-Length": "120", "ETag": "\"v1\""])
+                                headerFields: [.contentEncoding: "gzip", .contentLength: "120", .eTag: "\"v1\""])
         let fields = ServiceClientTransport.response(gzip).headerFields
         #expect(fields[.contentEncoding] == nil)
         #expect(fields[.contentLength] == nil)
         #expect(fields[.eTag] == "\"v1\"")
-        let unknown = ResponseHead(url: nil, statusCode: 200, headers: ["Content-Encoding": "x-custom", "Content-Length": "7"])
+        let unknown = ResponseHead(url: nil, statusCode: 200, headerFields: [.contentEncoding: "x-custom", .contentLength: "7"])
         #expect(ServiceClientTransport.response(unknown).headerFields[.contentEncoding] == "x-custom",
                 "a coding the kit does not decode is left for the client")
     }
@@ -248,4 +250,9 @@ final class SentFiles: Sendable {
     private let urls = Protected<[URL]>([])
     func append(_ url: URL) { urls.withLock { $0.append(url) } }
     var files: [URL] { urls.withLock { $0 } }
+}
+
+extension HTTPField.Name {
+    /// `X-App`, which the tests' services send with every request.
+    static var app: Self { Self("X-App")! }
 }

@@ -9,8 +9,9 @@ public struct Response: Sendable {
     public var url: URL?
     /// The HTTP status code.
     public var statusCode: Int
-    /// Response headers, with names as the server sent them.
-    public var headers: [String: String]
+    /// The header fields in the order the server sent them, repeated fields apart; names
+    /// compare without regard to case.
+    public var headerFields: HTTPFields
     /// The body bytes, inflated if they were content-encoded.
     public var data: Data
     /// The service's envelope keys, which JSON and model parsers apply (see `ResponseEnvelope`).
@@ -30,21 +31,16 @@ public struct Response: Sendable {
     var notes: ParseNotes?
 
     /// Creates a response from its parts; parsers and tests build these directly.
-    public init(url: URL?, statusCode: Int, headers: [String: String] = [:], data: Data) {
+    public init(url: URL?, statusCode: Int, headerFields: HTTPFields = [:], data: Data) {
         self.url = url
         self.statusCode = statusCode
-        self.headers = headers
+        self.headerFields = headerFields
         self.data = data
-    }
-
-    /// The value of a header, looked up without regard to case.
-    public func header(_ name: String) -> String? {
-        HeaderFields.value(name, in: headers)
     }
 
     /// The media type of `Content-Type`, lowercased and without parameters (`application/json`).
     public var mimeType: String? {
-        guard let raw = header("Content-Type") else { return nil }
+        guard let raw = headerFields[.contentType] else { return nil }
         let type = raw.split(separator: ";", maxSplits: 1).first.map(String.init) ?? raw
         let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
         return trimmed.isEmpty ? nil : trimmed
@@ -52,7 +48,7 @@ public struct Response: Sendable {
 
     /// The `charset` parameter of `Content-Type`, lowercased and unquoted, if any.
     public var charset: String? {
-        guard let raw = header("Content-Type") else { return nil }
+        guard let raw = headerFields[.contentType] else { return nil }
         for parameter in raw.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2,
@@ -68,13 +64,13 @@ extension Response {
     init(_ head: ResponseHead, data: Data) {
         url = head.url
         statusCode = head.statusCode
-        headers = head.headers
+        headerFields = head.headerFields
         self.data = data
     }
 
     /// The head the response was made from: its URL, status and headers.
     var head: ResponseHead {
-        ResponseHead(url: url, statusCode: statusCode, headers: headers)
+        ResponseHead(url: url, statusCode: statusCode, headerFields: headerFields)
     }
 }
 

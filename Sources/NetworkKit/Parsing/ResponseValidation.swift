@@ -64,7 +64,7 @@ public struct ResponseValidation: Sendable {
     /// - Throws: the first failure, as the type's documentation says.
     package func validate(_ response: Response, checksBody: Bool = true) throws(NetworkError) {
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.statusCode) {
-            throw .httpStatus(code: response.statusCode, body: response.data, headers: response.headers)
+            throw .httpStatus(code: response.statusCode, body: response.data, headerFields: response.headerFields)
         }
         let hasBody = checksBody && ![204, 205].contains(response.statusCode)
         if !acceptableContentTypes.isEmpty, !response.data.isEmpty || !checksBody {

@@ -8,7 +8,7 @@ struct RequestOptions: Sendable {
     var target: RequestTarget
     var method: HTTPMethod
     var parameters: [String: JSON]
-    var headers: [String: String]
+    var headerFields: HTTPFields
     var body: RequestBody = .automatic
     var timeout: Duration?
     var useCDN = false

@@ -211,7 +211,7 @@ final class RequestPipeline: Sendable {
                 do {
                     adapted = try await adaptAttempt(prepared, attempt: attempt, unprocessed: machine.unprocessedAttempts,
                                                      file: file,
-                                                     conditionalHeaders: cache?.conditionalHeaders ?? [:])
+                                                     conditionalFields: cache?.conditionalFields ?? [:])
                 } catch {
                     next = machine.adaptFailed(error)
                     continue
@@ -323,24 +323,24 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 3 for one attempt: the headers of this attempt (those that resume what a download left
-    /// on disk, `conditionalHeaders` (a stale cache entry's validators) where the request has none
+    /// Step 3 for one attempt: the header fields of this attempt (those that resume what a download
+    /// left on disk, `conditionalFields` (a stale cache entry's validators) where the request has none
     /// of its own, a reconnecting stream's `Last-Event-ID`), then `adapt`, so the interceptors and
     /// the signer see every header that is sent.
     private func adaptAttempt(_ prepared: OutgoingRequest, attempt: Int, unprocessed: Int,
                               file: PartialDownload?,
-                              conditionalHeaders: [String: String]) async throws(NetworkError) -> OutgoingRequest {
+                              conditionalFields: HTTPFields) async throws(NetworkError) -> OutgoingRequest {
         var attemptRequest = prepared
         do {
-            for (name, value) in try file?.prepare() ?? [:] { try attemptRequest.head.headerFields.set(value, forName: name) }
-            for (name, value) in conditionalHeaders where attemptRequest.head.headerFields.value(forName: name) == nil {
-                try attemptRequest.head.headerFields.set(value, forName: name)
+            for field in try file?.prepare() ?? [:] { attemptRequest.head.headerFields[field.name] = field.value }
+            for field in conditionalFields where attemptRequest.head.headerFields[field.name] == nil {
+                attemptRequest.head.headerFields[field.name] = field.value
             }
             if case .stream(let stream) = options.kind, !stream.sink.resumption.lastEventID.isEmpty {
-                try attemptRequest.head.headerFields.set(stream.sink.resumption.lastEventID, forName: "Last-Event-ID")
+                attemptRequest.head.headerFields[.lastEventID] = stream.sink.resumption.lastEventID
             }
             if case .webSocket(let socket) = options.kind {
-                for (name, value) in socket.options.upgradeHeaders { try attemptRequest.head.headerFields.set(value, forName: name) }
+                for field in socket.options.upgradeFields { attemptRequest.head.headerFields[field.name] = field.value }
             }
         } catch {
             observer?.hopDidEnd(head: nil, error: error)
@@ -444,7 +444,7 @@ final class RequestPipeline: Sendable {
     /// `checksBody` is false for a download's file, whose body is on disk.
     func accept(_ answer: Response, checksBody: Bool = true) -> Result<Response, NetworkError> {
         guard options.acceptableStatusCodes.contains(answer.statusCode) else {
-            return .failure(.httpStatus(code: answer.statusCode, body: answer.data, headers: answer.headers))
+            return .failure(.httpStatus(code: answer.statusCode, body: answer.data, headerFields: answer.headerFields))
         }
         var response = answer
         response.envelope = envelope

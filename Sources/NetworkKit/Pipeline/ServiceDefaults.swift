@@ -10,8 +10,8 @@ public struct ServiceDefaults: OptionSet, Sendable, Hashable {
         self.rawValue = rawValue
     }
 
-    /// ``ServiceConfiguration/commonHeaders``.
-    public static let commonHeaders = ServiceDefaults(rawValue: 1 << 0)
+    /// ``ServiceConfiguration/commonHeaderFields``.
+    public static let commonHeaderFields = ServiceDefaults(rawValue: 1 << 0)
     /// ``ServiceConfiguration/commonParameters``.
     public static let commonParameters = ServiceDefaults(rawValue: 1 << 1)
     /// ``ServiceConfiguration/signer``.

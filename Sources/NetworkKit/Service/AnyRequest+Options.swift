@@ -20,9 +20,9 @@ extension AnyRequest {
     }
 
     /// Header fields sent with this request; they win over the service's.
-    public var headers: [String: String] {
-        get { self[option: \.headers] }
-        set { self[option: \.headers] = newValue }
+    public var headerFields: HTTPFields {
+        get { self[option: \.headerFields] }
+        set { self[option: \.headerFields] = newValue }
     }
 
     /// How long the request may go without receiving or sending a byte before it fails; nil

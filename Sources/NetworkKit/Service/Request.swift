@@ -40,11 +40,11 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
         _ target: RequestTarget,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
         self.parser = parser
-        super.init(options: RequestOptions(target: target, method: method, parameters: parameters, headers: headers),
+        super.init(options: RequestOptions(target: target, method: method, parameters: parameters, headerFields: headerFields),
                    parser: parser)
     }
 
@@ -53,23 +53,23 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
         url: URL,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser)
+        self.init(.url(url), method: method, parameters: parameters, headerFields: headerFields, parser: parser)
     }
 
     /// Creates a request for an absolute URL given as text, for the package's own tools and
     /// tests; text that is not an absolute URL fails the request with `NetworkError.invalidURL`
-    /// when it starts. Apps give a `URL` (``init(url:method:parameters:headers:parser:)``).
+    /// when it starts. Apps give a `URL` (``init(url:method:parameters:headerFields:parser:)``).
     package convenience init(
         url: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(RequestTarget(absolute: url), method: method, parameters: parameters, headers: headers, parser: parser)
+        self.init(RequestTarget(absolute: url), method: method, parameters: parameters, headerFields: headerFields, parser: parser)
     }
 
     /// Creates a request for a path on the service's base URL (or CDN URL with `useCDN`).
@@ -77,10 +77,10 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
         path: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser)
+        self.init(.path(path), method: method, parameters: parameters, headerFields: headerFields, parser: parser)
     }
 }
 
@@ -90,20 +90,20 @@ extension Request where Output == Data {
         url: URL,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:]
+        headerFields: HTTPFields = [:]
     ) {
-        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: DataParser())
+        self.init(.url(url), method: method, parameters: parameters, headerFields: headerFields, parser: DataParser())
     }
 
     /// A request for an absolute URL given as text whose result is the raw body, for the
-    /// package's own tools and tests (see ``init(url:method:parameters:headers:parser:)``).
+    /// package's own tools and tests (see ``init(url:method:parameters:headerFields:parser:)``).
     package convenience init(
         url: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:]
+        headerFields: HTTPFields = [:]
     ) {
-        self.init(RequestTarget(absolute: url), method: method, parameters: parameters, headers: headers,
+        self.init(RequestTarget(absolute: url), method: method, parameters: parameters, headerFields: headerFields,
                   parser: DataParser())
     }
 
@@ -112,8 +112,8 @@ extension Request where Output == Data {
         path: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:]
+        headerFields: HTTPFields = [:]
     ) {
-        self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: DataParser())
+        self.init(.path(path), method: method, parameters: parameters, headerFields: headerFields, parser: DataParser())
     }
 }

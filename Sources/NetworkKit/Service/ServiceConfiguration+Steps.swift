@@ -36,15 +36,15 @@ extension ServiceConfiguration {
         set { steps.setBuiltIn(newValue.isEmpty ? nil : URLFiltersInterceptor(newValue)) }
     }
 
-    /// Headers sent with every request, read when each request is prepared (so a token read
-    /// here is always the current one); a request's own headers win. Added before your
-    /// interceptors prepare the request.
-    public var commonHeaders: @Sendable () -> [String: String] {
+    /// Header fields sent with every request, read when each request is prepared (so a token
+    /// read here is always the current one); a request's own fields of a name win over these.
+    /// Added before your interceptors prepare the request.
+    public var commonHeaderFields: @Sendable () -> HTTPFields {
         get {
-            guard let step = steps.builtIn(CommonHeadersInterceptor.self) else { return { [:] } }
-            return step.headers
+            guard let step = steps.builtIn(CommonHeaderFieldsInterceptor.self) else { return { [:] } }
+            return step.headerFields
         }
-        set { steps.setBuiltIn(CommonHeadersInterceptor(newValue)) }
+        set { steps.setBuiltIn(CommonHeaderFieldsInterceptor(newValue)) }
     }
 
     /// Parameters sent with every request, encoded with the request's own and read when each

@@ -27,7 +27,7 @@ public struct ServiceConfiguration: Sendable {
     public var downloadTimeLimit: Duration?
     /// Your own interceptors, in the order they run (see `RequestInterceptor` and
     /// <doc:Interceptors>): after the service's steps that prepare every request (``environment``,
-    /// ``commonParameters``, ``commonHeaders``, ``urlFilters``) and before its ``signer``, which
+    /// ``commonParameters``, ``commonHeaderFields``, ``urlFilters``) and before its ``signer``, which
     /// signs what they changed. A request's own interceptors run after these. Add one with
     /// `append`; the service's steps are set through their own properties and are not in it.
     public var interceptors: [any RequestInterceptor] {

@@ -87,7 +87,7 @@ extension URLSessionEventForwarder: URLSessionWebSocketDelegate {
         }
         guard let (opening, connection) = opened else { return }
         let head = (webSocketTask.response as? HTTPURLResponse).map(ResponseHead.init)
-            ?? ResponseHead(url: webSocketTask.originalRequest?.url, statusCode: 101, headers: [:])
+            ?? ResponseHead(url: webSocketTask.originalRequest?.url, statusCode: 101)
         opening.events.transportDidReceive(head: head)
         opening.opened(connection)
         opening.events.transportDidComplete(failure: nil)

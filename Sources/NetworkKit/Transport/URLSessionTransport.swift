@@ -238,14 +238,27 @@ extension URLSessionTransport {
 }
 
 extension ResponseHead {
-    /// The head of a URLSession response.
+    /// The head of a URLSession response. FoundationNetworking hands the fields over as a
+    /// dictionary, repeated fields joined with ", ": the order the server sent is gone, so the
+    /// fields are put in order of name; `Set-Cookie` is split back into one field per cookie
+    /// (``SetCookieFields``); a field whose name is not a token is left out.
     init(_ http: HTTPURLResponse) {
-        var headers: [String: String] = [:]
-        let fields = http.allHeaderFields
-        headers.reserveCapacity(fields.count)
-        for (key, value) in fields {
-            if let key = key.base as? String, let value = value as? String { headers[key] = value }
+        var named: [(HTTPField.Name, String)] = []
+        named.reserveCapacity(http.allHeaderFields.count)
+        for (key, value) in http.allHeaderFields {
+            guard let key = key.base as? String, let value = value as? String, let name = HTTPField.Name(key) else { continue }
+            named.append((name, value))
         }
-        self.init(url: http.url, statusCode: http.statusCode, headers: headers)
+        named.sort { $0.0.canonicalName < $1.0.canonicalName }
+        var fields = HTTPFields()
+        fields.reserveCapacity(named.count)
+        for (name, value) in named {
+            if name == .setCookie {
+                for cookie in SetCookieFields.split(value) { fields.append(HTTPField(name: name, value: cookie)) }
+            } else {
+                fields.append(HTTPField(name: name, value: value))
+            }
+        }
+        self.init(url: http.url, statusCode: http.statusCode, headerFields: fields)
     }
 }

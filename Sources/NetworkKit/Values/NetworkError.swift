@@ -16,8 +16,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// HTTP… with whether the server may have processed the request.
     case transport(TransportError)
     /// The server answered with a status the request does not accept; the body and the
-    /// headers (`Retry-After`, `WWW-Authenticate`…) come with it.
-    case httpStatus(code: Int, body: Data, headers: [String: String])
+    /// header fields (`Retry-After`, `WWW-Authenticate`…) come with it.
+    case httpStatus(code: Int, body: Data, headerFields: HTTPFields)
     /// A parser rejected the body.
     case parse(ParseError)
     /// The business code a ``BusinessCodeCheck`` found was not one of its `okValues`.
@@ -62,11 +62,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// when the grace period ran out.
     case serviceShutDown
 
-    /// The value of a response header of an `httpStatus` failure, looked up without regard to
-    /// case (`Retry-After`, `WWW-Authenticate`…); nil for other failures.
-    public func header(_ name: String) -> String? {
-        guard case .httpStatus(_, _, let headers) = self else { return nil }
-        return HeaderFields.value(name, in: headers)
+    /// The value of a response header field of an `httpStatus` failure (`Retry-After`,
+    /// `WWW-Authenticate`…), repeated fields joined with ", "; nil for other failures.
+    public func header(_ name: HTTPField.Name) -> String? {
+        guard case .httpStatus(_, _, let headerFields) = self else { return nil }
+        return headerFields[name]
     }
 
     /// True when the request was cancelled (for a batch or a chain, the request that failed it).

@@ -198,7 +198,7 @@ extension HTTPRequest {
     /// the interceptors, without parsing a `URL`.
     package var unsendableReason: String? {
         let scheme = scheme ?? ""
-        guard HeaderFields.sameName(scheme, "http") || HeaderFields.sameName(scheme, "https") else {
+        guard URL.isHTTPScheme(scheme) else {
             let name = scheme.isEmpty ? "a request without a scheme" : "the \(scheme.lowercased()): scheme"
             return "\(urlString): \(name) is not supported (http: and https: only)"
         }
@@ -232,6 +232,11 @@ extension HTTPMethod {
     }
 }
 
+extension HTTPField.Name {
+    /// `Last-Event-ID`, which a reconnecting event stream sends (HTML's server-sent events).
+    package static var lastEventID: Self { Self("Last-Event-ID")! }   // a token: cannot fail
+}
+
 extension HTTPFields {
     /// Adds `Authorization: Basic` made of `url`'s user name and password, when it has them and
     /// these fields have no `Authorization`.
@@ -242,23 +247,6 @@ extension HTTPFields {
         let pair = "\(user):\(components.password ?? "")"
         self[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()
     }
-
-    /// Sets the field named `name` to `value`, replacing every field of that name, for names
-    /// the kit holds as strings (a request's headers, an interceptor's settings).
-    /// - Throws: `NetworkError.invalidRequest` when `name` is not a valid field name (RFC 9110's
-    ///   token).
-    package mutating func set(_ value: String, forName name: String) throws(NetworkError) {
-        guard let fieldName = HTTPField.Name(name) else {
-            throw .invalidRequest("\"\(name)\" is not a valid header field name")
-        }
-        self[fieldName] = value
-    }
-
-    /// The value of the fields named `name` (combined as swift-http-types combines them), or nil
-    /// when there is none or `name` is not a valid field name.
-    package func value(forName name: String) -> String? {
-        HTTPField.Name(name).flatMap { self[$0] }
-    }
 }
 
 extension URL {
@@ -266,9 +254,8 @@ extension URL {
     /// https, or it has no host. Nil when it does. Every URL an ``OutgoingRequest`` is made from
     /// or pointed at is checked with it.
     package var unsendableReason: String? {
-        // Compared without lowercasing: every request passes here.
         let scheme = scheme ?? ""
-        guard HeaderFields.sameName(scheme, "http") || HeaderFields.sameName(scheme, "https") else {
+        guard URL.isHTTPScheme(scheme) else {
             let name = scheme.isEmpty ? "a URL without a scheme" : "the \(scheme.lowercased()): scheme"
             return "\(absoluteString): \(name) is not supported (http: and https: only)"
         }

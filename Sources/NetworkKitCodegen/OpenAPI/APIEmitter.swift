@@ -154,10 +154,11 @@ struct APIEmitter {
                 }
             }
             if !headers.isEmpty || operation.isStream {
-                writer.line("var headers: [String: String] = [:]")
+                writer.line("var headerFields: HTTPFields = [:]")
+                if !headers.isEmpty { writer.line("// Each name was checked to be a token when this was generated: none fails.") }
                 for parameter in headers {
                     guard case .header(let key, let convert) = parameter.placement else { continue }
-                    writer.line(assignment("headers[\(SwiftNames.literal(key))]", parameter, convert.text))
+                    writer.line(assignment("headerFields[HTTPField.Name(\(SwiftNames.literal(key)))!]", parameter, convert.text))
                 }
             }
             var arguments = ["\"\(operation.pathExpression)\""]
@@ -167,7 +168,7 @@ struct APIEmitter {
             }
             if operation.method != "get" { arguments.append("method: .\(operation.method)") }
             if !queryOrForm.isEmpty { arguments.append("parameters: parameters") }
-            if !headers.isEmpty || operation.isStream { arguments.append("headers: headers") }
+            if !headers.isEmpty || operation.isStream { arguments.append("headerFields: headerFields") }
             switch operation.response {
             case .model(let type, let envelope):
                 arguments.append("parser: parser(\(type).self\(envelopeArguments(envelope)))")

@@ -130,7 +130,11 @@ struct OperationTranslator {
             case .path:
                 placement = .path
                 pathNames[parameter.name] = typed.conversion.text(swiftName)
-            case .header: placement = .header(key: parameter.name, convert: typed.conversion)
+            case .header:
+                guard SwiftNames.isToken(parameter.name) else {
+                    throw source.error(at: at.appending("name"), "header parameter \"\(parameter.name)\" of \(id) is not a valid field name (RFC 9110 token)")
+                }
+                placement = .header(key: parameter.name, convert: typed.conversion)
             default: placement = .parameter(key: parameter.name, convert: typed.conversion)
             }
             // A path parameter is always there: a `null` its schema allows cannot be put in a path.

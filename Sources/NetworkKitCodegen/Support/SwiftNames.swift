@@ -124,6 +124,20 @@ public enum SwiftNames {
         return keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// True when `text` is an HTTP field name: an RFC 9110 token (letters, digits and
+    /// ``!#$%&'*+-.^_`|~``), not empty.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default:
+                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+
     /// A Swift string literal of `text`, escaped.
     public static func literal(_ text: String) -> String {
         var result = "\""

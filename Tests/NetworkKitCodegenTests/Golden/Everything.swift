@@ -46,10 +46,11 @@ public enum Everything {
     public static func getItem(itemId: Int64, xRequestId: UUID, expand: [GetItemExpand]? = nil, ifVersion: Int? = nil) -> Request<Item> {
         var parameters: [String: JSON] = [:]
         parameters["expand"] = expand.map { .array($0.map { .string($0.rawValue) }) }
-        var headers: [String: String] = [:]
-        headers["X-Request-ID"] = xRequestId.uuidString
-        headers["If-Version"] = ifVersion.map { String($0) }
-        let request = Request(path: "/items/\(segment(String(itemId)))", parameters: parameters, headers: headers, parser: parser(Item.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
+        var headerFields: HTTPFields = [:]
+        // Each name was checked to be a token when this was generated: none fails.
+        headerFields[HTTPField.Name("X-Request-ID")!] = xRequestId.uuidString
+        headerFields[HTTPField.Name("If-Version")!] = ifVersion.map { String($0) }
+        let request = Request(path: "/items/\(segment(String(itemId)))", parameters: parameters, headerFields: headerFields, parser: parser(Item.self, businessCode: BusinessCodeCheck(codeKeyPath: "code", okValues: [0], messageKeyPaths: ["msg"]), content: "data"))
         request.cache = CachePolicy(lifetime: .seconds(30))
         return request
     }

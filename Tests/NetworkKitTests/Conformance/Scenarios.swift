@@ -54,7 +54,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     static let wholeJSON = Scenario("a JSON answer arrives whole with its head", [("json", .json(#"{"code": 0, "items": [1, 2, 3]}"#))]) { outcome in
         #expect(outcome.result.success.map { String(decoding: $0, as: UTF8.self) } == #"{"code": 0, "items": [1, 2, 3]}"#)
         #expect(outcome.trace.heads.first?.statusCode == 200)
-        #expect(outcome.trace.heads.first?.header("content-type")?.hasPrefix("application/json") == true)
+        #expect(outcome.trace.heads.first?.headerFields[.contentType]?.hasPrefix("application/json") == true)
         #expect(outcome.trace.heads.first?.url?.path == "/scripted/json")
     }
 
@@ -127,15 +127,15 @@ struct Scenario: Sendable, CustomTestStringConvertible {
             }
             #expect(status == code)
             #expect(String(decoding: body, as: UTF8.self).contains("status \(code)"))
-            #expect(Response(url: nil, statusCode: status, headers: headers, data: body).mimeType == "application/json")
-            #expect(outcome.result.failure?.header("CONTENT-type")?.hasPrefix("application/json") == true)
+            #expect(Response(url: nil, statusCode: status, headerFields: headers, data: body).mimeType == "application/json")
+            #expect(outcome.result.failure?.header(.contentType)?.hasPrefix("application/json") == true)
             #expect(outcome.result.failure?.description.hasPrefix("HTTP \(code)") == true)
         }
     }
 
     /// 1,000 of the 100,000 bytes announced, then the connection closes.
     static let droppedMidBody = Scenario("a connection dropped mid-body is a lost connection naming the fault",
-                                         [("drop", StubResponse(headers: ["Content-Type": "application/json"], body: Data(repeating: 0x20, count: 100_000))
+                                         [("drop", StubResponse(headerFields: [.contentType: "application/json"], body: Data(repeating: 0x20, count: 100_000))
                                             .droppingConnection(afterBytes: 1_000))]) { outcome in
         guard case .transport(let error) = outcome.result.failure else {
             Issue.record("got \(outcome.result)")
@@ -201,7 +201,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         let items = (0..<5000).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
         var body = FixtureZlib.compress(Data(("[" + items.joined(separator: ",") + "]").utf8), windowBits: windowBits)
         body.removeLast(min(cut, body.count))
-        return StubResponse(headers: ["Content-Type": "application/json", "Content-Encoding": coding == "gzip" ? "gzip" : "deflate"],
+        return StubResponse(headerFields: [.contentType: "application/json", .contentEncoding: coding == "gzip" ? "gzip" : "deflate"],
                             body: body).chunked(bySize: 4096)
     }
 

@@ -63,7 +63,7 @@ public struct BasicAuthentication: RequestInterceptor {
     public func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         guard case .httpStatus(401, _, _) = error, context.attempt == 1,
               request.head.headerFields[.authorization]?.hasPrefix("Basic ") == true,
-              let challenge = context.response?.header("WWW-Authenticate"),
+              let challenge = context.response?.headerFields[.wwwAuthenticate],
               Self.offersBasic(challenge) else { return .doNotRetry }
         return .retry(after: .zero)
     }

@@ -15,8 +15,8 @@ import FoundationNetworking
 public struct TokenRefresher: RequestInterceptor {
     private let store: TokenStore
     private let isExpired: @Sendable (NetworkError) -> Bool
-    /// The header the token goes in, and what precedes it there.
-    private let header: String
+    /// The field the token goes in, and what precedes it there.
+    private let header: HTTPField.Name
     private let scheme: String
 
     /// Creates the interceptor.
@@ -28,7 +28,7 @@ public struct TokenRefresher: RequestInterceptor {
     ///   - refresh: fetches a new token; a thrown error lets the failure stand.
     public init(
         token: String?,
-        header: String = "Authorization",
+        header: HTTPField.Name = .authorization,
         scheme: String = "Bearer ",
         isExpired: @escaping @Sendable (NetworkError) -> Bool = { if case .httpStatus(401, _, _) = $0 { true } else { false } },
         refresh: @escaping @Sendable () async throws -> String
@@ -47,7 +47,7 @@ public struct TokenRefresher: RequestInterceptor {
     /// Adds the current token (refreshing first when there is none).
     public func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         var request = request
-        try request.head.headerFields.set(scheme + (try await store.current()), forName: header)
+        request.head.headerFields[header] = scheme + (try await store.current())
         return request
     }
 
@@ -55,7 +55,7 @@ public struct TokenRefresher: RequestInterceptor {
     /// same token) and retries at once; a request is retried for this at most once.
     public func retry(_ request: OutgoingRequest, dueTo error: NetworkError, context: InterceptorContext) async -> RetryDecision {
         guard isExpired(error), context.attempt == 1 else { return .doNotRetry }
-        let used = request.head.headerFields.value(forName: header).map { String($0.dropFirst(scheme.count)) }
+        let used = request.head.headerFields[header].map { String($0.dropFirst(scheme.count)) }
         do {
             _ = try await store.refresh(replacing: used)
             return .retry(after: .zero)

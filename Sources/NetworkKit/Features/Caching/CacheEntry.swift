@@ -1,28 +1,28 @@
 import Foundation
 
-/// One stored answer: the raw body and what the parser chain needs besides (status, headers,
-/// URL), plus when it was stored. The full key is kept so a hash collision of file names is
+/// One stored answer: the raw body and what the parser chain needs besides (status, header
+/// fields, URL), plus when it was stored. The full key is kept so a hash collision of file names is
 /// caught instead of answering another request.
 struct CacheEntry: Sendable {
     var key: String
     var url: URL?
     var statusCode: Int
-    var headers: [String: String]
+    var headerFields: HTTPFields
     var body: Data
     var storedAt: Date
 
     /// What parsers see, as if the server had just sent it (without an envelope).
     var response: Response {
-        Response(url: url, statusCode: statusCode, headers: headers, data: body)
+        Response(url: url, statusCode: statusCode, headerFields: headerFields, data: body)
     }
 
-    /// How much memory the entry holds, roughly: the body plus its headers.
+    /// How much memory the entry holds, roughly: the body plus its header fields.
     var cost: Int {
-        body.count + key.utf8.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        body.count + key.utf8.count + headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
     }
 
     /// The `max-age` and `no-cache` of `Cache-Control`, and `ETag` / `Last-Modified`.
-    var directives: CacheControl { CacheControl(headers: headers) }
+    var directives: CacheControl { CacheControl(headerFields) }
 
     /// Whether it is still fresh at `now` under `policy`.
     func isFresh(at now: Date, policy: CachePolicy) -> Bool {
@@ -36,30 +36,29 @@ struct CacheEntry: Sendable {
         return now.timeIntervalSince(storedAt) < lifetime.inSeconds
     }
 
-    /// The headers that turn a request for this entry into a conditional one.
-    var conditionalHeaders: [String: String] {
-        var headers: [String: String] = [:]
-        if let etag = HeaderFields.value("ETag", in: self.headers) { headers["If-None-Match"] = etag }
-        if let date = HeaderFields.value("Last-Modified", in: self.headers) { headers["If-Modified-Since"] = date }
-        return headers
+    /// The fields that turn a request for this entry into a conditional one.
+    var conditionalHeaderFields: HTTPFields {
+        var fields = HTTPFields()
+        if let etag = headerFields[.eTag] { fields[.ifNoneMatch] = etag }
+        if let date = headerFields[.lastModified] { fields[.ifModifiedSince] = date }
+        return fields
     }
 
-    /// The entry after a `304 Not Modified` with `head`: stored anew, with the server's updated
-    /// headers (RFC 9111 §4.3.4) but the old body and its framing.
+    /// The entry after a `304 Not Modified` with `head`: stored anew, each field the server
+    /// sent replacing the stored fields of its name (RFC 9111 §4.3.4), but the old body and
+    /// its framing.
     func revalidated(by head: ResponseHead, at now: Date) -> CacheEntry {
         var entry = self
         entry.storedAt = now
-        for (name, value) in head.headers where !Self.keepsOwnValue(name) {
-            if let existing = entry.headers.keys.first(where: { HeaderFields.sameName($0, name) }) {
-                entry.headers[existing] = nil
-            }
-            entry.headers[name] = value
+        let updated = Set(head.headerFields.lazy.map(\.name).filter { !Self.keepsOwnValue($0) })
+        for name in updated {
+            entry.headerFields[fields: name] = head.headerFields[fields: name]
         }
         return entry
     }
 
-    private static func keepsOwnValue(_ name: String) -> Bool {
-        ["Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Type"].contains { HeaderFields.sameName($0, name) }
+    private static func keepsOwnValue(_ name: HTTPField.Name) -> Bool {
+        [.contentLength, .contentEncoding, .transferEncoding, .contentType].contains(name)
     }
 }
 
@@ -69,8 +68,8 @@ struct CacheControl: Equatable {
     var noCache = false
     var maxAge: Int?
 
-    init(headers: [String: String]) {
-        guard let value = HeaderFields.value("Cache-Control", in: headers) else { return }
+    init(_ headerFields: HTTPFields) {
+        guard let value = headerFields[.cacheControl] else { return }
         for directive in value.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
             guard let first = parts.first else { continue }

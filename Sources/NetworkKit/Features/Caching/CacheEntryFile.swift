@@ -1,10 +1,11 @@
 import Foundation
 
 /// The on-disk form of a ``CacheEntry``: a magic, the length of a JSON header, the header
-/// (key, status, headers, URL, date, body length and CRC-32), then the body. Reading checks
+/// (key, status, header fields as `[name, value]` pairs in order, URL, date, body length and
+/// CRC-32), then the body. Reading checks
 /// every part, so a truncated, corrupt or foreign file is refused, never half-trusted.
 enum CacheEntryFile {
-    static let magic = Data("NKCACHE1".utf8)
+    static let magic = Data("NKCACHE2".utf8)
     /// The most header bytes a valid file can have; anything longer is not ours.
     static let maxHeaderBytes = 1 << 20
 
@@ -30,7 +31,7 @@ enum CacheEntryFile {
         var header: [String: JSON] = [
             "key": .string(entry.key),
             "status": .int(Int64(entry.statusCode)),
-            "headers": .object(entry.headers.mapValues { .string($0) }),
+            "fields": .array(entry.headerFields.map { .array([.string($0.name.rawName), .string($0.value)]) }),
             "stored": .double(entry.storedAt.timeIntervalSince1970),
             "length": .int(Int64(entry.body.count)),
             "crc": .int(Int64(CRC32.checksum(entry.body))),
@@ -63,16 +64,19 @@ enum CacheEntryFile {
         }
         guard let key = header["key"]?.stringValue,
               let status = header["status"]?.intValue.flatMap({ Int(exactly: $0) }),
-              let fields = header["headers"]?.objectValue,
+              let fields = header["fields"]?.arrayValue,
               let stored = header["stored"]?.doubleValue,
               let length = header["length"]?.intValue.flatMap({ Int(exactly: $0) }),
               let crc = header["crc"]?.intValue.flatMap({ UInt32(exactly: $0) }) else {
             throw .corrupt("header fields")
         }
-        var headers: [String: String] = [:]
-        for (name, value) in fields {
-            guard let text = value.stringValue else { throw .corrupt("header \(name)") }
-            headers[name] = text
+        var headerFields = HTTPFields()
+        for field in fields {
+            guard let pair = field.arrayValue, pair.count == 2, let rawName = pair[0].stringValue,
+                  let name = HTTPField.Name(rawName), let value = pair[1].stringValue else {
+                throw .corrupt("header field \(field)")
+            }
+            headerFields.append(HTTPField(name: name, value: value))
         }
         let body = data[(headerStart + headerLength)...]
         guard body.count >= length else { throw .truncated }
@@ -80,6 +84,6 @@ enum CacheEntryFile {
         let bodyData = Data(body)
         guard CRC32.checksum(bodyData) == crc else { throw .corrupt("body checksum") }
         return CacheEntry(key: key, url: header["url"]?.stringValue.flatMap { URL(string: $0) }, statusCode: status,
-                          headers: headers, body: bodyData, storedAt: Date(timeIntervalSince1970: stored))
+                          headerFields: headerFields, body: bodyData, storedAt: Date(timeIntervalSince1970: stored))
     }
 }

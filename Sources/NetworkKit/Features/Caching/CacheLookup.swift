@@ -61,9 +61,9 @@ struct CacheLookup: RequestCaching {
         entry?.isFresh(at: dates.now, policy: policy) ?? false
     }
 
-    var conditionalHeaders: [String: String] {
+    var conditionalFields: HTTPFields {
         guard policy.mode != .reload else { return [:] }
-        return entry?.conditionalHeaders ?? [:]
+        return entry?.conditionalHeaderFields ?? [:]
     }
 
     var canRevalidate: Bool { entry != nil }
@@ -76,12 +76,12 @@ struct CacheLookup: RequestCaching {
     }
 
     func store(_ response: Response) {
-        guard !CacheControl(headers: response.headers).noStore else {
+        guard !CacheControl(response.headerFields).noStore else {
             if entry != nil { cache.remove(key) }
             return
         }
         cache.store(CacheEntry(key: key.text, url: response.url, statusCode: response.statusCode,
-                               headers: response.headers, body: response.data, storedAt: dates.now), key: key)
+                               headerFields: response.headerFields, body: response.data, storedAt: dates.now), key: key)
     }
 
     mutating func discardEntry() {

@@ -27,7 +27,7 @@ struct LoggingMonitor: EventMonitor {
 
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
         guard logger.logLevel <= .debug else { return }
-        let lines = redaction.headerLines(head.headers).map { "< " + $0 }
+        let lines = redaction.headerLines(head.headerFields).map { "< " + $0 }
         let version = head.httpVersion.map { " (\($0))" } ?? ""
         let line = "\(id) < \(head.statusCode)\(version)\n" + lines.joined(separator: "\n")
         logger.debug("\(line)")

@@ -61,11 +61,6 @@ public struct Redaction: Sendable {
         }.joined(separator: "&")
     }
 
-    /// Headers as `Name: value` lines, secrets hidden, sorted by name.
-    public func headerLines(_ fields: [String: String]) -> [String] {
-        fields.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { "\($0.key): \(header($0.key, $0.value))" }
-    }
-
     /// `Name: value` lines of `fields` in their order, one for each field, secrets hidden.
     public func headerLines(_ fields: HTTPFields) -> [String] {
         fields.map { "\($0.name.rawName): \(header($0.name.rawName, $0.value))" }

@@ -227,7 +227,8 @@ final class RequestObserver: RequestObserving, EventMonitor {
 /// Writes a tracer's context into a request's headers.
 private struct HeaderInjector: Injector {
     func inject(_ value: String, forKey key: String, into request: inout OutgoingRequest) {
-        try? request.head.headerFields.set(value, forName: key)   // a key that is no field name is left out
+        guard let name = HTTPField.Name(key) else { return }   // a key that is no field name is left out
+        request.head.headerFields[name] = value
     }
 }
 

@@ -68,7 +68,7 @@ struct HAREntryBuilder: Sendable {
     }
 
     private func harResponse(_ head: ResponseHead, body: Data, bodyBytes: Int, inflates: Bool) -> HARArchive.Response {
-        let mimeType = head.header("Content-Type") ?? "x-unknown"
+        let mimeType = head.headerFields[.contentType] ?? "x-unknown"
         var content = HARArchive.Content(size: bodyBytes, mimeType: mimeType)
         var decoded: Data? = bodyBytes <= bodyLimit ? body : nil
         if inflates, let coded = decoded, let coding = head.contentCoding {
@@ -93,13 +93,8 @@ struct HAREntryBuilder: Sendable {
         }
         return HARArchive.Response(
             status: head.statusCode, statusText: HTTPURLResponse.localizedString(forStatusCode: head.statusCode).capitalized,
-            httpVersion: head.httpVersion?.description ?? "", cookies: [], headers: headers(head.headers), content: content,
-            redirectURL: head.header("Location") ?? "", headersSize: -1, bodySize: bodyBytes)
-    }
-
-    private func headers(_ fields: [String: String]) -> [HARArchive.NameValue] {
-        fields.sorted { $0.key.lowercased() < $1.key.lowercased() }
-            .map { HARArchive.NameValue(name: $0.key, value: redaction.header($0.key, $0.value)) }
+            httpVersion: head.httpVersion?.description ?? "", cookies: [], headers: headers(head.headerFields), content: content,
+            redirectURL: head.headerFields[.location] ?? "", headersSize: -1, bodySize: bodyBytes)
     }
 
     /// `fields` in their order, one entry for each field, secrets hidden.

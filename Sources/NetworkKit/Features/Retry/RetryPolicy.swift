@@ -60,7 +60,7 @@ public struct RetryPolicy: RequestInterceptor {
         case .transport(let failure) where retryableErrorCodes.contains(failure.code):
             return .retry(after: backoff.delay(beforeRetry: attempt))
         case .httpStatus(let code, _, _) where retryableStatusCodes.contains(code):
-            guard let asked = context.response?.header("Retry-After") else {
+            guard let asked = context.response?.headerFields[.retryAfter] else {
                 return .retry(after: backoff.delay(beforeRetry: attempt))
             }
             guard let delay = Self.retryAfter(asked, now: context.date), delay <= maxRetryAfter else { return .doNotRetry }

@@ -14,28 +14,28 @@ extension StreamRequest where Item == ServerSentEvent {
     public convenience init(
         path: String,
         lastEventID: String = "",
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         reconnection: StreamReconnection = .eventSource,
         maxLineLength: Int64 = 1 << 20,
         maxEventBytes: Int64 = 16 << 20,
         bufferLimit: Int = 1024
     ) {
-        self.init(events: .path(path), lastEventID: lastEventID, headers: headers, reconnection: reconnection,
+        self.init(events: .path(path), lastEventID: lastEventID, headerFields: headerFields, reconnection: reconnection,
                   maxLineLength: maxLineLength, maxEventBytes: maxEventBytes, bufferLimit: bufferLimit)
     }
 
-    /// An event stream of an absolute URL, as ``init(path:lastEventID:headers:reconnection:maxLineLength:maxEventBytes:bufferLimit:)``
+    /// An event stream of an absolute URL, as ``init(path:lastEventID:headerFields:reconnection:maxLineLength:maxEventBytes:bufferLimit:)``
     /// is for a path.
     public convenience init(
         url: URL,
         lastEventID: String = "",
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         reconnection: StreamReconnection = .eventSource,
         maxLineLength: Int64 = 1 << 20,
         maxEventBytes: Int64 = 16 << 20,
         bufferLimit: Int = 1024
     ) {
-        self.init(events: .url(url), lastEventID: lastEventID, headers: headers, reconnection: reconnection,
+        self.init(events: .url(url), lastEventID: lastEventID, headerFields: headerFields, reconnection: reconnection,
                   maxLineLength: maxLineLength, maxEventBytes: maxEventBytes, bufferLimit: bufferLimit)
     }
 
@@ -43,19 +43,17 @@ extension StreamRequest where Item == ServerSentEvent {
     package convenience init(
         events target: RequestTarget,
         lastEventID: String = "",
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         reconnection: StreamReconnection = .eventSource,
         maxLineLength: Int64 = 1 << 20,
         maxEventBytes: Int64 = 16 << 20,
         bufferLimit: Int = 1024
     ) {
-        var headers = headers
-        for (name, value) in ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
-        where HeaderFields.value(name, in: headers) == nil {
-            headers[name] = value
-        }
+        var headerFields = headerFields
+        if headerFields[.accept] == nil { headerFields[.accept] = "text/event-stream" }
+        if headerFields[.cacheControl] == nil { headerFields[.cacheControl] = "no-cache" }
         let parser = ServerSentEventParser(lastEventID: lastEventID, maxLineLength: maxLineLength,
                                            maxEventBytes: maxEventBytes)
-        self.init(target, headers: headers, parser: parser, reconnection: reconnection, bufferLimit: bufferLimit)
+        self.init(target, headerFields: headerFields, parser: parser, reconnection: reconnection, bufferLimit: bufferLimit)
     }
 }

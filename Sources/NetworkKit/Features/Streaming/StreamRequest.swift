@@ -54,14 +54,14 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         _ target: RequestTarget,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some StreamParser<Item>,
         reconnection: StreamReconnection = .never,
         bufferLimit: Int = 1024
     ) {
         self.bufferLimit = max(bufferLimit, 1)
         sink = StreamSink(parser: parser, limit: self.bufferLimit)
-        var options = RequestOptions(target: target, method: method, parameters: parameters, headers: headers)
+        var options = RequestOptions(target: target, method: method, parameters: parameters, headerFields: headerFields)
         options.kind = .stream(StreamSetup(sink: sink, reconnection: reconnection))
         super.init(options: options, parser: StreamSummaryParser())
     }
@@ -73,26 +73,26 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
         path: String,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some StreamParser<Item>,
         reconnection: StreamReconnection = .never,
         bufferLimit: Int = 1024
     ) {
-        self.init(.path(path), method: method, parameters: parameters, headers: headers, parser: parser,
+        self.init(.path(path), method: method, parameters: parameters, headerFields: headerFields, parser: parser,
                   reconnection: reconnection, bufferLimit: bufferLimit)
     }
 
-    /// Creates a streaming request for an absolute URL, as ``init(path:method:parameters:headers:parser:reconnection:bufferLimit:)`` does for a path.
+    /// Creates a streaming request for an absolute URL, as ``init(path:method:parameters:headerFields:parser:reconnection:bufferLimit:)`` does for a path.
     public convenience init(
         url: URL,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some StreamParser<Item>,
         reconnection: StreamReconnection = .never,
         bufferLimit: Int = 1024
     ) {
-        self.init(.url(url), method: method, parameters: parameters, headers: headers, parser: parser,
+        self.init(.url(url), method: method, parameters: parameters, headerFields: headerFields, parser: parser,
                   reconnection: reconnection, bufferLimit: bufferLimit)
     }
 

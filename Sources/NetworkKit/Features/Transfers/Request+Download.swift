@@ -11,10 +11,10 @@ extension Request {
         downloadTo destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(download: .path(path), to: destination, method: method, parameters: parameters, headers: headers,
+        self.init(download: .path(path), to: destination, method: method, parameters: parameters, headerFields: headerFields,
                   parser: parser)
     }
 
@@ -24,10 +24,10 @@ extension Request {
         downloadTo destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(download: .url(url), to: destination, method: method, parameters: parameters, headers: headers,
+        self.init(download: .url(url), to: destination, method: method, parameters: parameters, headerFields: headerFields,
                   parser: parser)
     }
 
@@ -37,10 +37,10 @@ extension Request {
         to destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:],
+        headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
     ) {
-        self.init(target, method: method, parameters: parameters, headers: headers, parser: parser)
+        self.init(target, method: method, parameters: parameters, headerFields: headerFields, parser: parser)
         download = Download(to: destination)
     }
 
@@ -98,9 +98,9 @@ extension Request where Output == DownloadedFile {
         downloadTo destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:]
+        headerFields: HTTPFields = [:]
     ) {
-        self.init(download: .path(path), to: destination, method: method, parameters: parameters, headers: headers,
+        self.init(download: .path(path), to: destination, method: method, parameters: parameters, headerFields: headerFields,
                   parser: DownloadParser())
     }
 
@@ -110,9 +110,9 @@ extension Request where Output == DownloadedFile {
         downloadTo destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:]
+        headerFields: HTTPFields = [:]
     ) {
-        self.init(download: .url(url), to: destination, method: method, parameters: parameters, headers: headers,
+        self.init(download: .url(url), to: destination, method: method, parameters: parameters, headerFields: headerFields,
                   parser: DownloadParser())
     }
 
@@ -122,9 +122,9 @@ extension Request where Output == DownloadedFile {
         to destination: Download.Destination,
         method: HTTPMethod = .get,
         parameters: [String: JSON] = [:],
-        headers: [String: String] = [:]
+        headerFields: HTTPFields = [:]
     ) {
-        self.init(download: target, to: destination, method: method, parameters: parameters, headers: headers,
+        self.init(download: target, to: destination, method: method, parameters: parameters, headerFields: headerFields,
                   parser: DownloadParser())
     }
 }

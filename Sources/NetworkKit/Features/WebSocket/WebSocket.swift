@@ -122,7 +122,7 @@ struct WebSocketParser: ResponseParser {
         guard let connection = response.webSocket else {
             throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
         }
-        let head = ResponseHead(url: response.url, statusCode: response.statusCode, headers: response.headers)
+        let head = ResponseHead(url: response.url, statusCode: response.statusCode, headerFields: response.headerFields)
         let socket: WebSocket
         if let reopening = response.webSocketReopening {
             let reconnecting = ReconnectingWebSocketConnection(first: connection, reopening: reopening, resubscribe: resubscribe)
@@ -147,24 +147,24 @@ extension Request where Output == WebSocket {
     /// (one not a ``NetworkError`` as ``NetworkError/adaptationFailed(_:)``) would.
     ///
     ///     let socket = try await service.send(.webSocket(path: "/chat", options: WebSocketOptions(subprotocols: ["chat.v2"])))
-    public static func webSocket(path: String, headers: [String: String] = [:],
+    public static func webSocket(path: String, headerFields: HTTPFields = [:],
                                  options: WebSocketOptions = WebSocketOptions(),
                                  resubscribe: (@Sendable (WebSocket) async throws -> Void)? = nil) -> Request<WebSocket> {
-        webSocket(.path(path), headers: headers, options: options, resubscribe: resubscribe)
+        webSocket(.path(path), headerFields: headerFields, options: options, resubscribe: resubscribe)
     }
 
     /// A WebSocket at `url`: `ws:` and `wss:` (or `http:` and `https:`, the same); `resubscribe`
-    /// as ``webSocket(path:headers:options:resubscribe:)`` has it.
-    public static func webSocket(url: URL, headers: [String: String] = [:],
+    /// as ``webSocket(path:headerFields:options:resubscribe:)`` has it.
+    public static func webSocket(url: URL, headerFields: HTTPFields = [:],
                                  options: WebSocketOptions = WebSocketOptions(),
                                  resubscribe: (@Sendable (WebSocket) async throws -> Void)? = nil) -> Request<WebSocket> {
-        webSocket(.url(Self.httpURL(for: url)), headers: headers, options: options, resubscribe: resubscribe)
+        webSocket(.url(Self.httpURL(for: url)), headerFields: headerFields, options: options, resubscribe: resubscribe)
     }
 
-    private static func webSocket(_ target: RequestTarget, headers: [String: String], options: WebSocketOptions,
+    private static func webSocket(_ target: RequestTarget, headerFields: HTTPFields, options: WebSocketOptions,
                                   resubscribe: ReconnectingWebSocketConnection.Resubscribe?) -> Request<WebSocket> {
         let parser = WebSocketParser(resubscribe: resubscribe)
-        let request = Request(target, headers: headers, parser: parser)
+        let request = Request(target, headerFields: headerFields, parser: parser)
         request[option: \.kind] = .webSocket(WebSocketSetup(options: options))
         return request
     }

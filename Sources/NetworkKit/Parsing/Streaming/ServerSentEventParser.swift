@@ -45,7 +45,7 @@ public struct ServerSentEventParser: StreamParser {
     /// unfinished, and keeps the last event ID and reconnection time.
     public mutating func begin(_ response: Response) throws {
         guard response.mimeType == "text/event-stream" else {
-            let got = response.header("Content-Type").map { "\"\($0)\"" } ?? "missing"
+            let got = response.headerFields[.contentType].map { "\"\($0)\"" } ?? "missing"
             throw ParseError(parser: "events", reason: "the Content-Type is \(got), not text/event-stream", kind: .contentType)
         }
         lines.reset()

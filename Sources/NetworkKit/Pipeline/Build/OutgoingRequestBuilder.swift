@@ -64,13 +64,13 @@ enum OutgoingRequestBuilder {
         }
         // The draft's own fields come last and replace the kit's of the same name.
         var fields = HTTPFields()
-        fields.reserveCapacity(draft.headers.count + 3)
+        fields.reserveCapacity(draft.headerFields.count + 3)
         if let acceptEncoding { fields[.acceptEncoding] = acceptEncoding }
         if let contentType { fields[.contentType] = contentType }
         if let coding = options.bodyEncoding, body != nil || bodyIsOnDisk {
             fields[.contentEncoding] = coding.rawValue
         }
-        for (name, value) in draft.headers { try fields.set(value, forName: name) }
+        for name in Set(draft.headerFields.lazy.map(\.name)) { fields[fields: name] = draft.headerFields[fields: name] }
         fields.addCredentials(of: url)
         return try OutgoingRequest.built(method: method.httpRequestMethod, url: url, headerFields: fields,
                                          body: body.map { .data($0) } ?? .none,

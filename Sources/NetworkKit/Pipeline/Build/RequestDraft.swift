@@ -5,7 +5,7 @@ import Foundation
 ///
 /// After the interceptors have prepared it, the draft is encoded: its target must then be an
 /// absolute URL; its parameters go into the query, or into the body when the request's `body` is
-/// `.form` or `.json`; its headers become the request's header fields.
+/// `.form` or `.json`; its header fields are sent after the kit's, replacing those of the same name.
 public struct RequestDraft: Sendable {
     /// Where the request goes; the service's environment turns a path into a URL before your interceptors see it.
     public var target: RequestTarget
@@ -14,17 +14,17 @@ public struct RequestDraft: Sendable {
     /// The parameters to encode: the request's own, then what interceptors add.
     public var parameters: [String: JSON]
     /// The header fields to send: the request's own, then what interceptors add.
-    public var headers: [String: String]
+    public var headerFields: HTTPFields
     /// Whether the request asked for its path to be resolved on the CDN URL.
     public let useCDN: Bool
 
     /// A draft; the kit makes them from requests, tests of an interceptor's `prepare` may too.
     public init(target: RequestTarget, method: HTTPMethod = .get, parameters: [String: JSON] = [:],
-                headers: [String: String] = [:], useCDN: Bool = false) {
+                headerFields: HTTPFields = [:], useCDN: Bool = false) {
         self.target = target
         self.method = method
         self.parameters = parameters
-        self.headers = headers
+        self.headerFields = headerFields
         self.useCDN = useCDN
     }
 
@@ -33,7 +33,7 @@ public struct RequestDraft: Sendable {
         target = options.target
         method = options.method
         parameters = options.parameters
-        headers = options.headers
+        headerFields = options.headerFields
         useCDN = options.useCDN
     }
 }

@@ -21,7 +21,7 @@ protocol RequestCaching: Sendable {
     /// when cancelled).
     mutating func find(wait: (@escaping @Sendable () async -> Bool) async -> Bool) async -> CacheFinding
     /// What to add to the request so the stale entry found is revalidated, not fetched again.
-    var conditionalHeaders: [String: String] { get }
+    var conditionalFields: HTTPFields { get }
     /// True when an entry was found that a `304 Not Modified` can refresh.
     var canRevalidate: Bool { get }
     /// After a `304 Not Modified` with `head`: the entry found, refreshed and stored again, as

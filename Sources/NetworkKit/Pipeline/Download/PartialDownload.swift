@@ -63,7 +63,7 @@ final class PartialDownload: Sendable {
 
     /// Before a transfer: checks the destination and returns the headers that resume what is
     /// on disk (`Range` and `If-Range`), or none.
-    func prepare() throws(NetworkError) -> [String: String] {
+    func prepare() throws(NetworkError) -> HTTPFields {
         let directory = options.directory
         if options.createsDirectories {
             do {
@@ -82,7 +82,7 @@ final class PartialDownload: Sendable {
             return [:]
         }
         state.withLock { $0.askedFrom = size; $0.record = record }
-        return ["Range": "bytes=\(size)-", "If-Range": validator]
+        return [.range: "bytes=\(size)-", .ifRange: validator]
     }
 
     /// The response head arrived: decide where its body goes, and open the partial file.
@@ -93,13 +93,13 @@ final class PartialDownload: Sendable {
         var offset: Int64 = 0
         var total = head.deliveredLength
         if head.statusCode == 206 {
-            guard let askedFrom, let range = ContentRange(head.header("Content-Range")), range.start == askedFrom else {
-                return .restart("Content-Range \(head.header("Content-Range") ?? "missing")")
+            guard let askedFrom, let range = ContentRange(head.headerFields[.contentRange]), range.start == askedFrom else {
+                return .restart("Content-Range \(head.headerFields[.contentRange] ?? "missing")")
             }
             offset = askedFrom
             total = range.total
         }
-        let record = Record(url: sourceURL, etag: head.header("ETag"), lastModified: head.header("Last-Modified"),
+        let record = Record(url: sourceURL, etag: head.headerFields[.eTag], lastModified: head.headerFields[.lastModified],
                             length: total)
         // The digest covers the bytes already on disk, read once here, and then each chunk as it
         // is written: the finished file is not read again. Read before the file is cut to
@@ -216,7 +216,7 @@ final class PartialDownload: Sendable {
         case .file(let url):
             return url
         case .directory(let directory):
-            let name = DownloadFileName.suggested(contentDisposition: head.header("Content-Disposition"),
+            let name = DownloadFileName.suggested(contentDisposition: head.headerFields[.contentDisposition],
                                                   url: head.url ?? URL(string: sourceURL))
             return options.replacesExisting ? directory.appendingPathComponent(name) : DownloadFileName.free(name, in: directory)
         }

@@ -16,7 +16,7 @@ enum RedirectProposal {
     /// The next request after `head`, or nil when `head` proposes no redirect one can follow (not
     /// a redirect status, no `Location`, or a location that is not http(s)).
     static func next(after request: OutgoingRequest, head: ResponseHead) -> OutgoingRequest? {
-        guard statuses.contains(head.statusCode), let location = head.header("Location"),
+        guard statuses.contains(head.statusCode), let location = head.headerFields[.location],
               let target = URL(string: location, relativeTo: request.url)?.absoluteURL else { return nil }
         var next = request
         do { try next.setURL(target) } catch { return nil }

@@ -16,7 +16,7 @@ extension RequestPipeline {
     /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends it.
     func respondToStream(head: ResponseHead, body: Data) -> AnyResult {
         guard acceptableStatusCodes.contains(head.statusCode) else {
-            return .failure(.httpStatus(code: head.statusCode, body: body, headers: head.headers))
+            return .failure(.httpStatus(code: head.statusCode, body: body, headerFields: head.headerFields))
         }
         if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
         return .success(StreamSummary.Ending.endOfBody)

@@ -107,8 +107,9 @@ final class Transfer: TransportEvents {
 
     func transportDidReceive(head: ResponseHead) {
         let setup = self.setup
-        if let store = setup.cookies, !head.setCookieFields.isEmpty, let url = sent.url {
-            store.store(setCookieFields: head.setCookieFields, from: url)
+        if let store = setup.cookies, case let cookies = head.headerFields[values: .setCookie], !cookies.isEmpty,
+           let url = sent.url {
+            store.store(setCookieFields: cookies, from: url)
         }
         let redirect = RedirectProposal.next(after: sent, head: head).flatMap {
             setup.redirects.next($0, after: head, original: setup.origin)

@@ -22,7 +22,7 @@ extension RequestPipeline {
             }
             result = await parse(response)
         } else if let head = outcome.head {
-            result = .failure(.httpStatus(code: head.statusCode, body: outcome.body, headers: head.headers))
+            result = .failure(.httpStatus(code: head.statusCode, body: outcome.body, headerFields: head.headerFields))
         } else {
             result = .failure(.transport(TransportError(.badServerResponse, detail: "the upgrade ended without a response")))
         }

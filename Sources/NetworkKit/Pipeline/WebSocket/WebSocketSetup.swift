@@ -30,9 +30,9 @@ struct WebSocketSetup: Sendable {
 }
 
 extension WebSocketOptions {
-    /// The headers an upgrade to a WebSocket sends besides the request's own (the transport adds
+    /// The fields an upgrade to a WebSocket sends besides the request's own (the transport adds
     /// the handshake's key, version, `Upgrade` and `Connection`).
-    var upgradeHeaders: [String: String] {
-        subprotocols.isEmpty ? [:] : ["Sec-WebSocket-Protocol": subprotocols.joined(separator: ", ")]
+    var upgradeFields: HTTPFields {
+        subprotocols.isEmpty ? [:] : [.secWebSocketProtocol: subprotocols.joined(separator: ", ")]
     }
 }
