@@ -9,7 +9,7 @@ import NetworkKitImage
 func fuzzImageStreams(_ data: Data, mimeType: String?) {
     fuzzScanFilter(data)
     for maxPixelSize in [nil, 64] as [Int?] {
-        var response = Response(url: nil, statusCode: 200, headerFields: mimeType.map { [.contentType: $0] } ?? [:], data: data)
+        var response = Response(url: nil, status: 200, headerFields: mimeType.map { [.contentType: $0] } ?? [:], data: data)
         let whole = Result { try ImageParser(maxPixelSize: maxPixelSize, pixelLimit: 16_000_000).parse(response) }
         response.data = Data()
         for chunks in [[0..<data.count], chunkRanges(data)] {

@@ -14,7 +14,7 @@ struct Entrance: Decodable {
 }
 
 func fuzzJSON(_ data: Data) {
-    let response = Response(url: nil, statusCode: 200, data: data)
+    let response = Response(url: nil, status: 200, data: data)
     let checked = JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance")
     _ = try? JSONParser().parse(response)
     _ = try? checked.parse(response)

@@ -39,7 +39,7 @@ func outcome<Parser: StreamParser>(_ parser: Parser, contentType: String, _ chun
     var parser = parser
     var outcome = Outcome()
     do {
-        try parser.begin(Response(url: nil, statusCode: 200, headerFields: [.contentType: contentType], data: Data()))
+        try parser.begin(Response(url: nil, status: 200, headerFields: [.contentType: contentType], data: Data()))
         for chunk in chunks { outcome.items += try parser.parse(chunk).map { String(describing: $0) } }
         outcome.items += try parser.finish().map { String(describing: $0) }
     } catch let error as ParseError {

@@ -41,7 +41,7 @@ extension FixtureRoutes {
         headers[.contentLength] = nil
         let chunks = script.sentChunks
         return Response(
-            status: HTTPResponse.Status(code: script.status), headers: headers,
+            status: script.status, headers: headers,
             body: ResponseBody(contentLength: length) { writer in
                 for (index, chunk) in chunks.enumerated() {
                     if index > 0, script.chunkDelay > .zero { try await Task.sleep(for: script.chunkDelay) }

@@ -32,6 +32,8 @@ extension FixtureRoutes {
         router.on("echo", method: .patch, use: echo)
         router.on("echo", method: .delete, use: echo)
         router.on("echo", method: .head, use: echo)
+        router.on("echo", method: .options, use: echo)
+        if let purge = HTTPRequest.Method("PURGE") { router.on("echo", method: purge, use: echo) }
         router.get("blob/{name}") { request, context in
             guard let name = context.parameters.get("name"), let blob = blobs.get(name) else {
                 return json(#"{"error": "no such blob"}"#, status: .notFound)

@@ -32,8 +32,11 @@ struct NIOTransfer: Sendable {
                 // Sent to the proxy itself: its own 407, not the server's.
                 return .connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
             }
-            events.transportDidReceive(head: ResponseHead(url: url, status: response.status, headers: response.headers,
-                                                          version: response.version))
+            guard let head = ResponseHead(url: url, status: response.status, headers: response.headers,
+                                          version: response.version) else {
+                return .failed(.badServerResponse, detail: "status code \(response.status.code) is not three digits")
+            }
+            events.transportDidReceive(head: head)
             answered = true
             try await receive(response.body)
             return nil
@@ -141,15 +144,17 @@ struct NIOTransfer: Sendable {
 
 extension ResponseHead {
     /// The head of an AsyncHTTPClient response: its fields in the order they came, repeated
-    /// fields apart; a field whose name is not a token is left out.
-    init(url: URL?, status: HTTPResponseStatus, headers: HTTPHeaders, version: NIOHTTP1.HTTPVersion) {
+    /// fields apart; a field whose name is not a token is left out. Nil for a status code
+    /// outside 0...999.
+    init?(url: URL?, status: HTTPResponseStatus, headers: HTTPHeaders, version: NIOHTTP1.HTTPVersion) {
+        guard let status = HTTPResponse.Status(received: Int(status.code)) else { return nil }
         var fields = HTTPFields()
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
             guard let name = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
-        self.init(url: url, statusCode: Int(status.code), headerFields: fields,
+        self.init(url: url, status: status, headerFields: fields,
                   httpVersion: NetworkKit.HTTPVersion(major: version.major, minor: version.minor))
     }
 }

@@ -97,7 +97,7 @@ public struct ServiceClientTransport: ClientTransport {
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
         -> (HTTPResponse, HTTPBody?)
     {
-        let method = try Self.method(request.method)
+        let method = request.method
         let target = try target(of: request, baseURL: baseURL)
         let outgoing = try await OutgoingBody(body, contentType: request.headerFields[.contentType],
                                               inMemoryLimit: inMemoryBodyLimit)
@@ -115,11 +115,11 @@ public struct ServiceClientTransport: ClientTransport {
         let result = await service.result(of: plain)
         switch result {
         case .success(let response):
-            let head = plain.responseHead ?? ResponseHead(url: response.url, statusCode: response.statusCode,
+            let head = plain.responseHead ?? ResponseHead(url: response.url, status: response.status,
                                                           headerFields: response.headerFields)
             return (Self.response(head), Self.body(response.data, method: method))
         case .failure(.httpStatus(let code, let data, let headerFields)):
-            let head = plain.responseHead ?? ResponseHead(url: nil, statusCode: code, headerFields: headerFields)
+            let head = plain.responseHead ?? ResponseHead(url: nil, status: .init(code: code), headerFields: headerFields)
             return (Self.response(head), Self.body(data, method: method))
         case .failure(let error):
             throw error
@@ -156,14 +156,6 @@ public struct ServiceClientTransport: ClientTransport {
         }
     }
 
-    /// The kit's method for `method`.
-    private static func method(_ method: HTTPRequest.Method) throws(NetworkError) -> HTTPMethod {
-        guard let known = HTTPMethod(rawValue: method.rawValue) else {
-            throw .invalidRequest("NetworkKit does not send \(method.rawValue) requests")
-        }
-        return known
-    }
-
     /// The request's fields without those that frame the body, which the kit writes itself.
     private static func sentFields(_ fields: HTTPFields) -> HTTPFields {
         var fields = fields
@@ -181,11 +173,11 @@ public struct ServiceClientTransport: ClientTransport {
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
         }
-        return HTTPResponse(status: .init(code: head.statusCode), headerFields: fields)
+        return HTTPResponse(status: head.status, headerFields: fields)
     }
 
     /// The body of a response read whole: none for `HEAD`.
-    private static func body(_ data: Data, method: HTTPMethod) -> HTTPBody? {
+    private static func body(_ data: Data, method: HTTPRequest.Method) -> HTTPBody? {
         method == .head ? nil : HTTPBody(data)
     }
 }
@@ -279,7 +271,7 @@ private enum StreamedAnswer {
             first = try await iterator.next()
         } catch .httpStatus(let code, let data, let headerFields) {
             outgoing.remove()
-            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: code, headerFields: headerFields)
+            let head = stream.responseHead ?? ResponseHead(url: nil, status: .init(code: code), headerFields: headerFields)
             return (ServiceClientTransport.response(head), HTTPBody(data))
         } catch {
             outgoing.remove()
@@ -288,7 +280,7 @@ private enum StreamedAnswer {
         guard first != nil, let head = stream.responseHead else {
             // No body began: a 204 (or a body-less answer the stream accepted).
             outgoing.remove()
-            let head = stream.responseHead ?? ResponseHead(url: nil, statusCode: 204)
+            let head = stream.responseHead ?? ResponseHead(url: nil, status: 204)
             return (ServiceClientTransport.response(head), nil)
         }
         let chunks = RemainingChunks(IteratorBox(iterator, outgoing: outgoing))

@@ -14,8 +14,8 @@ import FoundationNetworking
 ///         .chunked(into: 4)
 ///         .delayed(head: .milliseconds(200), betweenChunks: .milliseconds(50))
 public struct StubResponse: Sendable {
-    /// The HTTP status code.
-    public var status: Int
+    /// The status (`.ok`, `.notFound`, or a code: `503`).
+    public var status: HTTPResponse.Status
     /// The header fields, in the order a server would send them. Unless one is given, the stub
     /// announces the body's length in `Content-Length`, as a server that knows its body does.
     public var headerFields: HTTPFields
@@ -58,7 +58,7 @@ public struct StubResponse: Sendable {
     }
 
     /// An answer with `status`, `headerFields` and `body`, delivered whole and at once.
-    public init(status: Int = 200, headerFields: HTTPFields = [:], body: Data = Data()) {
+    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data()) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
@@ -87,7 +87,7 @@ public struct StubResponse: Sendable {
     }
 
     /// A JSON answer whose body is `text` as UTF-8, typed `application/json`.
-    public static func json(_ text: String, status: Int = 200, headerFields: HTTPFields = [:]) -> StubResponse {
+    public static func json(_ text: String, status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]) -> StubResponse {
         var headerFields = headerFields
         if headerFields[.contentType] == nil { headerFields[.contentType] = "application/json; charset=utf-8" }
         return StubResponse(status: status, headerFields: headerFields, body: Data(text.utf8))
@@ -95,19 +95,19 @@ public struct StubResponse: Sendable {
 
     /// A JSON answer whose body is `value` serialized.
     /// - Throws: when `value` holds a number JSON cannot write (NaN, infinity).
-    public static func json(_ value: JSON, status: Int = 200, headerFields: HTTPFields = [:]) throws -> StubResponse {
+    public static func json(_ value: JSON, status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]) throws -> StubResponse {
         json(String(decoding: try value.serialized(), as: UTF8.self), status: status, headerFields: headerFields)
     }
 
     /// A JSON answer whose body is `value` encoded with `encoder`.
     /// - Throws: what `encoder` throws.
-    public static func json(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder(), status: Int = 200,
+    public static func json(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder(), status: HTTPResponse.Status = .ok,
                             headerFields: HTTPFields = [:]) throws -> StubResponse {
         json(String(decoding: try encoder.encode(value), as: UTF8.self), status: status, headerFields: headerFields)
     }
 
     /// A plain-text answer, typed `text/plain`.
-    public static func text(_ text: String, status: Int = 200, headerFields: HTTPFields = [:]) -> StubResponse {
+    public static func text(_ text: String, status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]) -> StubResponse {
         var headerFields = headerFields
         if headerFields[.contentType] == nil { headerFields[.contentType] = "text/plain; charset=utf-8" }
         return StubResponse(status: status, headerFields: headerFields, body: Data(text.utf8))
@@ -133,7 +133,7 @@ public struct StubResponse: Sendable {
 
     /// A redirect to `location` (absolute, or relative to the request's URL) with an empty body.
     /// The kit follows it under the request's redirect policy, as with every transport.
-    public static func redirect(to location: String, status: Int = 302) -> StubResponse {
+    public static func redirect(to location: String, status: HTTPResponse.Status = .found) -> StubResponse {
         StubResponse(status: status, headerFields: [.location: location])
     }
 

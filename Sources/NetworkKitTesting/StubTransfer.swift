@@ -66,7 +66,7 @@ struct StubTransfer: Sendable {
             try open(response, for: recorded, upgrade: upgrade)
             return
         }
-        events.transportDidReceive(head: ResponseHead(url: recorded.url, statusCode: response.status, headerFields: response.sentHeaderFields))
+        events.transportDidReceive(head: ResponseHead(url: recorded.url, status: response.status, headerFields: response.sentHeaderFields))
         try await deliverBody(of: response, method: recorded.method, timeout: timeout)
     }
 
@@ -83,7 +83,7 @@ struct StubTransfer: Sendable {
         if let picked, !upgrade.options.subprotocols.contains(picked) {
             throw TransportError(.badServerResponse, detail: "the server picked the subprotocol \(picked), which the request did not offer")
         }
-        events.transportDidReceive(head: ResponseHead(url: request.url, statusCode: 101, headerFields: response.headerFields))
+        events.transportDidReceive(head: ResponseHead(url: request.url, status: 101, headerFields: response.headerFields))
         let link = StubWebSocketLink()
         upgrade.opened(StubWebSocketConnection(link: link, subprotocol: picked, maxMessageBytes: upgrade.options.maxMessageBytes))
         let peer = StubWebSocketPeer(request: request, link: link)

@@ -110,6 +110,7 @@ final class HARReplay: Sendable {
     /// for HTTP/2 pseudo-fields and those that frame the body as it crossed the wire.
     private static func response(_ recorded: HARArchive.Response) -> StubResponse {
         guard recorded.status > 0 else { return .failure(URLError(.networkConnectionLost)) }
+        guard let status = HTTPResponse.Status(received: recorded.status) else { return .failure(URLError(.badServerResponse)) }
         var headerFields = HTTPFields()
         for field in recorded.headers ?? [] {
             guard let name = HTTPField.Name(field.name),
@@ -117,7 +118,7 @@ final class HARReplay: Sendable {
             headerFields.append(HTTPField(name: name, value: field.value))
         }
         let body = recorded.content.flatMap { data(text: $0.text, encoding: $0.encoding) } ?? Data()
-        return StubResponse(status: recorded.status, headerFields: headerFields, body: body)
+        return StubResponse(status: status, headerFields: headerFields, body: body)
     }
 
     private static func data(text: String?, encoding: String?) -> Data? {

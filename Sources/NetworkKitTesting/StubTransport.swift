@@ -43,20 +43,20 @@ public final class StubTransport: Transport {
 
     /// Answers requests with `method` (any when nil) that fit `pattern` by calling `responder`
     /// with each one, as it arrives.
-    public func answer(_ method: HTTPMethod?, _ pattern: RequestPattern,
+    public func answer(_ method: HTTPRequest.Method?, _ pattern: RequestPattern,
                        responder: @escaping @Sendable (RecordedRequest) -> StubResponse) {
         routes.withLock { $0.append(StubRoute(method: method, pattern: pattern, responder: responder)) }
     }
 
     /// Answers requests with `method` (any when nil) that fit `pattern` with `response`.
-    public func answer(_ method: HTTPMethod?, _ pattern: RequestPattern, with response: StubResponse) {
+    public func answer(_ method: HTTPRequest.Method?, _ pattern: RequestPattern, with response: StubResponse) {
         answer(method, pattern) { _ in response }
     }
 
     /// Answers requests with `method` (any when nil) that fit `pattern` with `responses` in turn,
     /// the last one again once all were played (`[.failure(…), .json(…)]` for a retry); an empty
     /// list answers 404.
-    public func answer(_ method: HTTPMethod?, _ pattern: RequestPattern, with responses: [StubResponse]) {
+    public func answer(_ method: HTTPRequest.Method?, _ pattern: RequestPattern, with responses: [StubResponse]) {
         let played = Protected(0)
         answer(method, pattern) { _ in
             let index = played.withLock { count in
@@ -82,7 +82,7 @@ public final class StubTransport: Transport {
     }
 
     /// The requests received so far with `method` (any when nil) that fit `pattern`.
-    public func requests(_ method: HTTPMethod? = nil, _ pattern: RequestPattern) -> [RecordedRequest] {
+    public func requests(_ method: HTTPRequest.Method? = nil, _ pattern: RequestPattern) -> [RecordedRequest] {
         received.snapshot.filter { StubRoute.fits($0, method: method, pattern: pattern) }
     }
 
@@ -140,11 +140,11 @@ public final class StubTransport: Transport {
 
 /// One answer of a stub: which requests, and what to answer them.
 struct StubRoute: Sendable, CustomStringConvertible {
-    let method: HTTPMethod?
+    let method: HTTPRequest.Method?
     let pattern: RequestPattern
     let responder: @Sendable (RecordedRequest) -> StubResponse
 
-    static func fits(_ request: RecordedRequest, method: HTTPMethod?, pattern: RequestPattern) -> Bool {
+    static func fits(_ request: RecordedRequest, method: HTTPRequest.Method?, pattern: RequestPattern) -> Bool {
         (method.map { $0.rawValue == request.method } ?? true) && pattern.matches(request)
     }
 

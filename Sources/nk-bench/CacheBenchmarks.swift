@@ -33,7 +33,7 @@ struct CacheBenchmarks {
         _ = try await disk.send(request())
         let body = try await Service(configuration: ServiceConfiguration(baseURL: server.baseURL))
             .send(Request(path: path))
-        let response = Response(url: nil, statusCode: 200, headerFields: reply.head.headerFields, data: body)
+        let response = Response(url: nil, status: 200, headerFields: reply.head.headerFields, data: body)
         guard try await memory.reply(to: request()).metrics.cache == .hit,
               try await disk.reply(to: request()).metrics.cache == .hit else {
             throw BenchError.wrongAnswer

@@ -60,7 +60,7 @@ func runImageBenchmarks() throws {
 
 /// Decodes through the public parser, as an app would.
 private func decode(_ data: Data, maxPixelSize: Int? = nil) throws -> DecodedImage {
-    try ImageParser(maxPixelSize: maxPixelSize).parse(Response(url: nil, statusCode: 200, data: data))
+    try ImageParser(maxPixelSize: maxPixelSize).parse(Response(url: nil, status: 200, data: data))
 }
 
 /// The median wall time in milliseconds of `iterations` runs after one warm-up.

@@ -54,7 +54,7 @@ enum ImagePreviewBenchmarks {
     /// The items of `data` fed to a parser with `policy` in pieces of `chunk` bytes.
     static func feed(_ data: Data, chunk: Int, policy: ImagePreviewPolicy) throws -> [ImageStreamItem] {
         var parser = IncrementalImageParser(previews: policy)
-        try parser.begin(Response(url: URL(string: "http://127.0.0.1/image.jpg"), statusCode: 200,
+        try parser.begin(Response(url: URL(string: "http://127.0.0.1/image.jpg"), status: 200,
                                   headerFields: [.contentType: "image/jpeg"], data: Data()))
         var items: [ImageStreamItem] = []
         var start = data.startIndex

@@ -35,7 +35,7 @@ enum ModelBenchmarks {
 
     static func run() throws {
         let data = body()
-        let response = Response(url: nil, statusCode: 200, headerFields: [.contentType: "application/json"], data: data)
+        let response = Response(url: nil, status: 200, headerFields: [.contentType: "application/json"], data: data)
         let parser = ModelParser([Entrance].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"),
                                                                 contentKeyPath: "content/entrance"))
         let viaKit: () throws -> Int = { try parser.parse(response).count }

@@ -26,7 +26,7 @@ enum ThumbnailBenchmarks {
         let parsers = [("default JPEGCodec()", ImageParser(maxPixelSize: 256)),
                        ("JPEGCodec(maxThreads: 1)", ImageParser(maxPixelSize: 256, registry: single)),
                        ("always 2 threads", ImageParser(maxPixelSize: 256, registry: alwaysSplit))]
-        let response = Response(url: nil, statusCode: 200, headerFields: [.contentType: "image/jpeg"], data: jpeg)
+        let response = Response(url: nil, status: 200, headerFields: [.contentType: "image/jpeg"], data: jpeg)
         print("thumbnails: \(jpeg.count / 1024) KB 12 MP baseline JPEG → 256 px, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (count, rounds) in [(1, 15), (32, 5)] {
             var results = [[(wall: Double, cpu: Double)]](repeating: [], count: parsers.count)
@@ -77,7 +77,7 @@ enum ThumbnailBenchmarks {
         let size = 10_000
         guard let png = LargePNG.gradient(width: size, height: size) else { throw BenchError.wrongAnswer }
         print("huge PNG: \(size)×\(size), \(png.count / 1024) KB")
-        let response = Response(url: nil, statusCode: 200, data: png)
+        let response = Response(url: nil, status: 200, data: png)
         for (name, parser) in [("64 px thumbnail", ImageParser(maxPixelSize: 64)), ("full decode", ImageParser())] {
             var times: [Double] = [], cpu: [Double] = [], growths: [Int] = []
             for _ in 0..<3 {

@@ -25,7 +25,7 @@ extension DemoTour {
                 let first = await service.result(of: Request(path: path, downloadTo: .file(destination)))
                 guard case .failure(let error) = first else { throw DemoError.unexpected("the first attempt succeeded") }
                 let file = try await service.send(Request(path: path, downloadTo: .file(destination)))
-                return "first: \(error); second: \(file.head.statusCode) from byte \(file.resumedFrom), \(file.byteCount) bytes in all"
+                return "first: \(error); second: \(file.head.status.code) from byte \(file.resumedFrom), \(file.byteCount) bytes in all"
             }),
             ("Multipart upload: a text field and a 12 MB file assembled on disk, parsed by multipart-kit", {
                 let folder = try DemoFolder()

@@ -15,7 +15,7 @@ extension DemoTour {
                 let request = Request(path: "/flaky/demo-\(UUID().uuidString)?failures=2&status=503", parser: JSONParser())
                 request.interceptors = [DemoHeader(), RetryPolicy(maxRetries: 3, backoff: Backoff(initial: .milliseconds(20)))]
                 let reply = try await service.reply(to: request)
-                return "503, 503, then \(reply.statusCode): answered on attempt \(reply.metrics.attempts) (hit \(reply.value["hit"] ?? nil))"
+                return "503, 503, then \(reply.status.code): answered on attempt \(reply.metrics.attempts) (hit \(reply.value["hit"] ?? nil))"
             }),
             ("Basic authentication: credentials with the first attempt; stale ones are asked for again after the challenge", {
                 let first = Request(path: "/basic-auth/ann/s3cret", parser: JSONParser(contentKeyPath: "user"))
@@ -124,10 +124,10 @@ final class DemoEventLog: EventMonitor {
     private let events = Protected<[String]>([])
     var lines: [String] { events.snapshot }
 
-    func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { add("started \(method.rawValue) \(target)") }
+    func requestDidStart(_ id: RequestID, target: String, method: HTTPRequest.Method) { add("started \(method.rawValue) \(target)") }
     func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) { add("adapted") }
     func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) { add("sent") }
-    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { add("head \(head.statusCode)") }
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { add("head \(head.status.code)") }
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { add("parsed") }
     func requestDidFinish(_ metrics: RequestMetrics) { add("finished (\(metrics.bytesReceived) B)") }
 

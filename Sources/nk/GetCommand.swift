@@ -82,8 +82,8 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let methodName = forms.isEmpty || self.method.uppercased() != "GET" ? self.method : "POST"
-        guard let method = HTTPMethod(rawValue: methodName.uppercased()) else {
-            throw ValidationError("unknown method \(self.method)")
+        guard let method = HTTPRequest.Method(methodName.uppercased()) else {
+            throw ValidationError("\"\(self.method)\" is not a method (an RFC 9110 token)")
         }
         let form = try multipartForm()
         let headerFields = try HeaderOption.parse(headers)
@@ -139,7 +139,7 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// `--stream` and `--json-lines`: the body's parts printed as they arrive.
-    private func follow(on service: Service, method: HTTPMethod, parameters: [String: JSON],
+    private func follow(on service: Service, method: HTTPRequest.Method, parameters: [String: JSON],
                         headerFields: HTTPFields) async throws {
         let target = RequestTarget(absolute: url)
         do {

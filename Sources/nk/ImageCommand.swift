@@ -44,7 +44,7 @@ struct ImageCommand: AsyncParsableCommand {
         }
         let timed: TimedImage
         if url.isFileURL {
-            timed = try timedParser.parse(Response(url: url, statusCode: 200, data: try Data(contentsOf: url)))
+            timed = try timedParser.parse(Response(url: url, status: 200, data: try Data(contentsOf: url)))
         } else {
             do {
                 timed = try await Service.shared.send(Request(url: self.url, parser: timedParser))

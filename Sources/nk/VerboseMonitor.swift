@@ -26,10 +26,10 @@ struct VerboseMonitor: EventMonitor {
     }
 
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
-        let reason = HTTPURLResponse.localizedString(forStatusCode: head.statusCode).capitalized
+        let reason = HTTPURLResponse.localizedString(forStatusCode: head.status.code).capitalized
         // URLSession does not say which version of HTTP answered.
         let version = head.httpVersion.map { "\($0) " } ?? ""
-        write(["< \(version)\(head.statusCode) \(reason)"] + redaction.headerLines(head.headerFields).map { "< " + $0 } + ["<"])
+        write(["< \(version)\(head.status.code) \(reason)"] + redaction.headerLines(head.headerFields).map { "< " + $0 } + ["<"])
     }
 
     func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {

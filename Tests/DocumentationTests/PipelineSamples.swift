@@ -149,7 +149,7 @@ func pipelineCurl(api: Service) async throws {
     print(try await api.curlCommand(for: request))                       // secrets hidden
     print(try await api.curlCommand(for: request, redaction: Redaction.none))   // runnable as is
     let reply = try await api.reply(to: request)
-    print(reply.statusCode, reply.metrics.attempts, reply.metrics.duration)
+    print(reply.status.code, reply.metrics.attempts, reply.metrics.duration)
 }
 
 // MARK: - One chain before sending

@@ -11,7 +11,7 @@ func http1Only() throws -> Service {
 
 struct VersionMonitor: EventMonitor {
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {
-        print("\(id): \(head.httpVersion.map(String.init(describing:)) ?? "HTTP") \(head.statusCode)")
+        print("\(id): \(head.httpVersion.map(String.init(describing:)) ?? "HTTP") \(head.status.code)")
     }
 
     func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {

@@ -106,6 +106,6 @@ import Testing
 
     /// Runs `parser` on a 200 answer with `body`.
     private func parse<Output>(_ body: String, with parser: any ResponseParser<Output>) throws -> Output {
-        try parser.parse(Response(url: nil, statusCode: 200, headerFields: [.contentType: "application/json"], data: Data(body.utf8)))
+        try parser.parse(Response(url: nil, status: 200, headerFields: [.contentType: "application/json"], data: Data(body.utf8)))
     }
 }

@@ -21,7 +21,7 @@ import Testing
     @Test func theGeneratedEntranceDecodesThroughAKeyPath() async throws {
         guard let sample = Files.text(Files.fixture("samples/feed.json")) else { return }
         let parser = ModelParser([FeedEntrance].self, json: JSONParser(businessCode: BusinessCodeCheck(codeKeyPath: "code"), contentKeyPath: "content/entrance"))
-        let entrances = try parser.parse(Response(url: nil, statusCode: 200, data: Data(sample.utf8)))
+        let entrances = try parser.parse(Response(url: nil, status: 200, data: Data(sample.utf8)))
         #expect(entrances.map(\.name) == ["Spring sale", "New arrivals"])
         #expect(entrances.map(\.badge) == [nil, "new"])
     }

@@ -234,6 +234,8 @@ import Testing
         #expect(source.contains("public static func export() -> StreamRequest<Thing>"))
         #expect(source.contains("method: .post, headerFields: headerFields, parser: JSONLinesParser(parser(Thing.self)))"))
         #expect(source.contains("public static func lines() -> StreamRequest<JSON>"))
+        #expect(source.contains(#"headerFields[.accept] = "application/jsonl, application/x-ndjson""#))
+        #expect(!source.contains("headers["), "every header goes through the HTTPFields the request is made with")
         #expect(source.contains("parser: JSONSequenceParser(parser(Thing.self))"))
     }
 

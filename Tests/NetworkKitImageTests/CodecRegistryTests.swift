@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test func wrongContentTypeFallsBackToTheMatchingCodec() throws {
-        let response = Response(url: nil, statusCode: 200, headerFields: [.contentType: "image/png"], data: jpeg)
+        let response = Response(url: nil, status: 200, headerFields: [.contentType: "image/png"], data: jpeg)
         #expect(try ImageParser().parse(response).format == .jpeg)
         #expect(try ImageCodecRegistry().codec(for: webp, mimeType: "image/jpeg").format == .webp)
     }
 
     @Test func unknownTypeIsAParseError() {
         let body = Data("<html></html>".utf8)
-        let response = Response(url: nil, statusCode: 200, headerFields: [.contentType: "image/xyz"], data: body)
+        let response = Response(url: nil, status: 200, headerFields: [.contentType: "image/xyz"], data: body)
         #expect {
             try ImageParser().parse(response)
         } throws: { error in
@@ -59,7 +59,7 @@ import Testing
         #expect(try registry.codec(for: ppm, mimeType: nil).format == "ppm")
 
         let response = Response(
-            url: URL(string: "https://example.com/dot@2x.ppm"), statusCode: 200,
+            url: URL(string: "https://example.com/dot@2x.ppm"), status: 200,
             headerFields: [.contentType: "image/x-portable-pixmap"], data: ppm
         )
         let image = try ImageParser(registry: registry).parse(response)

@@ -40,7 +40,7 @@ import Testing
                 damaged[index] = UInt8.random(in: 0...255, using: &random)
             }
             do {
-                let image = try ImageParser().parse(Response(url: nil, statusCode: 200, data: damaged))
+                let image = try ImageParser().parse(Response(url: nil, status: 200, data: damaged))
                 #expect(image.pixels.count >= image.bytesPerRow * image.height)
             } catch is ParseError {
                 failures += 1
@@ -59,7 +59,7 @@ import Testing
     @Test func garbageAndEmptyBodiesThrow() throws {
         for body in [Data(), Data("<html>not an image</html>".utf8), Data(repeating: 0xFF, count: 64)] {
             #expect(throws: ParseError.self) {
-                try ImageParser().parse(Response(url: nil, statusCode: 200, headerFields: [.contentType: "image/png"], data: body))
+                try ImageParser().parse(Response(url: nil, status: 200, headerFields: [.contentType: "image/png"], data: body))
             }
         }
     }

@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: ["jpeg_baseline.jpg", "jpeg_progressive.jpg", "jpeg_gray.jpg"])
     func halfAJPEGDecodesFlaggedByDefault(_ file: String) throws {
         let damaged = try Self.halfScanThenEOI(Fixtures.data(file))
-        let image = try ImageParser().parse(Response(url: nil, statusCode: 200, data: damaged))
+        let image = try ImageParser().parse(Response(url: nil, status: 200, data: damaged))
         #expect(image.isIncomplete)
         #expect(image.warnings.contains { $0.contains("premature end of data segment") }, "\(image.warnings)")
     }
@@ -32,7 +32,7 @@ import Testing
     func halfAJPEGFailsWhenStrict(_ file: String) throws {
         let damaged = try Self.halfScanThenEOI(Fixtures.data(file))
         #expect {
-            try ImageParser(isStrict: true).parse(Response(url: nil, statusCode: 200, data: damaged))
+            try ImageParser(isStrict: true).parse(Response(url: nil, status: 200, data: damaged))
         } throws: { Self.isIncompleteImageError($0) }
     }
 
@@ -56,7 +56,7 @@ import Testing
                      "png_rgba8.png", "png_interlaced.png", "webp_lossy.webp", "webp_animated.webp"] {
             for maxPixelSize in [nil, 8] {
                 let image = try ImageParser(maxPixelSize: maxPixelSize, isStrict: true)
-                    .parse(Response(url: nil, statusCode: 200, data: try Fixtures.data(file)))
+                    .parse(Response(url: nil, status: 200, data: try Fixtures.data(file)))
                 #expect(!image.isIncomplete && image.warnings.isEmpty, "\(file): \(image.warnings)")
             }
         }
@@ -74,7 +74,7 @@ import Testing
         for strict in [false, true] {
             for maxPixelSize in [nil, 50] {
                 #expect(throws: ParseError.self, "strict \(strict), maxPixelSize \(String(describing: maxPixelSize))") {
-                    try ImageParser(maxPixelSize: maxPixelSize, isStrict: strict).parse(Response(url: nil, statusCode: 200, data: damaged))
+                    try ImageParser(maxPixelSize: maxPixelSize, isStrict: strict).parse(Response(url: nil, status: 200, data: damaged))
                 }
             }
         }

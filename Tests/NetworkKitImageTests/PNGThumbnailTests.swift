@@ -35,7 +35,7 @@ import Testing
         let size = 10_000
         let data = try #require(LargePNG.gradient(width: size, height: size))
         let (image, growth) = try PeakMemory.growth {
-            try ImageParser(maxPixelSize: 64).parse(Response(url: nil, statusCode: 200, data: data))
+            try ImageParser(maxPixelSize: 64).parse(Response(url: nil, status: 200, data: data))
         }
         #expect(image.width == 64 && image.height == 64 && image.sourceWidth == size && image.isDownsampled)
         if let growth {
@@ -62,9 +62,9 @@ import Testing
     /// the missing data without allocating the image.
     @Test func aHugeHeaderNeitherPassesTheLimitNorTakesTheMemory() throws {
         let data = try Fixtures.data("png_huge_header.png")
-        #expect(throws: ParseError.self) { try ImageParser(maxPixelSize: 64).parse(Response(url: nil, statusCode: 200, data: data)) }
+        #expect(throws: ParseError.self) { try ImageParser(maxPixelSize: 64).parse(Response(url: nil, status: 200, data: data)) }
         let (outcome, growth) = PeakMemory.growth {
-            Result { try ImageParser(maxPixelSize: 64, pixelLimit: 20_000_000_000).parse(Response(url: nil, statusCode: 200, data: data)) }
+            Result { try ImageParser(maxPixelSize: 64, pixelLimit: 20_000_000_000).parse(Response(url: nil, status: 200, data: data)) }
         }
         #expect(throws: ParseError.self) { try outcome.get() }
         if let growth {

@@ -10,7 +10,7 @@ import Testing
         for fixture in try Fixtures.all {
             let data = try Fixtures.data(fixture.file)
             let response = Response(
-                url: URL(string: "https://example.com/\(fixture.file)"), statusCode: 200,
+                url: URL(string: "https://example.com/\(fixture.file)"), status: 200,
                 headerFields: [.contentType: fixture.mime], data: data
             )
             let image = try ImageParser(maxPixelSize: fixture.maxPixelSize).parse(response)
@@ -32,7 +32,7 @@ import Testing
     @Test func formatsAreReported() throws {
         for (name, format) in [("png_rgb8", ImageFormat.png), ("jpeg_baseline", .jpeg), ("webp_lossy", .webp)] {
             let fixture = try #require(try Fixtures.named(name))
-            let image = try ImageParser().parse(Response(url: nil, statusCode: 200, data: try Fixtures.data(fixture.file)))
+            let image = try ImageParser().parse(Response(url: nil, status: 200, data: try Fixtures.data(fixture.file)))
             #expect(image.format == format)
         }
     }

@@ -275,7 +275,7 @@ struct CacheTests {
 @Suite("Cache files and Cache-Control")
 struct CacheUnitTests {
     @Test func entryFilesRoundTripAndRefuseDamage() throws {
-        let entry = CacheEntry(key: "GET http://x/ v0", url: URL(string: "http://x/"), statusCode: 200,
+        let entry = CacheEntry(key: "GET http://x/ v0", url: URL(string: "http://x/"), status: 200,
                                headerFields: [.eTag: "\"1\""], body: Data("{}".utf8), storedAt: Date(timeIntervalSince1970: 5))
         let data = try CacheEntryFile.encode(entry)
         let decoded = try CacheEntryFile.decode(data)
@@ -300,7 +300,7 @@ struct CacheUnitTests {
         fields.append(HTTPField(name: .setCookie, value: "a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT"))
         fields.append(HTTPField(name: .vary, value: "Accept"))
         fields.append(HTTPField(name: .setCookie, value: "b=2"))
-        let entry = CacheEntry(key: "k", url: nil, statusCode: 200, headerFields: fields, body: Data(), storedAt: Date())
+        let entry = CacheEntry(key: "k", url: nil, status: 200, headerFields: fields, body: Data(), storedAt: Date())
         let decoded = try CacheEntryFile.decode(try CacheEntryFile.encode(entry))
         #expect(decoded.headerFields == fields)
         #expect(decoded.headerFields[values: .setCookie] == ["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT", "b=2"])
@@ -314,11 +314,11 @@ struct CacheUnitTests {
         var stored: HTTPFields = [.contentType: "application/json", .contentLength: "2", .eTag: "\"1\""]
         stored.append(HTTPField(name: .vary, value: "Accept"))
         stored.append(HTTPField(name: .vary, value: "Accept-Language"))
-        let entry = CacheEntry(key: "k", url: nil, statusCode: 200, headerFields: stored, body: Data("{}".utf8),
+        let entry = CacheEntry(key: "k", url: nil, status: 200, headerFields: stored, body: Data("{}".utf8),
                                storedAt: Date(timeIntervalSince1970: 0))
         var sent: HTTPFields = [.eTag: "\"2\"", .vary: "Accept-Encoding", .contentLength: "0", .cacheControl: "max-age=9"]
         sent.append(HTTPField(name: .contentType, value: "text/plain"))
-        let refreshed = entry.revalidated(by: ResponseHead(url: nil, statusCode: 304, headerFields: sent),
+        let refreshed = entry.revalidated(by: ResponseHead(url: nil, status: 304, headerFields: sent),
                                           at: Date(timeIntervalSince1970: 10))
         #expect(refreshed.headerFields[.eTag] == "\"2\"")
         #expect(refreshed.headerFields[values: .vary] == ["Accept-Encoding"])
@@ -331,7 +331,7 @@ struct CacheUnitTests {
     func fuzzEntryFiles() throws {
         var random = SeededGenerator(seed: 42)
         let body = Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &random) })
-        let entry = CacheEntry(key: "GET http://x/a?b=1 v3 s:u", url: URL(string: "http://x/a?b=1"), statusCode: 203,
+        let entry = CacheEntry(key: "GET http://x/a?b=1 v3 s:u", url: URL(string: "http://x/a?b=1"), status: 203,
                                headerFields: [.eTag: "\"e\"", .cacheControl: "max-age=5"], body: body, storedAt: Date())
         let valid = try CacheEntryFile.encode(entry)
         var accepted = 0

@@ -85,7 +85,7 @@ import Testing
     /// Heads look `Content-Encoding` up when their headers are set: a header changed after the
     /// head was made still counts.
     @Test func contentEncodingSetAfterwardsCounts() {
-        var head = ResponseHead(url: nil, statusCode: 200, headerFields: [.contentEncoding: "x-gzip"])
+        var head = ResponseHead(url: nil, status: 200, headerFields: [.contentEncoding: "x-gzip"])
         #expect(head.contentCoding == .gzip)
         head.headerFields[.contentEncoding] = nil
         #expect(head.contentCoding == nil)

@@ -48,7 +48,7 @@ struct DownloadTests {
         #expect(file.url == destination)
         #expect(file.byteCount == Int64(size))
         #expect(file.resumedFrom == 0)
-        #expect(file.head.statusCode == 200)
+        #expect(file.head.status.code == 200)
         try await Self.expectIdentical(destination, size: size)
         // Other suites run in this process meanwhile (image decodes allocate tens of MB, the other
         // transport's tests more), so the bound is loose: three quarters of the file proves it was
@@ -75,7 +75,7 @@ struct DownloadTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(transport.resumesFrom(file.resumedFrom, droppedAt: Int64(offset)))
-        #expect(file.head.statusCode == 206)
+        #expect(file.head.status.code == 206)
         try await Self.expectIdentical(destination, size: size)
         #expect(folder.contents == ["f.bin"])
     }
@@ -120,7 +120,7 @@ struct DownloadTests {
         _ = await fixture.service.result(of: Request(path: path, downloadTo: .file(destination)))
         let file = try await fixture.service.send(Request(path: path, downloadTo: .file(destination)))
         #expect(file.resumedFrom == 0)
-        #expect(file.head.statusCode == 200)
+        #expect(file.head.status.code == 200)
         try await Self.expectIdentical(destination, seed: 2, size: 1_000_000)
     }
 

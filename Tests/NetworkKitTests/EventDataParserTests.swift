@@ -31,7 +31,7 @@ import Testing
     @Test("an event whose data is not the model stops the stream with a parse error naming it")
     func badEventData() throws {
         var parser = EventDataParser(ModelParser(Tick.self))
-        try parser.begin(Response(url: nil, statusCode: 200, headerFields: [.contentType: "text/event-stream"], data: Data()))
+        try parser.begin(Response(url: nil, status: 200, headerFields: [.contentType: "text/event-stream"], data: Data()))
         let first = try parser.parse(Data("data: {\"n\": 1, \"connection\": 1}\n\n".utf8))
         #expect(first == [Tick(n: 1, connection: 1)])
         #expect(throws: ParseError.self) { try parser.parse(Data("data: {\"n\": \"two\"}\n\n".utf8)) }
@@ -46,7 +46,7 @@ import Testing
     func refusesOtherHeads() {
         var parser = EventDataParser(ModelParser(Tick.self))
         #expect(throws: ParseError.self) {
-            try parser.begin(Response(url: nil, statusCode: 200, headerFields: [.contentType: "application/json"], data: Data()))
+            try parser.begin(Response(url: nil, status: 200, headerFields: [.contentType: "application/json"], data: Data()))
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// and one byte at a time: the events must be the same however the bytes arrive.
 @Suite("Event stream rules")
 struct EventStreamSpecTests {
-    static let eventStream = Response(url: nil, statusCode: 200, headerFields: [.contentType: "text/event-stream"], data: Data())
+    static let eventStream = Response(url: nil, status: 200, headerFields: [.contentType: "text/event-stream"], data: Data())
 
     /// The events of `text` fed as `chunks`, and the parser's resumption after it.
     static func events(_ bytes: [UInt8], chunks: [Range<Int>], lastEventID: String = "") throws
@@ -115,10 +115,10 @@ struct EventStreamSpecTests {
     @Test("a Content-Type that is not text/event-stream is refused")
     func contentType() throws {
         var parser = ServerSentEventParser()
-        try parser.begin(Response(url: nil, statusCode: 200, headerFields: [.contentType: "Text/Event-Stream; charset=utf-8"],
+        try parser.begin(Response(url: nil, status: 200, headerFields: [.contentType: "Text/Event-Stream; charset=utf-8"],
                                   data: Data()))
         #expect(throws: ParseError.self) {
-            try parser.begin(Response(url: nil, statusCode: 200, headerFields: [.contentType: "text/plain"], data: Data()))
+            try parser.begin(Response(url: nil, status: 200, headerFields: [.contentType: "text/plain"], data: Data()))
         }
     }
 

@@ -173,7 +173,7 @@ struct HARTests {
             let entry = HAREntryBuilder(redaction: .standard, bodyLimit: 1024).entry(
                 request: try OutgoingRequest(url: try #require(URL(string: "https://a.example/one"))), requestBody: nil, startedAt: Date(),
                 waited: .milliseconds(3), received: .milliseconds(1),
-                head: ResponseHead(url: nil, statusCode: 204, headerFields: [:]), body: Data(), bodyBytes: 0, inflates: false, failure: nil)
+                head: ResponseHead(url: nil, status: 204, headerFields: [:]), body: Data(), bodyBytes: 0, inflates: false, failure: nil)
             first.add { entry }
             second.add { entry }
             try first.append(to: file)

@@ -58,10 +58,10 @@ final class EventLog: EventMonitor {
         }
     }
 
-    func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) { record("start") }
+    func requestDidStart(_ id: RequestID, target: String, method: HTTPRequest.Method) { record("start") }
     func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) { record("adapt \(attempt)") }
     func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) { record("send \(attempt)") }
-    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { record("head \(head.statusCode)") }
+    func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { record("head \(head.status.code)") }
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) { record("retry \(attempt)") }
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { record("parse \(succeeded)") }
     func requestDidFinish(_ metrics: RequestMetrics) {
@@ -207,7 +207,7 @@ struct InterceptorsRetriesAndMonitorsTests {
 
     @Test func aRetryAfterDateIsReadAgainstTheContextsDate() async throws {
         let date = Date(timeIntervalSince1970: 784_111_777 - 30)  // 30 s before Sun, 06 Nov 1994 08:49:37 GMT
-        let head = ResponseHead(url: nil, statusCode: 503, headerFields: [.retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"])
+        let head = ResponseHead(url: nil, status: 503, headerFields: [.retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"])
         let context = InterceptorContext(requestID: RequestID(rawValue: 1), attempt: 1, isIdempotent: true, response: head,
                                          date: date)
         let decision = await RetryPolicy(maxRetries: 1).retry(try OutgoingRequest(url: URL(string: "https://api.example.com/")!),
@@ -334,7 +334,7 @@ struct InterceptorsRetriesAndMonitorsTests {
         let fixture = try await Fixture.start()
         defer { fixture.server.stop() }
         let reply = try await fixture.service.reply(to: Request(path: "/json/small", parser: JSONParser()))
-        #expect(reply.value["code"] == 0 && reply.statusCode == 200)
+        #expect(reply.value["code"] == 0 && reply.status.code == 200)
         #expect(reply.head.headerFields[.contentType]?.hasPrefix("application/json") == true)
         #expect(reply.metrics.attempts == 1 && reply.metrics.bytesReceived > 0 && !reply.metrics.isFromCache)
     }
@@ -345,7 +345,7 @@ struct InterceptorsRetriesAndMonitorsTests {
         let request = Request(path: "/json/small", parser: JSONParser())
         let seen = await withCheckedContinuation { continuation in
             request.addCompletionHandler { request, _ in
-                continuation.resume(returning: (request.responseHead?.statusCode, request.metrics?.attempts))
+                continuation.resume(returning: (request.responseHead?.status.code, request.metrics?.attempts))
             }
             fixture.service.start(request)
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite("Line, JSON Lines and JSON text sequence parsers")
 struct LineParsersTests {
     static func head(_ type: String) -> Response {
-        Response(url: nil, statusCode: 200, headerFields: [.contentType: type], data: Data())
+        Response(url: nil, status: 200, headerFields: [.contentType: type], data: Data())
     }
 
     /// The items of `bytes` fed whole, and fed byte by byte (which must agree).

@@ -16,7 +16,7 @@ import FixtureServer
         -> (parser: Result<T, any Error>, steps: Result<T, any Error>) {
         let registry = ModelRegistry()
         registry.defaultConverter = converter
-        let response = Response(url: nil, statusCode: 200, headerFields: [.contentType: "application/json"], data: Data(text.utf8))
+        let response = Response(url: nil, status: 200, headerFields: [.contentType: "application/json"], data: Data(text.utf8))
         let parser = Result { try ModelParser(type, json: json, registry: registry).parse(response) }
         let steps = Result { try converter.convert(json.parse(response), to: type, name: nil) }
         return (parser, steps)

@@ -26,7 +26,7 @@ struct ParserTests {
         defer { fixture.server.stop() }
         // Latin-1 bytes under a header that names no charset are read as UTF-8, and fail.
         let withoutCharset = ClosureParser { response in
-            try StringParser().parse(Response(url: response.url, statusCode: 200,
+            try StringParser().parse(Response(url: response.url, status: 200,
                                               headerFields: [.contentType: "text/plain"], data: response.data))
         }
         let error = await fixture.service.completion(of: Request(path: "/text?charset=iso-8859-1", parser: withoutCharset)).failure

@@ -132,7 +132,7 @@ struct RequestPipelineStateMachineTests {
     /// cannot continue the partial file.
     static let partialFile = URL(fileURLWithPath: "/tmp/attempt-state-tests.partial")
     static let unavailable = NetworkError.httpStatus(code: 503, body: Data(), headerFields: [:])
-    static let mismatch = TransferOutcome(head: ResponseHead(url: nil, statusCode: 206, headerFields: [:]),
+    static let mismatch = TransferOutcome(head: ResponseHead(url: nil, status: 206, headerFields: [:]),
                                           restartReason: "bytes 5-9/10")
 
     /// How many attempts the server did not process the machines send again.
@@ -145,7 +145,7 @@ struct RequestPipelineStateMachineTests {
 
     /// A transfer that ended with a head of `status`.
     static func answer(_ status: Int) -> TransferOutcome {
-        TransferOutcome(head: ResponseHead(url: nil, statusCode: status, headerFields: [:]))
+        TransferOutcome(head: ResponseHead(url: nil, status: .init(code: status), headerFields: [:]))
     }
 
     /// The events each phase waits for; every other event is out of order there.
@@ -389,7 +389,7 @@ struct RequestPipelineStateMachineTests {
         case .send(let attempt): "send(\(attempt))"
         case .resend(let attempt, let error): "resend(\(attempt), \(describe(error)))"
         case .discardPartialFile: "discardPartialFile"
-        case .revalidate(let head): "revalidate(\(head.statusCode))"
+        case .revalidate(let head): "revalidate(\(head.status.code))"
         case .respond: "respond"
         case .askInterceptors(let attempt, let error): "askInterceptors(\(attempt), \(describe(error)))"
         case .backOff(let delay, let attempt, let error):

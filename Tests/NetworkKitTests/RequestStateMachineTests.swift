@@ -181,7 +181,7 @@ struct RequestStateMachineTests {
     /// A new attempt forgets the last one's head and progress, and counts.
     @Test func attemptsStartAfresh() {
         var lifecycle = Start.running.lifecycle()
-        lifecycle.receive(head: ResponseHead(url: nil, statusCode: 200, headerFields: [.contentLength: "100"]))
+        lifecycle.receive(head: ResponseHead(url: nil, status: 200, headerFields: [.contentLength: "100"]))
         #expect(lifecycle.attempt.expectedBytes == 100)
         #expect(lifecycle.beginAttempt() == 1)
         #expect(lifecycle.beginAttempt() == 2)

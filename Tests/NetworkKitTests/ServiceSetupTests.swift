@@ -257,7 +257,7 @@ struct ServiceSetupTests {
         let rewritten = Request(path: "/redirect?to=\(elsewhere)", parser: JSONParser())
         rewritten.redirectPolicy = .custom { proposed, response in
             var next = proposed
-            next.head.headerFields[HTTPField.Name("X-Redirected-From")!] = "\(response.statusCode)"
+            next.head.headerFields[HTTPField.Name("X-Redirected-From")!] = "\(response.status.code)"
             return next
         }
         #expect(try await service.send(rewritten)["headers"]?["X-Redirected-From"] == "302")

@@ -178,7 +178,7 @@ struct StreamParserEventTests {
         }
         #expect(throws: ParseError(parser: "events", reason: "the Content-Type is missing, not text/event-stream",
                                    kind: .contentType)) {
-            try parser.begin(Response(url: nil, statusCode: 200, data: Data()))
+            try parser.begin(Response(url: nil, status: 200, data: Data()))
         }
     }
 

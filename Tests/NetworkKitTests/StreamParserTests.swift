@@ -21,7 +21,7 @@ enum Feeding {
 
     /// A head with `contentType`, and `envelope` if given.
     static func head(_ contentType: String, envelope: ResponseEnvelope? = nil) -> Response {
-        var response = Response(url: nil, statusCode: 200, headerFields: [.contentType: contentType], data: Data())
+        var response = Response(url: nil, status: 200, headerFields: [.contentType: contentType], data: Data())
         response.envelope = envelope
         return response
     }

@@ -23,7 +23,7 @@ struct StubWebSocketTests {
             #expect(peer.pings == [Data("p".utf8)])
         })
         let socket = try await Self.service(stub).send(.webSocket(path: "/chat", options: WebSocketOptions(subprotocols: ["chat"])))
-        #expect(socket.response.statusCode == 101)
+        #expect(socket.response.status.code == 101)
         #expect(socket.subprotocol == "chat")
         var messages = socket.messages.makeAsyncIterator()
         #expect(try await messages.next() == .text("welcome"))

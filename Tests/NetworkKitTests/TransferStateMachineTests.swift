@@ -13,7 +13,7 @@ struct TransferStateMachineTests {
     static let next = OutgoingRequest(head: HTTPRequest(url: URL(string: "http://127.0.0.1/next")!))
 
     static func makeHead(_ status: Int = 200, _ headers: HTTPFields = [:]) -> ResponseHead {
-        ResponseHead(url: nil, statusCode: status, headerFields: headers)
+        ResponseHead(url: nil, status: .init(code: status), headerFields: headers)
     }
 
     static func state(idleSeconds: TimeInterval? = nil) -> Transfer.StateMachine {

@@ -61,7 +61,7 @@ struct WebSocketTests {
         defer { server.stop() }
         let service = Self.service(server)
         let socket = try await service.send(.webSocket(path: "/echo", options: WebSocketOptions(subprotocols: ["superchat", "chat"])))
-        #expect(socket.response.statusCode == 101)
+        #expect(socket.response.status.code == 101)
         #expect(socket.subprotocol == "chat")
         try await socket.send(.text("héllo"))
         #expect(try await Self.next(socket) == .text("héllo"))

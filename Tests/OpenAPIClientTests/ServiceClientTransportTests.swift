@@ -225,7 +225,7 @@ struct ServiceClientTransportTests {
         var fields: HTTPFields = [.contentType: "text/plain"]
         fields.append(HTTPField(name: .setCookie, value: "a=1; Path=/"))
         fields.append(HTTPField(name: .setCookie, value: "b=2, c; Path=/"))
-        let head = ResponseHead(url: nil, statusCode: 200, headerFields: fields)
+        let head = ResponseHead(url: nil, status: 200, headerFields: fields)
         let response = ServiceClientTransport.response(head)
         #expect(response.headerFields[values: .setCookie] == ["a=1; Path=/", "b=2, c; Path=/"])
         #expect(response.headerFields[.contentType] == "text/plain")
@@ -233,13 +233,13 @@ struct ServiceClientTransportTests {
 
     @Test("a body the kit inflated reaches the client without the wire's Content-Encoding and Content-Length")
     func inflatedBodiesLoseTheirCoding() {
-        let gzip = ResponseHead(url: nil, statusCode: 200,
+        let gzip = ResponseHead(url: nil, status: 200,
                                 headerFields: [.contentEncoding: "gzip", .contentLength: "120", .eTag: "\"v1\""])
         let fields = ServiceClientTransport.response(gzip).headerFields
         #expect(fields[.contentEncoding] == nil)
         #expect(fields[.contentLength] == nil)
         #expect(fields[.eTag] == "\"v1\"")
-        let unknown = ResponseHead(url: nil, statusCode: 200, headerFields: [.contentEncoding: "x-custom", .contentLength: "7"])
+        let unknown = ResponseHead(url: nil, status: 200, headerFields: [.contentEncoding: "x-custom", .contentLength: "7"])
         #expect(ServiceClientTransport.response(unknown).headerFields[.contentEncoding] == "x-custom",
                 "a coding the kit does not decode is left for the client")
     }

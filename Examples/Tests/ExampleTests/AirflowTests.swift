@@ -16,7 +16,7 @@ import Testing
         #expect(log.target == .path("/api/v2/dags/etl/dagRuns/r1/taskInstances/t/logs/1"))
         // The log is offered as JSON and as JSON Lines: a request for each.
         let stream = AirflowApi.getLogStream(dagId: "etl", dagRunId: "r1", taskId: "t", tryNumber: 1)
-        #expect(stream.headers["Accept"] == "application/jsonl, application/x-ndjson")
+        #expect(stream.headerFields[.accept] == "application/jsonl, application/x-ndjson")
     }
 
     @Test func generatedRequestsRunAgainstTheFixtureServer() async throws {

@@ -23,7 +23,7 @@ import Testing
         let update = SwaggerPetstore.updatePetWithForm(petId: 5, name: "Rex")
         #expect(update.target == .path("/pet/5") && update.method == .post && update.body == .form && update.parameters == ["name": "Rex"])
         let delete = SwaggerPetstore.deletePet(petId: 5, apiKey: "k")
-        #expect(delete.method == .delete && delete.headers == ["api_key": "k"])
+        #expect(delete.method == .delete && delete.headerFields == [HTTPField.Name("api_key")!: "k"])
         let upload = SwaggerPetstore.uploadFile(petId: 5, additionalMetadata: "m", body: Data([1]))
         #expect(upload.parameters == ["additionalMetadata": "m"])
         #expect(upload.body == .data(Data([1]), contentType: "application/octet-stream"))
@@ -40,7 +40,7 @@ import Testing
         let events = IssueTracker.listEvents(startingAfter: "evt_1", limit: 10)
         #expect(events.parameters == ["starting_after": "evt_1", "limit": 10])
         let parser = try #require(IssueTracker.issuesListForRepo(owner: "a", repo: "b").parser as? ModelParser<[IssueTracker.Issue]>)
-        let issues = try parser.parse(Response(url: nil, statusCode: 200, data: Data(#"""
+        let issues = try parser.parse(Response(url: nil, status: 200, data: Data(#"""
             [{"id": 1, "number": 7, "title": "Crash", "state": "open", "state_reason": null, "user": {"login": "a", "id": 2},
               "created_at": "2024-01-02T03:04:05Z", "updated_at": "2024-01-02T03:04:05.5Z", "closed_at": null}]
             """#.utf8)))
@@ -56,14 +56,14 @@ import Testing
         }
         #expect(String(decoding: body, as: UTF8.self).contains(#""method":{"brand":"visa","last4":"4242","type":"card"}"#))
         let parser = try #require(Payments.getPayment(paymentId: "p1").parser as? ModelParser<Payments.Payment>)
-        let payment = try parser.parse(Response(url: nil, statusCode: 200, data: Data(#"""
+        let payment = try parser.parse(Response(url: nil, status: 200, data: Data(#"""
             {"status": "ok", "result": {"id": "p1", "amount": 500, "currency": "EUR", "state": "requires_action",
              "method": {"type": "bank_transfer", "iban": "DE00"}, "created_at": "2024-06-01T00:00:00Z",
              "risk_level": 1, "refund": "not refundable"}}
             """#.utf8)))
         #expect(payment.method == .bankTransfer(.init(type: "bank_transfer", iban: "DE00")))
         #expect(payment.state == .requiresAction && payment.riskLevel == .value1 && payment.refund == .string("not refundable"))
-        let failed = Result { try parser.parse(Response(url: nil, statusCode: 200, data: Data(#"{"status": "declined", "error": "card declined"}"#.utf8))) }
+        let failed = Result { try parser.parse(Response(url: nil, status: 200, data: Data(#"{"status": "declined", "error": "card declined"}"#.utf8))) }
         #expect("\(failed)".contains("card declined"))
         #expect(Payments.getReceipt(paymentId: "p1").parser is StringParser)
     }

@@ -79,7 +79,7 @@ public struct JSONParser: ResponseParser {
     /// Throws when the body is empty or its `Content-Type` is not acceptable.
     func validateBody(of response: Response) throws {
         guard !response.data.isEmpty else {
-            throw ParseError(parser: "json", reason: "empty body (status \(response.statusCode))", kind: .emptyBody)
+            throw ParseError(parser: "json", reason: "empty body (status \(response.status.code))", kind: .emptyBody)
         }
         guard let acceptable = acceptableContentTypes else { return }
         try MediaTypeList.require(acceptable, of: response, parser: "json")

@@ -7,8 +7,8 @@ import FoundationNetworking
 public struct Response: Sendable {
     /// The URL that answered (after redirects).
     public var url: URL?
-    /// The HTTP status code.
-    public var statusCode: Int
+    /// The status (`response.status == .notFound`, `response.status.code`, `.kind`).
+    public var status: HTTPResponse.Status
     /// The header fields in the order the server sent them, repeated fields apart; names
     /// compare without regard to case.
     public var headerFields: HTTPFields
@@ -31,9 +31,9 @@ public struct Response: Sendable {
     var notes: ParseNotes?
 
     /// Creates a response from its parts; parsers and tests build these directly.
-    public init(url: URL?, statusCode: Int, headerFields: HTTPFields = [:], data: Data) {
+    public init(url: URL?, status: HTTPResponse.Status, headerFields: HTTPFields = [:], data: Data) {
         self.url = url
-        self.statusCode = statusCode
+        self.status = status
         self.headerFields = headerFields
         self.data = data
     }
@@ -63,14 +63,14 @@ extension Response {
     /// A response from its head and body.
     init(_ head: ResponseHead, data: Data) {
         url = head.url
-        statusCode = head.statusCode
+        status = head.status
         headerFields = head.headerFields
         self.data = data
     }
 
     /// The head the response was made from: its URL, status and headers.
     var head: ResponseHead {
-        ResponseHead(url: url, statusCode: statusCode, headerFields: headerFields)
+        ResponseHead(url: url, status: status, headerFields: headerFields)
     }
 }
 

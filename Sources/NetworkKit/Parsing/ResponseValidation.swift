@@ -63,10 +63,10 @@ public struct ResponseValidation: Sendable {
     /// download's file and the answer to a HEAD request).
     /// - Throws: the first failure, as the type's documentation says.
     package func validate(_ response: Response, checksBody: Bool = true) throws(NetworkError) {
-        if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.statusCode) {
-            throw .httpStatus(code: response.statusCode, body: response.data, headerFields: response.headerFields)
+        if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status.code) {
+            throw .httpStatus(code: response.status.code, body: response.data, headerFields: response.headerFields)
         }
-        let hasBody = checksBody && ![204, 205].contains(response.statusCode)
+        let hasBody = checksBody && ![204, 205].contains(response.status.code)
         if !acceptableContentTypes.isEmpty, !response.data.isEmpty || !checksBody {
             do {
                 try MediaTypeList.require(acceptableContentTypes, of: response, parser: Self.name)

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// request's pipeline (never the main actor), so they should be quick.
 public protocol EventMonitor: Sendable {
     /// The service took the request on (`Service/start(_:)`).
-    func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod)
+    func requestDidStart(_ id: RequestID, target: String, method: HTTPRequest.Method)
     /// Interceptors adapted the request for `attempt`; this is what will be sent.
     func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int)
     /// The transport started sending attempt `attempt`.
@@ -38,7 +38,7 @@ public protocol EventMonitor: Sendable {
 
 extension EventMonitor {
     /// Does nothing.
-    public func requestDidStart(_ id: RequestID, target: String, method: HTTPMethod) {}
+    public func requestDidStart(_ id: RequestID, target: String, method: HTTPRequest.Method) {}
     /// Does nothing.
     public func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) {}
     /// Does nothing.

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// factory; it answers nil when there is nothing to record, and the request then pays nothing more.
 protocol RequestObservation: Sendable {
     /// The observer of a request sent with `method`, or nil when nothing would be recorded.
-    func observer(method: HTTPMethod) -> (any RequestObserving)?
+    func observer(method: HTTPRequest.Method) -> (any RequestObserving)?
 }
 
 /// What watches one request from inside its pipeline, where an event monitor cannot: every hop

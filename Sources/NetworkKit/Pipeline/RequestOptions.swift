@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What a request asks for; the pipeline reads a snapshot of it when the request starts.
 struct RequestOptions: Sendable {
     var target: RequestTarget
-    var method: HTTPMethod
+    var method: HTTPRequest.Method
     var parameters: [String: JSON]
     var headerFields: HTTPFields
     var body: RequestBody = .automatic

@@ -157,7 +157,7 @@ extension RequestPipeline.StateMachine {
             phase = .resending(attempt: attempt)
             return .resend(attempt: attempt, error: error)
         }
-        if canRevalidate, outcome.error == nil, let head = outcome.head, head.statusCode == 304 {
+        if canRevalidate, outcome.error == nil, let head = outcome.head, head.status == .notModified {
             phase = .revalidating(attempt: attempt)
             return .revalidate(head)
         }

@@ -375,7 +375,7 @@ final class RequestPipeline: Sendable {
         let outcome = await transfer(adapted, attempt: attempt, body: body)
         metrics.bytesSent += outcome.bytesSent
         metrics.bytesReceived += outcome.bytesReceived
-        metrics.statusCode = outcome.head?.statusCode ?? metrics.statusCode
+        metrics.statusCode = outcome.head?.status.code ?? metrics.statusCode
         metrics.httpVersion = outcome.head?.httpVersion ?? metrics.httpVersion
         return outcome
     }
@@ -443,8 +443,8 @@ final class RequestPipeline: Sendable {
     /// and the service's JSON decoder.
     /// `checksBody` is false for a download's file, whose body is on disk.
     func accept(_ answer: Response, checksBody: Bool = true) -> Result<Response, NetworkError> {
-        guard options.acceptableStatusCodes.contains(answer.statusCode) else {
-            return .failure(.httpStatus(code: answer.statusCode, body: answer.data, headerFields: answer.headerFields))
+        guard options.acceptableStatusCodes.contains(answer.status.code) else {
+            return .failure(.httpStatus(code: answer.status.code, body: answer.data, headerFields: answer.headerFields))
         }
         var response = answer
         response.envelope = envelope

@@ -8,7 +8,7 @@ extension AnyRequest {
     }
 
     /// The HTTP method.
-    public var method: HTTPMethod {
+    public var method: HTTPRequest.Method {
         get { self[option: \.method] }
         set { self[option: \.method] = newValue }
     }

@@ -38,7 +38,7 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// base URL (or CDN URL when `useCDN` is set).
     package init(
         _ target: RequestTarget,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -51,7 +51,7 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// Creates a request for an absolute URL.
     public convenience init(
         url: URL,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -64,7 +64,7 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// when it starts. Apps give a `URL` (``init(url:method:parameters:headerFields:parser:)``).
     package convenience init(
         url: String,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -75,7 +75,7 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// Creates a request for a path on the service's base URL (or CDN URL with `useCDN`).
     public convenience init(
         path: String,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -88,7 +88,7 @@ extension Request where Output == Data {
     /// A request for an absolute URL whose result is the raw body.
     public convenience init(
         url: URL,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:]
     ) {
@@ -99,7 +99,7 @@ extension Request where Output == Data {
     /// package's own tools and tests (see ``init(url:method:parameters:headerFields:parser:)``).
     package convenience init(
         url: String,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:]
     ) {
@@ -110,7 +110,7 @@ extension Request where Output == Data {
     /// A request for a path on the service's base URL whose result is the raw body.
     public convenience init(
         path: String,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:]
     ) {

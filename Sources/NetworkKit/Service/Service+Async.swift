@@ -61,6 +61,6 @@ public struct Reply<Output: Sendable>: Sendable {
     /// ``BusinessStatus``).
     public let businessStatus: BusinessStatus?
 
-    /// The HTTP status code.
-    public var statusCode: Int { head.statusCode }
+    /// The status of the answer (`head.status`).
+    public var status: HTTPResponse.Status { head.status }
 }

@@ -86,8 +86,8 @@ extension URLSessionEventForwarder: URLSessionWebSocketDelegate {
             return (opening, connection)
         }
         guard let (opening, connection) = opened else { return }
-        let head = (webSocketTask.response as? HTTPURLResponse).map(ResponseHead.init)
-            ?? ResponseHead(url: webSocketTask.originalRequest?.url, statusCode: 101)
+        let head = (webSocketTask.response as? HTTPURLResponse).flatMap(ResponseHead.init)
+            ?? ResponseHead(url: webSocketTask.originalRequest?.url, status: 101)
         opening.events.transportDidReceive(head: head)
         opening.opened(connection)
         opening.events.transportDidComplete(failure: nil)
@@ -134,7 +134,12 @@ extension URLSessionEventForwarder: URLSessionWebSocketDelegate {
             opening.events.transportDidComplete(failure: refusal)
             return
         }
-        opening.events.transportDidReceive(head: ResponseHead(response))
+        guard let head = ResponseHead(response) else {
+            opening.events.transportDidComplete(
+                failure: .failed(.badServerResponse, detail: "status code \(response.statusCode) is not three digits"))
+            return
+        }
+        opening.events.transportDidReceive(head: head)
         opening.events.transportDidComplete(failure: nil)
     }
 }

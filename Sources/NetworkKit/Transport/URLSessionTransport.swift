@@ -172,7 +172,13 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
                 events.transportDidComplete(failure: refusal)
                 return
             }
-            transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: ResponseHead(http))
+            guard let head = ResponseHead(http) else {
+                completionHandler(.cancel)
+                transfers.remove(dataTask.taskIdentifier)?.transportDidComplete(
+                    failure: .failed(.badServerResponse, detail: "status code \(http.statusCode) is not three digits"))
+                return
+            }
+            transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: head)
         }
         completionHandler(.allow)
     }
@@ -241,8 +247,10 @@ extension ResponseHead {
     /// The head of a URLSession response. FoundationNetworking hands the fields over as a
     /// dictionary, repeated fields joined with ", ": the order the server sent is gone, so the
     /// fields are put in order of name; `Set-Cookie` is split back into one field per cookie
-    /// (``SetCookieFields``); a field whose name is not a token is left out.
-    init(_ http: HTTPURLResponse) {
+    /// (``SetCookieFields``); a field whose name is not a token is left out. Nil for a status
+    /// code outside 0...999.
+    init?(_ http: HTTPURLResponse) {
+        guard let status = HTTPResponse.Status(received: http.statusCode) else { return nil }
         var named: [(HTTPField.Name, String)] = []
         named.reserveCapacity(http.allHeaderFields.count)
         for (key, value) in http.allHeaderFields {
@@ -259,6 +267,6 @@ extension ResponseHead {
                 fields.append(HTTPField(name: name, value: value))
             }
         }
-        self.init(url: http.url, statusCode: http.statusCode, headerFields: fields)
+        self.init(url: http.url, status: status, headerFields: fields)
     }
 }

@@ -218,17 +218,17 @@ extension HTTPRequest {
     }
 }
 
-extension HTTPMethod {
-    /// The same method in swift-http-types' words.
-    package var httpRequestMethod: HTTPRequest.Method {
-        switch self {
-        case .get: .get
-        case .post: .post
-        case .put: .put
-        case .patch: .patch
-        case .delete: .delete
-        case .head: .head
-        }
+extension HTTPRequest.Method {
+    /// True for methods whose parameters go in the query string by default: GET, HEAD, DELETE
+    /// and OPTIONS.
+    package var encodesParametersInQuery: Bool {
+        self == .get || self == .head || self == .delete || self == .options
+    }
+
+    /// True for methods that may be sent twice without harm (RFC 9110, section 9.2.2): GET,
+    /// HEAD, OPTIONS, TRACE, PUT and DELETE.
+    package var isIdempotent: Bool {
+        self == .get || self == .head || self == .options || self == .trace || self == .put || self == .delete
     }
 }
 

@@ -8,7 +8,7 @@ public struct RequestMetrics: Sendable {
     /// The last URL sent, after interceptors; nil when nothing was sent.
     public var url: URL?
     /// The HTTP method.
-    public var method: HTTPMethod
+    public var method: HTTPRequest.Method
     /// The status of the last response, if one arrived.
     public var statusCode: Int?
     /// How many times it was sent (1 without retries; 0 when it failed before sending).

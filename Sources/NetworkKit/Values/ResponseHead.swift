@@ -7,8 +7,8 @@ import FoundationNetworking
 public struct ResponseHead: Sendable {
     /// The URL that answered (after redirects).
     public var url: URL?
-    /// The HTTP status code.
-    public var statusCode: Int
+    /// The status (`head.status == .partialContent`, `head.status.code`, `.kind`).
+    public var status: HTTPResponse.Status
     /// The header fields in the order the server sent them, repeated fields apart (each
     /// `Set-Cookie` is its own field); names compare without regard to case.
     public var headerFields: HTTPFields {
@@ -21,9 +21,9 @@ public struct ResponseHead: Sendable {
     public var httpVersion: HTTPVersion?
 
     /// Creates a head from its parts.
-    public init(url: URL?, statusCode: Int, headerFields: HTTPFields = [:], httpVersion: HTTPVersion? = nil) {
+    public init(url: URL?, status: HTTPResponse.Status, headerFields: HTTPFields = [:], httpVersion: HTTPVersion? = nil) {
         self.url = url
-        self.statusCode = statusCode
+        self.status = status
         self.httpVersion = httpVersion
         self.headerFields = headerFields
         contentEncoding = headerFields[.contentEncoding]
@@ -41,5 +41,14 @@ public struct ResponseHead: Sendable {
         guard let length = headerFields[.contentLength].flatMap({ Int64($0) }), length > 0,
               contentEncoding == nil else { return nil }
         return length
+    }
+}
+
+extension HTTPResponse.Status {
+    /// The status of `code` as a server or a file gave it, or nil when it is outside 0...999,
+    /// which swift-http-types does not hold (its `init(code:)` traps there).
+    package init?(received code: Int) {
+        guard (0...999).contains(code) else { return nil }
+        self.init(code: code)
     }
 }

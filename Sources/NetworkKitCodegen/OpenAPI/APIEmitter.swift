@@ -175,9 +175,9 @@ struct APIEmitter {
             case .string: arguments.append("parser: StringParser()")
             case .data, .download: break
             case .stream(let format, let item):
-                let accept = "headers[\"Accept\"] = \(SwiftNames.literal(format.mediaType))"
+                let accept = "headerFields[.accept] = \(SwiftNames.literal(format.mediaType))"
                 // An `Accept` header parameter the caller set wins.
-                writer.line(headers.isEmpty ? accept : "if !headers.keys.contains(where: { $0.lowercased() == \"accept\" }) { \(accept) }")
+                writer.line(headers.isEmpty ? accept : "if headerFields[.accept] == nil { \(accept) }")
                 arguments.append("parser: \(format.parser(item: item))")
                 if format == .events, operation.method == "get" { arguments.append("reconnection: .eventSource") }
             }

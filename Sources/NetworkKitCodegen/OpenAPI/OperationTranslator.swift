@@ -83,7 +83,7 @@ struct OperationTranslator {
         operationIDs[id] = pointer
         let name = functionNames.claim(SwiftNames.property(id))
         let typePrefix = SwiftNames.type(id)
-        var locals = UniqueNames(reserved: ["request", "parameters", "headers", "form"])
+        var locals = UniqueNames(reserved: ["request", "parameters", "headerFields", "form"])
 
         // Parameters: the path item's, overridden by the operation's of the same name and place.
         var declared: [(OpenAPI.Parameter, JSONPointer)] = []

@@ -82,7 +82,9 @@ struct NIOWebSocketOpening: Sendable {
                         channel.close(promise: nil)
                         done(.failed(.badServerResponse, detail: "the server picked the subprotocol \(picked), which was not offered"))
                     } else if task.report() {
-                        events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
+                        // A 101: the upgrade checked it.
+                        events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version)
+                            ?? ResponseHead(url: url, status: .switchingProtocols))
                         opened(connection)
                         done(nil)
                     } else {
@@ -94,7 +96,11 @@ struct NIOWebSocketOpening: Sendable {
                     answer.flatMap { answer in channel.close().map { answer }.recover { _ in answer } }.whenComplete { answered in
                         switch answered {
                         case .success((let head, let body)) where task.report():
-                            events.transportDidReceive(head: ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version))
+                            guard let head = ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version) else {
+                                done(.failed(.badServerResponse, detail: "status code \(head.status.code) is not three digits"))
+                                return
+                            }
+                            events.transportDidReceive(head: head)
                             if body.readableBytes > 0 { events.transportDidReceive(chunk: Data(sharing: body)) }
                             done(nil)
                         case .success:

@@ -7,7 +7,7 @@ import NetworkKit
 enum ImageStreamFeeding {
     /// The response head a body of type `mimeType` begins with.
     static func head(_ mimeType: String?, url: URL? = URL(string: "http://127.0.0.1/image")) -> Response {
-        Response(url: url, statusCode: 200, headerFields: mimeType.map { [.contentType: $0] } ?? [:], data: Data())
+        Response(url: url, status: 200, headerFields: mimeType.map { [.contentType: $0] } ?? [:], data: Data())
     }
 
     /// The items `parser` gives for `data` cut into `chunks`, then its end.

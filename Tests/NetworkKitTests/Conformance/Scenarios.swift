@@ -11,7 +11,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     var name: String
     /// The answers by script name (`/scripted/NAME`); the request goes to the first.
     var scripts: [(name: String, answer: StubResponse)]
-    var method: HTTPMethod = .get
+    var method: HTTPRequest.Method = .get
     var body: Data?
     var timeout: Duration?
     /// Cancels the request this long after it started.
@@ -23,7 +23,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    init(_ name: String, _ scripts: [(name: String, answer: StubResponse)], method: HTTPMethod = .get, body: Data? = nil,
+    init(_ name: String, _ scripts: [(name: String, answer: StubResponse)], method: HTTPRequest.Method = .get, body: Data? = nil,
          timeout: Duration? = nil, cancelAfter: Duration? = nil, skips: [ConformanceTransport: String] = [:],
          expect: @escaping @Sendable (ScenarioOutcome) async -> Void) {
         self.name = name
@@ -53,7 +53,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
     static let wholeJSON = Scenario("a JSON answer arrives whole with its head", [("json", .json(#"{"code": 0, "items": [1, 2, 3]}"#))]) { outcome in
         #expect(outcome.result.success.map { String(decoding: $0, as: UTF8.self) } == #"{"code": 0, "items": [1, 2, 3]}"#)
-        #expect(outcome.trace.heads.first?.statusCode == 200)
+        #expect(outcome.trace.heads.first?.status.code == 200)
         #expect(outcome.trace.heads.first?.headerFields[.contentType]?.hasPrefix("application/json") == true)
         #expect(outcome.trace.heads.first?.url?.path == "/scripted/json")
     }
@@ -80,7 +80,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
     static let noContent = Scenario("a 204 has a head and no body", [("none", StubResponse(status: 204))]) { outcome in
         #expect(outcome.result.success?.isEmpty == true, "\(outcome.result)")
-        #expect(outcome.trace.heads.map(\.statusCode) == [204])
+        #expect(outcome.trace.heads.map(\.status) == [204])
         #expect(outcome.trace.chunks.isEmpty)
     }
 
@@ -102,9 +102,9 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     static let redirect = Scenario("a 302 is the transport's answer, and the kit follows it under the redirect policy",
                                    [("moved", .redirect(to: "/scripted/moved-here")), ("moved-here", .json(#"{"code": 0}"#))]) { outcome in
         #expect(outcome.result.success.map { String(decoding: $0, as: UTF8.self) } == #"{"code": 0}"#)
-        #expect(outcome.traces.map { $0.heads.map(\.statusCode) } == [[302], [200]])
+        #expect(outcome.traces.map { $0.heads.map(\.status) } == [[302], [200]])
         #expect(outcome.trace.heads.first?.url?.path == "/scripted/moved-here")
-        #expect(outcome.request.responseHead?.statusCode == 200)
+        #expect(outcome.request.responseHead?.status.code == 200)
     }
 
     static let redirectAfterPost = Scenario("a 303 after a POST continues as a GET", [("posted", .redirect(to: "/scripted/posted-result", status: 303)),
@@ -120,14 +120,14 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
     /// The status, body and headers come with the error (`/status/CODE` before the scenarios).
     static let errorStatuses = [404, 500, 503].map { code in
-        Scenario("an HTTP \(code) carries its code, body and headers", [("status-\(code)", .json(#"{"error": "status \#(code)"}"#, status: code))]) { outcome in
+        Scenario("an HTTP \(code) carries its code, body and headers", [("status-\(code)", .json(#"{"error": "status \#(code)"}"#, status: .init(code: code)))]) { outcome in
             guard case .httpStatus(let status, let body, let headers) = outcome.result.failure else {
                 Issue.record("got \(outcome.result)")
                 return
             }
             #expect(status == code)
             #expect(String(decoding: body, as: UTF8.self).contains("status \(code)"))
-            #expect(Response(url: nil, statusCode: status, headerFields: headers, data: body).mimeType == "application/json")
+            #expect(Response(url: nil, status: .init(code: status), headerFields: headers, data: body).mimeType == "application/json")
             #expect(outcome.result.failure?.header(.contentType)?.hasPrefix("application/json") == true)
             #expect(outcome.result.failure?.description.hasPrefix("HTTP \(code)") == true)
         }

@@ -6,14 +6,14 @@ import Foundation
 struct CacheEntry: Sendable {
     var key: String
     var url: URL?
-    var statusCode: Int
+    var status: HTTPResponse.Status
     var headerFields: HTTPFields
     var body: Data
     var storedAt: Date
 
     /// What parsers see, as if the server had just sent it (without an envelope).
     var response: Response {
-        Response(url: url, statusCode: statusCode, headerFields: headerFields, data: body)
+        Response(url: url, status: status, headerFields: headerFields, data: body)
     }
 
     /// How much memory the entry holds, roughly: the body plus its header fields.

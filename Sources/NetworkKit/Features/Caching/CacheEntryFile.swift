@@ -30,7 +30,7 @@ enum CacheEntryFile {
     static func encode(_ entry: CacheEntry) throws -> Data {
         var header: [String: JSON] = [
             "key": .string(entry.key),
-            "status": .int(Int64(entry.statusCode)),
+            "status": .int(Int64(entry.status.code)),
             "fields": .array(entry.headerFields.map { .array([.string($0.name.rawName), .string($0.value)]) }),
             "stored": .double(entry.storedAt.timeIntervalSince1970),
             "length": .int(Int64(entry.body.count)),
@@ -63,7 +63,7 @@ enum CacheEntryFile {
             throw .corrupt("header: \(error)")
         }
         guard let key = header["key"]?.stringValue,
-              let status = header["status"]?.intValue.flatMap({ Int(exactly: $0) }),
+              let status = header["status"]?.intValue.flatMap({ Int(exactly: $0) }).flatMap(HTTPResponse.Status.init(received:)),
               let fields = header["fields"]?.arrayValue,
               let stored = header["stored"]?.doubleValue,
               let length = header["length"]?.intValue.flatMap({ Int(exactly: $0) }),
@@ -83,7 +83,7 @@ enum CacheEntryFile {
         guard body.count == length else { throw .corrupt("\(body.count - length) bytes past the body") }
         let bodyData = Data(body)
         guard CRC32.checksum(bodyData) == crc else { throw .corrupt("body checksum") }
-        return CacheEntry(key: key, url: header["url"]?.stringValue.flatMap { URL(string: $0) }, statusCode: status,
+        return CacheEntry(key: key, url: header["url"]?.stringValue.flatMap { URL(string: $0) }, status: status,
                           headerFields: headerFields, body: bodyData, storedAt: Date(timeIntervalSince1970: stored))
     }
 }

@@ -80,7 +80,7 @@ struct CacheLookup: RequestCaching {
             if entry != nil { cache.remove(key) }
             return
         }
-        cache.store(CacheEntry(key: key.text, url: response.url, statusCode: response.statusCode,
+        cache.store(CacheEntry(key: key.text, url: response.url, status: response.status,
                                headerFields: response.headerFields, body: response.data, storedAt: dates.now), key: key)
     }
 

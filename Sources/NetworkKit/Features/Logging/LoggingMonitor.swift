@@ -29,7 +29,7 @@ struct LoggingMonitor: EventMonitor {
         guard logger.logLevel <= .debug else { return }
         let lines = redaction.headerLines(head.headerFields).map { "< " + $0 }
         let version = head.httpVersion.map { " (\($0))" } ?? ""
-        let line = "\(id) < \(head.statusCode)\(version)\n" + lines.joined(separator: "\n")
+        let line = "\(id) < \(head.status.code)\(version)\n" + lines.joined(separator: "\n")
         logger.debug("\(line)")
     }
 

@@ -10,7 +10,7 @@ struct Observability: RequestObservation {
     /// How secrets in `url.full` are hidden: the service's ``ServiceConfiguration/redaction``.
     let redaction: Redaction
 
-    func observer(method: HTTPMethod) -> (any RequestObserving)? {
+    func observer(method: HTTPRequest.Method) -> (any RequestObserving)? {
         let tracer = InstrumentationSystem.tracer
         let factory = MetricsSystem.factory
         let tracing = tracer is NoOpTracer ? nil : tracer

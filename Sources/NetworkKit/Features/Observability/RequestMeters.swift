@@ -26,7 +26,7 @@ struct RequestMeters: Sendable {
     }
 
     let factory: any MetricsFactory
-    let method: HTTPMethod
+    let method: HTTPRequest.Method
 
     /// The host label of `url`: its host in lower case, `none` without one.
     static func host(of url: URL?) -> String {

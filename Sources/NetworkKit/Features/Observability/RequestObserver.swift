@@ -14,7 +14,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
     private let tracer: (any Tracer)?
     private let parent: ServiceContext
     private let meters: RequestMeters?
-    private let method: HTTPMethod
+    private let method: HTTPRequest.Method
     private let redaction: Redaction
 
     private struct State {
@@ -35,7 +35,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
     }
     private let state = Protected(State())
 
-    init(tracer: (any Tracer)?, parent: ServiceContext, meters: RequestMeters?, method: HTTPMethod, redaction: Redaction) {
+    init(tracer: (any Tracer)?, parent: ServiceContext, meters: RequestMeters?, method: HTTPRequest.Method, redaction: Redaction) {
         self.tracer = tracer
         self.parent = parent
         self.meters = meters
@@ -80,7 +80,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
 
     func hopDidEnd(head: ResponseHead?, error: NetworkError?) {
         guard let span = state.withLock({ state in defer { state.hop = nil }; return state.hop }) else { return }
-        record(status: head?.statusCode, version: head?.httpVersion, error: error, on: span)
+        record(status: head?.status.code, version: head?.httpVersion, error: error, on: span)
         span.end()
     }
 

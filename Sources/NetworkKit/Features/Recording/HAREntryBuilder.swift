@@ -92,7 +92,7 @@ struct HAREntryBuilder: Sendable {
             content.comment = "body not recorded: over \(bodyLimit) bytes"
         }
         return HARArchive.Response(
-            status: head.statusCode, statusText: HTTPURLResponse.localizedString(forStatusCode: head.statusCode).capitalized,
+            status: head.status.code, statusText: HTTPURLResponse.localizedString(forStatusCode: head.status.code).capitalized,
             httpVersion: head.httpVersion?.description ?? "", cookies: [], headers: headers(head.headerFields), content: content,
             redirectURL: head.headerFields[.location] ?? "", headersSize: -1, bodySize: bodyBytes)
     }

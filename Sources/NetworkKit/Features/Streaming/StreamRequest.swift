@@ -52,7 +52,7 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     /// `reconnection` says whether it connects again after its body ends or drops.
     package init(
         _ target: RequestTarget,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some StreamParser<Item>,
@@ -71,7 +71,7 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     /// drops; at most `bufferLimit` items wait for a slow consumer.
     public convenience init(
         path: String,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some StreamParser<Item>,
@@ -85,7 +85,7 @@ public final class StreamRequest<Item: Sendable>: AnyRequest, @unchecked Sendabl
     /// Creates a streaming request for an absolute URL, as ``init(path:method:parameters:headerFields:parser:reconnection:bufferLimit:)`` does for a path.
     public convenience init(
         url: URL,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some StreamParser<Item>,

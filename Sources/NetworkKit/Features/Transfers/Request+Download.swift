@@ -9,7 +9,7 @@ extension Request {
     public convenience init(
         path: String,
         downloadTo destination: Download.Destination,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -22,7 +22,7 @@ extension Request {
     public convenience init(
         url: URL,
         downloadTo destination: Download.Destination,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -35,7 +35,7 @@ extension Request {
     package convenience init(
         download target: RequestTarget,
         to destination: Download.Destination,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:],
         parser: some ResponseParser<Output>
@@ -50,7 +50,7 @@ extension Request {
     /// handlers, limits, retries and cancel work as for any request.
     public convenience init(_ request: OutgoingRequest, parser: some ResponseParser<Output>) {
         self.init(request.url.map(RequestTarget.url) ?? .path(""),
-                  method: HTTPMethod(rawValue: request.head.method.rawValue) ?? .get, parser: parser)
+                  method: request.head.method, parser: parser)
         self[option: \.customRequest] = .success(request)
     }
 
@@ -60,7 +60,7 @@ extension Request {
     /// request when it is sent, with the conversion's `NetworkError`.
     public convenience init(urlRequest: URLRequest, parser: some ResponseParser<Output>) {
         self.init(urlRequest.url.map(RequestTarget.url) ?? .path(""),
-                  method: HTTPMethod(rawValue: urlRequest.httpMethod?.uppercased() ?? "GET") ?? .get, parser: parser)
+                  method: HTTPRequest.Method(urlRequest.httpMethod?.uppercased() ?? "GET") ?? .get, parser: parser)
         do {
             self[option: \.customRequest] = .success(try OutgoingRequest(urlRequest))
         } catch {
@@ -96,7 +96,7 @@ extension Request where Output == DownloadedFile {
     public convenience init(
         path: String,
         downloadTo destination: Download.Destination,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:]
     ) {
@@ -108,7 +108,7 @@ extension Request where Output == DownloadedFile {
     public convenience init(
         url: URL,
         downloadTo destination: Download.Destination,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:]
     ) {
@@ -120,7 +120,7 @@ extension Request where Output == DownloadedFile {
     package convenience init(
         download target: RequestTarget,
         to destination: Download.Destination,
-        method: HTTPMethod = .get,
+        method: HTTPRequest.Method = .get,
         parameters: [String: JSON] = [:],
         headerFields: HTTPFields = [:]
     ) {

@@ -6,7 +6,7 @@ import Foundation
 /// it, before the interceptors you add.
 public protocol URLFilter: Sendable {
     /// The URL to send instead of `url`; throw to fail the request before anything is sent.
-    func filter(_ url: URL, method: HTTPMethod) throws -> URL
+    func filter(_ url: URL, method: HTTPRequest.Method) throws -> URL
 }
 
 /// Appends query arguments to every URL (YTKNetwork's `YTKUrlArgumentsFilter`), escaped as
@@ -22,7 +22,7 @@ public struct QueryArgumentsFilter: URLFilter {
     }
 
     /// `url` with the arguments it lacks appended.
-    public func filter(_ url: URL, method: HTTPMethod) throws -> URL {
+    public func filter(_ url: URL, method: HTTPRequest.Method) throws -> URL {
         try OutgoingRequestBuilder.appendingQuery(arguments.mapValues { JSON.string($0) }, to: url, keepingExisting: true)
     }
 }

@@ -21,7 +21,7 @@ struct URLFiltersInterceptor: BuiltInInterceptor {
     /// - Throws: `NetworkError.invalidRequest` naming the filter that failed.
     func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws -> OutgoingRequest {
         guard var url = request.url else { return request }
-        let method = HTTPMethod(rawValue: request.head.method.rawValue) ?? .get
+        let method = request.head.method
         for filter in filters {
             do {
                 url = try filter.filter(url, method: method)

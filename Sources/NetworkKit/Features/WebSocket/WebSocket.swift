@@ -122,7 +122,7 @@ struct WebSocketParser: ResponseParser {
         guard let connection = response.webSocket else {
             throw ParseError(parser: "WebSocketParser", reason: "the request was not a WebSocket upgrade", kind: .custom)
         }
-        let head = ResponseHead(url: response.url, statusCode: response.statusCode, headerFields: response.headerFields)
+        let head = ResponseHead(url: response.url, status: response.status, headerFields: response.headerFields)
         let socket: WebSocket
         if let reopening = response.webSocketReopening {
             let reconnecting = ReconnectingWebSocketConnection(first: connection, reopening: reopening, resubscribe: resubscribe)

@@ -14,7 +14,7 @@ public struct EventDataParser<Data: ResponseParser>: StreamParser {
     /// The parser each event's data goes to.
     public let data: Data
     private var events: ServerSentEventParser
-    private var template = Response(url: nil, statusCode: 200, data: Foundation.Data())
+    private var template = Response(url: nil, status: 200, data: Foundation.Data())
     private var eventNumber = 0
 
     /// Hands the data of each event to `data`; `events` reads the stream (its limits apply).

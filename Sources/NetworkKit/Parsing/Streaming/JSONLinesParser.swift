@@ -17,7 +17,7 @@ public struct JSONLinesParser<Line: ResponseParser>: StreamParser {
     /// The parser each line goes to.
     public let line: Line
     private var lines: LineSplitter
-    private var template = Response(url: nil, statusCode: 200, data: Data())
+    private var template = Response(url: nil, status: 200, data: Data())
     private var lineNumber = 0
 
     /// Hands each line of up to `maxLineLength` bytes (16 MiB by default) to `line`.

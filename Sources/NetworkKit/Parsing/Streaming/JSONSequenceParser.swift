@@ -26,7 +26,7 @@ public struct JSONSequenceParser<Record: ResponseParser>: StreamParser {
     private var current: [UInt8] = []
     /// True once an RS came: the bytes that follow belong to a record.
     private var inRecord = false
-    private var template = Response(url: nil, statusCode: 200, data: Data())
+    private var template = Response(url: nil, status: 200, data: Data())
     private var recordNumber = 0
 
     /// Hands each record of up to `maxRecordLength` bytes (16 MiB by default) to `record`.

@@ -72,7 +72,7 @@ enum OutgoingRequestBuilder {
         }
         for name in Set(draft.headerFields.lazy.map(\.name)) { fields[fields: name] = draft.headerFields[fields: name] }
         fields.addCredentials(of: url)
-        return try OutgoingRequest.built(method: method.httpRequestMethod, url: url, headerFields: fields,
+        return try OutgoingRequest.built(method: method, url: url, headerFields: fields,
                                          body: body.map { .data($0) } ?? .none,
                                          timeout: try validTimeout(options.timeout ?? timeout))
     }

@@ -25,7 +25,7 @@ public enum RequestBody: Sendable, Equatable {
     case multipart(MultipartForm)
 
     /// The body for `method` once `.automatic` is decided.
-    func resolved(for method: HTTPMethod) -> RequestBody {
+    func resolved(for method: HTTPRequest.Method) -> RequestBody {
         guard self == .automatic else { return self }
         return method.encodesParametersInQuery ? .none : .form
     }

@@ -10,7 +10,7 @@ public struct RequestDraft: Sendable {
     /// Where the request goes; the service's environment turns a path into a URL before your interceptors see it.
     public var target: RequestTarget
     /// The HTTP method.
-    public var method: HTTPMethod
+    public var method: HTTPRequest.Method
     /// The parameters to encode: the request's own, then what interceptors add.
     public var parameters: [String: JSON]
     /// The header fields to send: the request's own, then what interceptors add.
@@ -19,7 +19,7 @@ public struct RequestDraft: Sendable {
     public let useCDN: Bool
 
     /// A draft; the kit makes them from requests, tests of an interceptor's `prepare` may too.
-    public init(target: RequestTarget, method: HTTPMethod = .get, parameters: [String: JSON] = [:],
+    public init(target: RequestTarget, method: HTTPRequest.Method = .get, parameters: [String: JSON] = [:],
                 headerFields: HTTPFields = [:], useCDN: Bool = false) {
         self.target = target
         self.method = method

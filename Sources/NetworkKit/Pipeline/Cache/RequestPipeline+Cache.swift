@@ -40,7 +40,7 @@ extension RequestPipeline {
             let result = await parse(cached: entry)
             if case .success = result {
                 metrics.cache = .hit
-                metrics.statusCode = entry.statusCode
+                metrics.statusCode = entry.status.code
                 metrics.url = entry.url
                 return result
             }
@@ -49,7 +49,7 @@ extension RequestPipeline {
             if case .success(let value) = await parse(cached: entry) {
                 var interim = metrics
                 interim.cache = .hit
-                interim.statusCode = entry.statusCode
+                interim.statusCode = entry.status.code
                 await request.deliverCached(CachedReply(value: value, head: entry.head, metrics: interim))
                 return nil
             }
@@ -69,7 +69,7 @@ extension RequestPipeline {
         let result = await parse(cached: refreshed)
         if case .success = result {
             metrics.cache = .revalidated
-            metrics.statusCode = refreshed.statusCode
+            metrics.statusCode = refreshed.status.code
         } else {
             cache?.discardEntry()
         }

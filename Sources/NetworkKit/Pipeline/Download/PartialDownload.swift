@@ -87,12 +87,12 @@ final class PartialDownload: Sendable {
 
     /// The response head arrived: decide where its body goes, and open the partial file.
     func begin(_ head: ResponseHead) throws(NetworkError) -> Start {
-        if head.statusCode == 416 { return .restart("416 for a range of a file that is no longer that long") }
-        guard (200..<300).contains(head.statusCode) else { return .notFile }
+        if head.status == .rangeNotSatisfiable { return .restart("416 for a range of a file that is no longer that long") }
+        guard head.status.kind == .successful else { return .notFile }
         let askedFrom = state.withLock { $0.askedFrom }
         var offset: Int64 = 0
         var total = head.deliveredLength
-        if head.statusCode == 206 {
+        if head.status == .partialContent {
             guard let askedFrom, let range = ContentRange(head.headerFields[.contentRange]), range.start == askedFrom else {
                 return .restart("Content-Range \(head.headerFields[.contentRange] ?? "missing")")
             }

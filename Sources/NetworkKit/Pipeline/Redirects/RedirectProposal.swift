@@ -16,12 +16,12 @@ enum RedirectProposal {
     /// The next request after `head`, or nil when `head` proposes no redirect one can follow (not
     /// a redirect status, no `Location`, or a location that is not http(s)).
     static func next(after request: OutgoingRequest, head: ResponseHead) -> OutgoingRequest? {
-        guard statuses.contains(head.statusCode), let location = head.headerFields[.location],
+        guard statuses.contains(head.status.code), let location = head.headerFields[.location],
               let target = URL(string: location, relativeTo: request.url)?.absoluteURL else { return nil }
         var next = request
         do { try next.setURL(target) } catch { return nil }
         let method = request.head.method
-        if (head.statusCode == 303 && method != .head) || ([301, 302].contains(head.statusCode) && method == .post) {
+        if (head.status == .seeOther && method != .head) || ([301, 302].contains(head.status.code) && method == .post) {
             next.head.method = .get
             next.body = .none
             for name: HTTPField.Name in [.contentType, .contentLength, .contentEncoding] {

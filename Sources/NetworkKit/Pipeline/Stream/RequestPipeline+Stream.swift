@@ -8,17 +8,17 @@ extension RequestPipeline {
     /// last items were handed out; with the parser's error, if any.
     func endConnection(of stream: StreamSetup, outcome: TransferOutcome) async -> NetworkError? {
         let bodyEnded = outcome.error == nil && outcome.head.map {
-            acceptableStatusCodes.contains($0.statusCode) && $0.statusCode != 204
+            acceptableStatusCodes.contains($0.status.code) && $0.status != .noContent
         } ?? false
         return await stream.sink.endConnection(bodyEnded: bodyEnded, request: request)
     }
 
     /// Steps 5 and 6 for a stream whose items went to its consumers as they arrived: a 204 ends it.
     func respondToStream(head: ResponseHead, body: Data) -> AnyResult {
-        guard acceptableStatusCodes.contains(head.statusCode) else {
-            return .failure(.httpStatus(code: head.statusCode, body: body, headerFields: head.headerFields))
+        guard acceptableStatusCodes.contains(head.status.code) else {
+            return .failure(.httpStatus(code: head.status.code, body: body, headerFields: head.headerFields))
         }
-        if head.statusCode == 204 { return .success(StreamSummary.Ending.noContent) }
+        if head.status == .noContent { return .success(StreamSummary.Ending.noContent) }
         return .success(StreamSummary.Ending.endOfBody)
     }
 
@@ -27,7 +27,7 @@ extension RequestPipeline {
         switch result {
         case .success(let ending as StreamSummary.Ending) where ending == .noContent: return .noContent
         case .success: return .endOfBody
-        case .failure(let error): return .failed(error, began: request.responseHead.map { $0.statusCode / 100 == 2 } ?? false)
+        case .failure(let error): return .failed(error, began: request.responseHead.map { $0.status.kind == .successful } ?? false)
         }
     }
 

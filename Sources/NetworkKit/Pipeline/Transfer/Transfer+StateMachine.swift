@@ -134,7 +134,7 @@ extension Transfer.StateMachine {
             return .tooLarge(limit: limit)
         }
         if case .stream(let accepting) = destination {
-            guard accepting.contains(head.statusCode), head.statusCode != 204 else {
+            guard accepting.contains(head.status.code), head.status != .noContent else {
                 phase = .errorBody
                 return .receive
             }

@@ -9,7 +9,7 @@ extension RequestPipeline {
         let result: AnyResult
         if let error = outcome.error {
             result = .failure(error)
-        } else if let head = outcome.head, head.statusCode == 101, let connection {
+        } else if let head = outcome.head, head.status == .switchingProtocols, let connection {
             var response = Response(head, data: Data())
             let watchers = monitors + (observer.map { [$0.webSocketOpened()] } ?? [])
             response.webSocket = watchers.isEmpty ? connection : MonitoredWebSocketConnection(connection, id: request.id, monitors: watchers)
@@ -22,7 +22,7 @@ extension RequestPipeline {
             }
             result = await parse(response)
         } else if let head = outcome.head {
-            result = .failure(.httpStatus(code: head.statusCode, body: outcome.body, headerFields: head.headerFields))
+            result = .failure(.httpStatus(code: head.status.code, body: outcome.body, headerFields: head.headerFields))
         } else {
             result = .failure(.transport(TransportError(.badServerResponse, detail: "the upgrade ended without a response")))
         }
