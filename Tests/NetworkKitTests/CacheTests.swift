@@ -309,6 +309,21 @@ struct CacheUnitTests {
         #expect(throws: CacheEntryFile.Failure.notACacheFile) { try CacheEntryFile.decode(first) }
     }
 
+    @Test("an entry file whose status is not three digits is refused, not trapped on")
+    func entryFilesRefuseImpossibleStatuses() throws {
+        for status in [1234, -1, 1000] as [Int64] {
+            let header: [String: JSON] = ["key": "k", "status": .int(status), "fields": [], "stored": 0.0, "length": 0,
+                                          "crc": .int(Int64(CRC32.checksum(Data())))]
+            let json = try JSON.object(header).serialized()
+            var data = CacheEntryFile.magic
+            withUnsafeBytes(of: UInt32(json.count).bigEndian) { data.append(contentsOf: $0) }
+            data.append(json)
+            #expect(throws: CacheEntryFile.Failure.corrupt("header fields")) { try CacheEntryFile.decode(data) }
+        }
+        #expect(HTTPResponse.Status(received: 1000) == nil && HTTPResponse.Status(received: -1) == nil)
+        #expect(HTTPResponse.Status(received: 999)?.code == 999)
+    }
+
     @Test("a 304 replaces the stored fields of each name it sends, and keeps the body's framing")
     func revalidationReplacesFieldsByName() {
         var stored: HTTPFields = [.contentType: "application/json", .contentLength: "2", .eTag: "\"1\""]
