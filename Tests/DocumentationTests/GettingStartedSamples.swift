@@ -38,6 +38,13 @@ func gettingStartedHandlers(api: Service) {
     api.start(request)   // the service holds the request until its handlers have run
 }
 
+func gettingStartedHeaderFields(api: Service) async throws {
+    let feed = Request(path: "/feed", headerFields: [.acceptLanguage: "fr", .appVersion: "2.1"], parser: JSONParser())
+    let reply = try await api.reply(to: feed)
+    if reply.status == .ok, let etag = reply.head.headerFields[.eTag] { print("feed version", etag) }
+    for cookie in reply.head.headerFields[values: .setCookie] { print("the server set", cookie) }
+}
+
 func gettingStartedParameters(api: Service) async throws {
     let search = Request(path: "/search", parameters: ["q": "swift", "page": 2], parser: JSONParser())
     let login = Request(path: "/login", method: .post, parameters: ["user": "ann", "password": "s3cret"],

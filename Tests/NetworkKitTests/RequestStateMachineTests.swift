@@ -88,6 +88,24 @@ struct RequestStateMachineTests {
         #expect(Self.describe(lifecycle.phase) == phase)
     }
 
+    /// The commit before an act that cannot be undone (a download's file moved into place):
+    /// allowed only while the request runs, and a stop after it changes nothing, so the finish
+    /// that follows is the pipeline's own.
+    @Test("commit, then stop, then finish", arguments: [
+        (Start.ready, false, "ignore", "success, no handlers to call"),
+        (.stoppedBeforeStart, false, "ignore", "success, no handlers to call"),
+        (.running, true, "ignore", "success, calls handlers"),
+        (.runningPipelineFinishes, true, "ignore", "success, calls handlers"),
+        (.stopping, false, "ignore", "cancelled (metrics: cancelled), calls handlers"),
+        (.finished, false, "ignore", "success, no handlers to call"),
+    ])
+    func commit(from start: Start, commits: Bool, stop: String, finish: String) {
+        var lifecycle = start.lifecycle()
+        #expect(lifecycle.commit() == commits)
+        #expect(Self.describe(lifecycle.stop(.cancelled)) == stop)
+        #expect(Self.describe(lifecycle.finish(.success(2), metrics: Start.metrics)) == finish)
+    }
+
     /// Work handed over after a stop is cancelled at once: a transfer that starts as the request
     /// is cancelled does not run on.
     @Test("attach", arguments: [

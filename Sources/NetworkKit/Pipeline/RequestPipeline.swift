@@ -426,7 +426,7 @@ final class RequestPipeline: Sendable {
         }
         if let file {
             do {
-                let downloaded = try file.finish(head)
+                let downloaded = try file.finish(head, commit: request.commit)
                 request.didReceiveWholeBody(bytes: downloaded.byteCount)
                 response.downloadedFile = downloaded
             } catch {

@@ -16,6 +16,10 @@ protocol RunningRequest: AnyObject, Sendable {
     /// Keeps `work` so `cancel()` can stop it; stops it at once when the request was stopped or
     /// finished meanwhile.
     func attach(_ work: CancellableWork.Item)
+    /// Commits the request to its outcome before an act that cannot be undone (a download's
+    /// file moved into place): true when it still runs, and a stop after it changes nothing;
+    /// false when it was stopped or finished, and the act must not happen.
+    func commit() -> Bool
     /// Stops the request and finishes it with `error` (a limit, a time limit). The first finish wins.
     func stop(with error: NetworkError)
     /// Finishes the request with `result`: a stop wins over it, and an earlier finish over both.

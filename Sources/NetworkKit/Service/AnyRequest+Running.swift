@@ -51,6 +51,11 @@ extension AnyRequest {
         }
     }
 
+    /// See `RunningRequest.commit()`.
+    func commit() -> Bool {
+        withStateMachine { $0.commit() }
+    }
+
     /// Finishes the request from its pipeline: a stop wins over `result`, and an earlier finish
     /// over both. Returns what the request finished with and the metrics as kept.
     func finish(_ result: AnyResult, metrics: RequestMetrics) -> (result: AnyResult, metrics: RequestMetrics) {

@@ -42,6 +42,9 @@ extension AnyRequest {
             /// True when a stop leaves finishing to the pipeline (see `Phase.stopping`).
             var pipelineFinishesStops: Bool
             var work = CancellableWork()
+            /// True once the pipeline committed the request's outcome (a download's file moved
+            /// into place): a stop then changes nothing, and the request finishes with it.
+            var isCommitted = false
         }
 
         private(set) var phase: Phase = .ready
@@ -134,6 +137,8 @@ extension AnyRequest.StateMachine {
         case .ready:
             phase = .stoppedBeforeStart(reason: reason)
             return .ignore
+        case .running(let running) where running.isCommitted:
+            return .ignore
         case .running(let running) where running.pipelineFinishesStops:
             phase = .stopping(running, reason: reason)
             return .cancel(running.work)
@@ -142,6 +147,17 @@ extension AnyRequest.StateMachine {
         case .stoppedBeforeStart, .stopping, .finished:
             return .ignore
         }
+    }
+
+    /// The pipeline is about to do what cannot be undone (move a download's file into place):
+    /// true, and later stops are ignored, while the request runs; false once it was stopped or
+    /// finished, and the pipeline must not do it. One decision under the lock that `stop` takes,
+    /// so a file is in place exactly when the request succeeds.
+    mutating func commit() -> Bool {
+        guard case .running(var running) = phase else { return false }
+        running.isCommitted = true
+        phase = .running(running)
+        return true
     }
 
     /// Whether work handed over by the pipeline is kept for `cancel()` or must stop at once.

@@ -162,9 +162,11 @@ final class PartialDownload: Sendable {
         return try outcome.get()
     }
 
-    /// After a complete transfer: checks length and digest, moves the file into place, forgets
-    /// the record. A file that fails a check is removed.
-    func finish(_ head: ResponseHead) throws(NetworkError) -> DownloadedFile {
+    /// After a complete transfer: checks length and digest, then, when `commit` allows it (the
+    /// request was not stopped meanwhile), moves the file into place and forgets the record. A
+    /// file that fails a check is removed; one whose request was stopped is kept for a resume,
+    /// as a broken transfer's is, and `finish` throws `.cancelled`.
+    func finish(_ head: ResponseHead, commit: () -> Bool) throws(NetworkError) -> DownloadedFile {
         let (written, offset, record) = close()
         let hasher = state.withLock { $0.hasher }
         let expected = options.expectedLength ?? record?.length
@@ -181,6 +183,10 @@ final class PartialDownload: Sendable {
             }
         }
         let destination = try finalURL(head)
+        guard commit() else {
+            keepForResume(record)
+            throw .cancelled
+        }
         try moveIntoPlace(destination)
         try? FileManager.default.removeItem(at: recordURL)
         return DownloadedFile(url: destination, head: head, byteCount: written, resumedFrom: offset)
@@ -189,8 +195,13 @@ final class PartialDownload: Sendable {
     /// After a broken transfer: closes the file and keeps it with its record for a resume,
     /// unless the download does not resume or the server gave nothing to resume against.
     func suspend() {
-        let resumable = close().record?.validator != nil
-        if !(options.resumes && resumable) { discard() }
+        keepForResume(close().record)
+    }
+
+    /// Keeps the closed partial file and `record` for a resume, or removes both when the
+    /// download does not resume or the server gave nothing to resume against.
+    private func keepForResume(_ record: Record?) {
+        if !(options.resumes && record?.validator != nil) { discard() }
     }
 
     /// Removes the partial file and its record.
