@@ -4,26 +4,24 @@ import Foundation
 /// request is a ``Request``, the typed layer on top, which adds the parser and the typed
 /// handlers; a service, a batch or a chain works with requests as `AnyRequest`.
 ///
-/// `@unchecked Sendable`: the one mutable field, `stateMachine`, is read and written only
-/// inside `lock` (see `withStateMachine`); every other stored property is a `let` of a Sendable type.
+/// `@unchecked Sendable`: every stored property is a `let` of a Sendable type; the state machine
+/// is read and written only inside its `Protected`'s lock (see `withStateMachine`). The class is
+/// not final: ``Request`` is its typed subclass.
 public class AnyRequest: @unchecked Sendable {
     /// This request's process-unique identity.
     public let id = RequestID.next()
     /// The parser chain, without its output type (`Request.parser` has it).
     let anyParser: any ResponseParser
-    private let lock = NSLock()
-    private var stateMachine: StateMachine
+    private let stateMachine: Protected<StateMachine>
 
     init(options: RequestOptions, parser: any ResponseParser) {
         anyParser = parser
-        stateMachine = StateMachine(options: options)
+        stateMachine = Protected(StateMachine(options: options))
     }
 
     /// Runs `body` on the state machine under the request's one lock.
     func withStateMachine<Value>(_ body: (inout StateMachine) throws -> Value) rethrows -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&stateMachine)
+        try stateMachine.withLock(body)
     }
 
     /// Where the request is in its lifecycle.

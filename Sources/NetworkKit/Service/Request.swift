@@ -20,7 +20,7 @@ import FoundationNetworking
 /// else (lifecycle, options, progress, cancellation) is ``AnyRequest``'s, written once for every
 /// output type.
 ///
-/// `@unchecked Sendable`, restated from ``AnyRequest`` (whose lock guards its one mutable field):
+/// `@unchecked Sendable`, restated from ``AnyRequest`` (whose state machine is read and written only under its lock):
 /// this class adds only `parser`, a `let` of a Sendable type.
 public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// Called once, on the main actor, when the request finishes, with the request and its value
