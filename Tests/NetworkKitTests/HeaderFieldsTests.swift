@@ -58,6 +58,21 @@ struct HeaderFieldsTests {
         #expect(overridden["headers"]?["X-Common"] == "one, two")
     }
 
+    @Test("a request's own fields go out in their order, after the kit's, and replace the kit's of a name")
+    func ownFieldsKeepTheirOrder() async throws {
+        let stub = StubTransport()
+        stub.answer(nil, .path("/order"), with: .json("{}"))
+        let service = Service(configuration: ServiceConfiguration(baseURL: URL(string: "https://api.test")), transport: stub)
+        var own: HTTPFields = [.common: "b1"]
+        own.append(HTTPField(name: .link, value: "a"))
+        own.append(HTTPField(name: .common, value: "b2"))
+        own.append(HTTPField(name: .acceptEncoding, value: "identity"))
+        _ = try await service.send(Request(path: "/order", headerFields: own, parser: JSONParser()))
+        let sent = try #require(stub.requests.first).request.head.headerFields
+        #expect(Array(sent.suffix(4)) == Array(own))
+        #expect(sent[values: .acceptEncoding] == ["identity"], "the kit's Accept-Encoding gave way to the request's")
+    }
+
     @Test("an HTTP status failure carries the answer's fields")
     func statusFailureFields() async throws {
         let stub = StubTransport()

@@ -50,9 +50,9 @@ struct CacheEntry: Sendable {
     func revalidated(by head: ResponseHead, at now: Date) -> CacheEntry {
         var entry = self
         entry.storedAt = now
-        let updated = Set(head.headerFields.lazy.map(\.name).filter { !Self.keepsOwnValue($0) })
-        for name in updated {
-            entry.headerFields[fields: name] = head.headerFields[fields: name]
+        var replaced = Set<HTTPField.Name>()
+        for field in head.headerFields where !Self.keepsOwnValue(field.name) && replaced.insert(field.name).inserted {
+            entry.headerFields[fields: field.name] = head.headerFields[fields: field.name]
         }
         return entry
     }

@@ -62,7 +62,7 @@ enum OutgoingRequestBuilder {
                 throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
             }
         }
-        // The draft's own fields come last and replace the kit's of the same name.
+        // The draft's own fields come last, in their order, and replace the kit's of the same name.
         var fields = HTTPFields()
         fields.reserveCapacity(draft.headerFields.count + 3)
         if let acceptEncoding { fields[.acceptEncoding] = acceptEncoding }
@@ -70,7 +70,11 @@ enum OutgoingRequestBuilder {
         if let coding = options.bodyEncoding, body != nil || bodyIsOnDisk {
             fields[.contentEncoding] = coding.rawValue
         }
-        for name in Set(draft.headerFields.lazy.map(\.name)) { fields[fields: name] = draft.headerFields[fields: name] }
+        if !draft.headerFields.isEmpty {
+            // At most three fields of the kit's: a scan of the draft's for each, no set to make.
+            fields.removeAll { kit in draft.headerFields.contains { $0.name == kit.name } }
+            fields.append(contentsOf: draft.headerFields)
+        }
         fields.addCredentials(of: url)
         return try OutgoingRequest.built(method: method, url: url, headerFields: fields,
                                          body: body.map { .data($0) } ?? .none,
