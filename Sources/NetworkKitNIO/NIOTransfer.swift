@@ -34,7 +34,7 @@ struct NIOTransfer: Sendable {
             }
             guard let head = ResponseHead(url: url, status: response.status, headers: response.headers,
                                           version: response.version) else {
-                return .failed(.badServerResponse, detail: "status code \(response.status.code) is not three digits")
+                return .unreadableStatus(response.status.code)
             }
             events.transportDidReceive(head: head)
             answered = true

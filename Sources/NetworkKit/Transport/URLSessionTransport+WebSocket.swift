@@ -136,7 +136,7 @@ extension URLSessionEventForwarder: URLSessionWebSocketDelegate {
         }
         guard let head = ResponseHead(response) else {
             opening.events.transportDidComplete(
-                failure: .failed(.badServerResponse, detail: "status code \(response.statusCode) is not three digits"))
+                failure: .unreadableStatus(response.statusCode))
             return
         }
         opening.events.transportDidReceive(head: head)

@@ -175,7 +175,7 @@ final class URLSessionEventForwarder: NSObject, URLSessionDataDelegate, Sendable
             guard let head = ResponseHead(http) else {
                 completionHandler(.cancel)
                 transfers.remove(dataTask.taskIdentifier)?.transportDidComplete(
-                    failure: .failed(.badServerResponse, detail: "status code \(http.statusCode) is not three digits"))
+                    failure: .unreadableStatus(http.statusCode))
                 return
             }
             transfers.events(for: dataTask.taskIdentifier)?.transportDidReceive(head: head)

@@ -52,3 +52,11 @@ extension HTTPResponse.Status {
         self.init(code: code)
     }
 }
+
+extension NetworkError {
+    /// The failure of a transfer whose answer has a status code swift-http-types cannot hold
+    /// (see `HTTPResponse.Status.init(received:)`): every transport reports it in these words.
+    package static func unreadableStatus(_ code: some BinaryInteger) -> NetworkError {
+        .failed(.badServerResponse, detail: "status code \(code) is not three digits")
+    }
+}

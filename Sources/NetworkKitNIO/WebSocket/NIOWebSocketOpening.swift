@@ -97,7 +97,7 @@ struct NIOWebSocketOpening: Sendable {
                         switch answered {
                         case .success((let head, let body)) where task.report():
                             guard let head = ResponseHead(url: url, status: head.status, headers: head.headers, version: head.version) else {
-                                done(.failed(.badServerResponse, detail: "status code \(head.status.code) is not three digits"))
+                                done(.unreadableStatus(head.status.code))
                                 return
                             }
                             events.transportDidReceive(head: head)
