@@ -10,13 +10,16 @@ extension FixtureServer {
 extension FixtureRoutes {
     /// Redirects, a token-protected route and a signature-checking route.
     static func addAuth(to router: Router<BasicRequestContext>, verifier: SignatureVerifier?) {
-        // ?to=URL&status=302 redirects there.
-        router.get("redirect") { request, _ in
+        // ?to=URL&status=302 redirects there (GET, or POST after reading the body).
+        let redirect: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            _ = try await request.body.collect(upTo: 64 << 20)
             let status = Int(query(request, "status") ?? "") ?? 302
             var headers: HTTPFields = [:]
             headers[.location] = query(request, "to") ?? "/json/small"
             return Response(status: HTTPResponse.Status(code: status), headers: headers)
         }
+        router.get("redirect", use: redirect)
+        router.post("redirect", use: redirect)
         // Accepts only `Authorization: Bearer fresh-token`; otherwise a 401, or with ?style=code a
         // 200 whose envelope says {"code": 401001, "message": "token expired"}.
         router.get("protected") { request, _ in

@@ -40,6 +40,8 @@ struct NIOTransfer: Sendable {
             answered = true
             try await receive(response.body)
             return nil
+        } catch let failure as NetworkError {
+            return failure   // the streamed body's own: its sequence threw, its length was wrong, or cancelled
         } catch {
             if let proxy, let proxyFailure = NIOProxyClients.proxyFailure(for: error, server: proxy.server) {
                 return .connection(proxyFailure)
@@ -96,7 +98,7 @@ struct NIOTransfer: Sendable {
             clientRequest.headers.add(name: field.name.rawName, value: field.value)
         }
         if let body {
-            clientRequest.body = .stream(body.chunks(reportingTo: events), length: .known(body.length))
+            clientRequest.body = .stream(body.chunks(reportingTo: events), length: body.length.map { .known($0) } ?? .unknown)
         }
         return clientRequest
     }

@@ -7,15 +7,15 @@ import NIOCore
 import FoundationNetworking
 #endif
 
-/// A request body for the NIO transport: bytes in memory, or a file streamed from disk
-/// in 64 KiB pieces; either way sent piece by piece, reporting upload progress as the client
-/// takes each piece.
+/// A request body for the NIO transport: bytes in memory or a file streamed from disk, in 64 KiB
+/// pieces, or the chunks of a ``RequestBodyStream`` as it makes them; sent piece by piece,
+/// reporting upload progress as the client takes each piece.
 struct UploadBody: Sendable {
     static let pieceSize = 64 * 1024
 
     private let reader: UploadChunks.Reader
-    /// The body's length in bytes.
-    let length: Int64
+    /// The body's length in bytes; nil for a stream of unknown length (sent chunked on HTTP/1.1).
+    let length: Int64?
     /// Set once the client asks for the first piece, which it does only after it wrote the
     /// request's head. Made only for a request with a body.
     private let began: NIOLockedValueBox<Bool>
@@ -33,6 +33,9 @@ struct UploadBody: Sendable {
         case .data(let data) where !data.isEmpty:
             reader = .data(data)
             length = Int64(data.count)
+        case .stream(let stream):
+            reader = .stream(stream)
+            length = stream.length
         case .data, .none:
             return nil
         }
@@ -53,38 +56,64 @@ struct UploadChunks: AsyncSequence, Sendable {
     enum Reader: Sendable {
         case data(Data)
         case file(URL)
+        case stream(RequestBodyStream)
     }
 
     let reader: Reader
-    let total: Int64
+    let total: Int64?
     let events: any TransportEvents
     /// Set when the first piece is asked for.
     let began: NIOLockedValueBox<Bool>
 
     func makeAsyncIterator() -> Iterator {
         began.withLockedValue { $0 = true }
-        return Iterator(pieces: PieceReader(reader), total: total, events: events)
+        return Iterator(reader: reader, total: total, events: events)
     }
 
     /// Hands out the pieces; asking for the next one means the previous ones were taken.
     struct Iterator: AsyncIteratorProtocol {
-        let pieces: PieceReader
-        let total: Int64
+        /// A body in memory or on disk, read in pieces.
+        private let pieces: PieceReader?
+        /// A streamed body, read when the first piece is asked for.
+        private let stream: RequestBodyStream?
+        private var streamReader: RequestBodyStream.Reader?
+        let total: Int64?
         let events: any TransportEvents
         var sent: Int64 = 0
         var finished = false
 
+        init(reader: Reader, total: Int64?, events: any TransportEvents) {
+            if case .stream(let stream) = reader {
+                (self.stream, pieces) = (stream, nil)
+            } else {
+                (stream, pieces) = (nil, PieceReader(reader))
+            }
+            self.total = total
+            self.events = events
+        }
+
+        /// The next piece.
+        /// - Throws: the file's ``TransportError``, or the stream's ``NetworkError`` (which the
+        ///   transport reports as it is).
         mutating func next() async throws -> ByteBuffer? {
             guard !finished else { return nil }
             if sent > 0 {
                 events.transportDidSend(bytes: sent, of: total)
             }
-            guard let piece = try pieces.next() else {
+            guard let piece = try await nextPiece() else {
                 finished = true
                 return nil
             }
             sent += Int64(piece.readableBytes)
             return piece
+        }
+
+        private mutating func nextPiece() async throws -> ByteBuffer? {
+            if let pieces { return try pieces.next() }
+            guard let stream else { return nil }
+            var reader = try streamReader ?? stream.makeReader()
+            defer { streamReader = reader }
+            return try await reader.next().map { ByteBuffer(bytes: $0) }
         }
     }
 }
@@ -115,6 +144,8 @@ final class PieceReader {
             let start = data.startIndex + offset
             offset = end
             return ByteBuffer(bytes: data[start..<(data.startIndex + end)])
+        case .stream:
+            return finish()   // read by the iterator
         case .file(let url):
             if descriptor < 0 {
                 descriptor = open(url.path, O_RDONLY | O_CLOEXEC)

@@ -29,10 +29,12 @@ import OpenAPIRuntime
 ///   body on URLSession (see ``NetworkKit/StreamRequest``). Such a response is never
 ///   answered from the cache. Any other response is read whole, within the request's size limit,
 ///   so that the cache and retries can work on it.
-/// - A request body of known length up to ``inMemoryBodyLimit`` is sent from memory; a longer
-///   one, or one of unknown length, is first written to a temporary file and streamed from disk
-///   (so a signer can read it and a retry can send it again), and the file is removed when the
-///   call ends.
+/// - A request body of known length up to ``inMemoryBodyLimit`` is read into memory and sent
+///   from there (a signer can read it, a retry sends it again). A longer one, or one of unknown
+///   length, is sent as a ``NetworkKit/RequestBodyStream`` as the client makes it: on NIO without
+///   being collected, on URLSession through a temporary file. Such a body is sent again by a
+///   retry or a `307`/`308` only when its `HTTPBody` can be iterated more than once
+///   (`iterationBehavior` `.multiple`).
 /// - Cancelling the calling task cancels the transfer; so does dropping a streamed body before
 ///   its end.
 /// - A failure is thrown as the kit's ``NetworkKit/NetworkError``, which the generated client
@@ -56,8 +58,8 @@ public struct ServiceClientTransport: ClientTransport {
     public var streamedMediaTypes: Set<String> {
         didSet { streamedMediaTypes = Set(streamedMediaTypes.map { $0.lowercased() }) }
     }
-    /// The largest request body, in bytes, sent from memory; longer ones go through a temporary
-    /// file.
+    /// The largest request body, in bytes, read into memory before it is sent; longer ones are
+    /// streamed.
     public var inMemoryBodyLimit: Int
     /// How many bytes of a streamed body may wait for a slow reader. On NIO the transport stops
     /// reading there; on URLSession, which cannot, the call's body fails with
@@ -99,19 +101,18 @@ public struct ServiceClientTransport: ClientTransport {
     {
         let method = request.method
         let target = try target(of: request, baseURL: baseURL)
-        let outgoing = try await OutgoingBody(body, contentType: request.headerFields[.contentType],
-                                              inMemoryLimit: inMemoryBodyLimit)
+        let outgoing = try await Self.requestBody(body, contentType: request.headerFields[.contentType],
+                                                  inMemoryLimit: inMemoryBodyLimit)
         let headerFields = Self.sentFields(request.headerFields)
         if streams(request) {
             // The stream's one consumer is the loop that parses: its buffer holds 256 bytes an item.
             let stream = StreamRequest(target, method: method, headerFields: headerFields, parser: HeadAndChunks(),
                                        bufferLimit: max(streamBufferBytes / 256, 1))
-            try configure(stream, body: outgoing, operationID: operationID)
-            return try await StreamedAnswer.receive(stream, from: service, keeping: outgoing)
+            configure(stream, body: outgoing, operationID: operationID)
+            return try await StreamedAnswer.receive(stream, from: service)
         }
-        defer { outgoing.remove() }
         let plain = Request(target, method: method, headerFields: headerFields, parser: WholeResponse())
-        try configure(plain, body: outgoing, operationID: operationID)
+        configure(plain, body: outgoing, operationID: operationID)
         let result = await service.result(of: plain)
         switch result {
         case .success(let response):
@@ -127,12 +128,29 @@ public struct ServiceClientTransport: ClientTransport {
     }
 
     /// The options every call sets, then the app's own.
-    private func configure(_ request: AnyRequest, body: OutgoingBody, operationID: String) throws {
-        request.body = body.requestBody
+    private func configure(_ request: AnyRequest, body: RequestBody, operationID: String) {
+        request.body = body
         // The generated code reads the whole body and every status; the envelope and the
         // business code are the service's conventions, not the document's.
         request.skippedServiceDefaults.insert(.envelope)
         prepare?(request, operationID)
+    }
+
+    /// What the call sends for `body`: nothing; its bytes, read into memory when its known length
+    /// is at most `inMemoryLimit`; otherwise a stream of its chunks, made again for a retry when
+    /// the body can be iterated more than once.
+    private static func requestBody(_ body: HTTPBody?, contentType: String?, inMemoryLimit: Int) async throws -> RequestBody {
+        let type = contentType ?? "application/octet-stream"
+        guard let body else { return .none }
+        let length: Int64? = if case .known(let length) = body.length { length } else { nil }
+        if let length, length <= Int64(inMemoryLimit) {
+            return .data(try await Data(collecting: body, upTo: Int(length)), contentType: type)
+        }
+        let stream = switch body.iterationBehavior {
+        case .multiple: RequestBodyStream(length: length, repeating: { body })
+        case .single: RequestBodyStream(body, length: length)
+        }
+        return .stream(stream, contentType: type)
     }
 
     /// Whether the answer to `request` is streamed: its `Accept` names a streamed media type.
@@ -182,46 +200,6 @@ public struct ServiceClientTransport: ClientTransport {
     }
 }
 
-/// What the call sends: nothing, bytes held in memory, or a temporary file the call removes.
-private struct OutgoingBody: Sendable {
-    let requestBody: RequestBody
-    let temporaryFile: URL?
-
-    /// Reads `body`: into memory when its known length is at most `inMemoryLimit` bytes, to a
-    /// temporary file otherwise.
-    init(_ body: HTTPBody?, contentType: String?, inMemoryLimit: Int) async throws {
-        let type = contentType ?? "application/octet-stream"
-        guard let body else {
-            (requestBody, temporaryFile) = (.none, nil)
-            return
-        }
-        if case .known(let length) = body.length, length <= Int64(inMemoryLimit) {
-            let data = try await Data(collecting: body, upTo: Int(length))
-            (requestBody, temporaryFile) = (.data(data, contentType: type), nil)
-            return
-        }
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("networkkit-openapi-\(UUID().uuidString).body")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: file) else {
-            throw NetworkError.invalidRequest("cannot write the request body to \(file.path)")
-        }
-        do {
-            defer { try? handle.close() }
-            for try await chunk in body { try handle.write(contentsOf: chunk) }
-        } catch {
-            try? FileManager.default.removeItem(at: file)
-            throw error
-        }
-        (requestBody, temporaryFile) = (.file(file, contentType: type), file)
-    }
-
-    /// Removes the temporary file, if any.
-    func remove() {
-        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
-    }
-}
-
 /// The parser of an answer read whole: the response as it is, for the generated code to decode.
 /// Lightweight: it returns at once, so it runs where the body arrived, without a hop to the
 /// parsing queue.
@@ -261,29 +239,23 @@ private struct HeadAndChunks: StreamParser {
 
 /// A streamed answer: its head, and its body as an `HTTPBody` that yields the rest.
 private enum StreamedAnswer {
-    /// Starts `stream` and returns its response once the head has arrived; `outgoing` is removed
-    /// when the body ends or is dropped.
-    static func receive(_ stream: StreamRequest<Piece>, from service: Service,
-                        keeping outgoing: OutgoingBody) async throws -> (HTTPResponse, HTTPBody?) {
+    /// Starts `stream` and returns its response once the head has arrived.
+    static func receive(_ stream: StreamRequest<Piece>, from service: Service) async throws -> (HTTPResponse, HTTPBody?) {
         var iterator = service.stream(stream).makeAsyncIterator()
         let first: Piece?
         do {
             first = try await iterator.next()
-        } catch .httpStatus(let code, let data, let headerFields) {
-            outgoing.remove()
+        } catch {
+            guard case .httpStatus(let code, let data, let headerFields) = error else { throw error }
             let head = stream.responseHead ?? ResponseHead(url: nil, status: .init(code: code), headerFields: headerFields)
             return (ServiceClientTransport.response(head), HTTPBody(data))
-        } catch {
-            outgoing.remove()
-            throw error
         }
         guard first != nil, let head = stream.responseHead else {
             // No body began: a 204 (or a body-less answer the stream accepted).
-            outgoing.remove()
             let head = stream.responseHead ?? ResponseHead(url: nil, status: 204)
             return (ServiceClientTransport.response(head), nil)
         }
-        let chunks = RemainingChunks(IteratorBox(iterator, outgoing: outgoing))
+        let chunks = RemainingChunks(IteratorBox(iterator))
         let length: HTTPBody.Length = head.contentCoding == nil
             ? head.headerFields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
             : .unknown
@@ -292,19 +264,16 @@ private enum StreamedAnswer {
 }
 
 /// The iterator of a streamed answer, handed once to the body's one iteration. Dropping it
-/// unread cancels the request (as dropping an ``NetworkKit/ItemStream``'s iterator does) and
-/// removes the temporary request body.
+/// unread cancels the request (as dropping an ``NetworkKit/ItemStream``'s iterator does).
 ///
 /// `@unchecked Sendable`: `lock` guards `iterator`, which is taken out exactly once and used only
 /// by whoever took it.
 private final class IteratorBox: @unchecked Sendable {
     private let lock = NSLock()
     private var iterator: ItemStream<Piece>.Iterator?
-    private let outgoing: OutgoingBody
 
-    init(_ iterator: ItemStream<Piece>.Iterator, outgoing: OutgoingBody) {
+    init(_ iterator: ItemStream<Piece>.Iterator) {
         self.iterator = iterator
-        self.outgoing = outgoing
     }
 
     /// The iterator, the first time; nil after.
@@ -313,10 +282,6 @@ private final class IteratorBox: @unchecked Sendable {
             defer { iterator = nil }
             return iterator
         }
-    }
-
-    deinit {
-        outgoing.remove()
     }
 }
 

@@ -24,8 +24,10 @@ struct StubTransfer: Sendable {
     /// Plays the transfer and returns the failure to complete with (nil on success).
     func run(_ request: OutgoingRequest, upgrade: Upgrade? = nil) async -> NetworkError? {
         do {
-            try await send(request, body: try Self.body(of: request), upgrade: upgrade)
+            try await send(request, body: try await Self.body(of: request), upgrade: upgrade)
             return nil
+        } catch let error as NetworkError {
+            return error   // a streamed body's own failure
         } catch let error as TransportError {
             return .transport(error)
         } catch let error as URLError {
@@ -36,8 +38,14 @@ struct StubTransfer: Sendable {
         }
     }
 
-    /// The body to send: the file's contents, or the bytes in memory.
-    private static func body(of request: OutgoingRequest) throws -> Data {
+    /// The body to send: the file's contents, a stream's chunks, or the bytes in memory.
+    private static func body(of request: OutgoingRequest) async throws -> Data {
+        if let stream = request.bodyStream {
+            var reader = try stream.makeReader()
+            var body = Data()
+            while let chunk = try await reader.next() { body.append(chunk) }
+            return body
+        }
         guard let file = request.bodyFile else { return request.bodyData ?? Data() }
         do {
             return try Data(contentsOf: file)

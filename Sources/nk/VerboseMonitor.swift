@@ -21,6 +21,7 @@ struct VerboseMonitor: EventMonitor {
         case .none: break
         case .data(let body): lines.append("* \(body.count) bytes of body")
         case .file(let file): lines.append("* body from \(file.path)")
+        case .stream(let stream): lines.append("* body streamed" + (stream.length.map { ", \($0) bytes" } ?? ", of unknown length"))
         }
         write(lines + [">"])
     }

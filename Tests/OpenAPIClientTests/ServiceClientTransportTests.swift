@@ -122,11 +122,11 @@ struct ServiceClientTransportTests {
         #expect(ids == ["1", "2", "3"])
     }
 
-    @Test("bytes stream in and a long body of unknown length streams out from a file", arguments: TransportKind.allCases)
+    @Test("bytes stream in and a long body streams out without being collected", arguments: TransportKind.allCases)
     func largeBodies(transport: TransportKind) async throws {
-        let sentFiles = SentFiles()
+        let sent = SentStreams()
         let harness = try await Harness.start(transport, prepare: { request, _ in
-            if case .file(let file, _) = request.body { sentFiles.append(file) }
+            if case .stream(let stream, _) = request.body { sent.append(stream) }
         }, inMemoryBodyLimit: 1_024)
         defer { Task { await harness.stop() } }
 
@@ -142,9 +142,12 @@ struct ServiceClientTransportTests {
         let upload = HTTPBody(pieces, length: .unknown)
         let echo = try await harness.client.echo(body: .binary(upload)).ok.body.json
         #expect(echo.bodyLength == 100_000)
-        let files = sentFiles.files
-        #expect(files.count == 1)
-        #expect(files.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) }, "the temporary body is removed")
+        let repeatable = HTTPBody([UInt8](repeating: UInt8(ascii: "y"), count: 6_000), length: .known(6_000),
+                                  iterationBehavior: .multiple)
+        #expect(try await harness.client.echo(body: .binary(repeatable)).ok.body.json.bodyLength == 6_000)
+        let streams = sent.streams
+        #expect(streams.map(\.length) == [nil, 6_000], "both bodies go out as streams, neither collected")
+        #expect(streams.map(\.isRepeatable) == [false, true], "a body iterated once is sent once; one iterated again, again")
     }
 
     @Test("cancelling the calling task cancels the transfer", arguments: TransportKind.allCases)
@@ -245,11 +248,11 @@ struct ServiceClientTransportTests {
     }
 }
 
-/// The request bodies sent from temporary files, as the `prepare` hook saw them.
-final class SentFiles: Sendable {
-    private let urls = Protected<[URL]>([])
-    func append(_ url: URL) { urls.withLock { $0.append(url) } }
-    var files: [URL] { urls.withLock { $0 } }
+/// The streamed request bodies, as the `prepare` hook saw them.
+final class SentStreams: Sendable {
+    private let sent = Protected<[RequestBodyStream]>([])
+    func append(_ stream: RequestBodyStream) { sent.withLock { $0.append(stream) } }
+    var streams: [RequestBodyStream] { sent.withLock { $0 } }
 }
 
 extension HTTPField.Name {

@@ -16,6 +16,7 @@ extension RequestPipeline {
     ///     responding(n) ──a failure, not stopped──▶ askingInterceptors(n) ──retry──▶ backingOff(n)
     ///     backingOff(n) ──backedOff──▶ adapting(n + 1)
     ///     a stop, a failed adapt, no retry, a cancelled wait ──▶ finished
+    ///     any failure once the body cannot be sent again (a stream made once, read) ──▶ finished
     ///
     /// An event the phase does not wait for is a bug in the driver, never the caller's error: it
     /// stops a debug build (`assertionFailure`) unless the machine was made to record it
@@ -91,6 +92,9 @@ extension RequestPipeline {
         /// The attempts sent again because the server did not process them; the retry policy does
         /// not count them.
         private(set) var unprocessedAttempts = 0
+        /// Set when a transfer read a body that cannot be made again (a ``RequestBodyStream`` made
+        /// once): no attempt follows, and a failure stands as it is.
+        private(set) var bodySpent = false
         /// The first event that came in a phase that does not wait for it, and that phase.
         private(set) var brokenTransition: String?
         /// Whether a broken transition stops a debug build; false only where a test records it.
@@ -142,13 +146,16 @@ extension RequestPipeline.StateMachine {
         return finish(.failure(error))
     }
 
-    /// The transfer ended with `outcome`. Unless the request was stopped: a download whose answer
-    /// could not continue its partial file restarts; a failure the server did not process is sent
-    /// again. A `304` answers from the cache entry; any other answer is validated and parsed.
+    /// The transfer ended with `outcome`; `bodyCanBeSentAgain` is false when it read a body that
+    /// cannot be made again. Unless the request was stopped or its body is spent: a download whose
+    /// answer could not continue its partial file restarts; a failure the server did not process
+    /// is sent again. A `304` answers from the cache entry; any other answer is validated and parsed.
     @inline(never)
-    mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool) -> Action {
+    mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool, bodyCanBeSentAgain: Bool = true) -> Action {
         guard case .transferring(let attempt) = phase else { return unexpected("transferred") }
-        if let reason = outcome.restartReason, partialFile != nil, !stopRequested {
+        if !bodyCanBeSentAgain { bodySpent = true }
+        if let reason = outcome.restartReason, let partialFile, !stopRequested {
+            if bodySpent { return finish(.failure(.download(DownloadError(.rangeMismatch(reason), file: partialFile)))) }
             phase = .restartingDownload(attempt: attempt, reason: reason)
             return .discardPartialFile
         }
@@ -199,11 +206,11 @@ extension RequestPipeline.StateMachine {
     }
 
     /// The answer's result: a success, a cancellation, or any failure once the request was
-    /// stopped finishes the request; another failure goes to the interceptors.
+    /// stopped or its body spent finishes the request; another failure goes to the interceptors.
     @inline(never)
     mutating func responded(_ result: AnyResult, stopRequested: Bool) -> Action {
         guard case .responding(let attempt) = phase else { return unexpected("responded") }
-        guard case .failure(let error) = result, !error.isCancellation, !stopRequested else { return finish(result) }
+        guard case .failure(let error) = result, !error.isCancellation, !stopRequested, !bodySpent else { return finish(result) }
         phase = .askingInterceptors(attempt: attempt, error: error)
         return .askInterceptors(attempt: attempt, error: error)
     }
@@ -230,7 +237,7 @@ extension RequestPipeline.StateMachine {
     /// did not process, or (for an idempotent request) one whose connection closed before any
     /// answer.
     private func unprocessedFailure(_ outcome: TransferOutcome) -> NetworkError? {
-        guard outcome.head == nil, let failure = outcome.error, unprocessedAttempts < resendLimit else { return nil }
+        guard outcome.head == nil, let failure = outcome.error, unprocessedAttempts < resendLimit, !bodySpent else { return nil }
         switch failure.serverProcessing {
         case .notProcessed: return failure
         case .closedBeforeAnswer where isIdempotent: return failure

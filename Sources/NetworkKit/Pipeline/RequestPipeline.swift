@@ -220,7 +220,7 @@ final class RequestPipeline: Sendable {
                 next = machine.adapted(stopRequested: isCancelled)
             case .send(let attempt):                                                                  // 4. transfer
                 outcome = await sendAttempt(adapted, attempt: attempt, body: body, recording: &metrics)
-                next = machine.transferred(outcome, stopRequested: isCancelled)
+                next = machine.transferred(outcome, stopRequested: isCancelled, bodyCanBeSentAgain: adapted.body.canBeSent)
             case .resend(let attempt, let error):                                                     //    unprocessed
                 observer?.requestWillResend(error: error)
                 for monitor in monitors { monitor.request(request.id, willResendUnprocessed: attempt, error: error) }
@@ -307,9 +307,11 @@ final class RequestPipeline: Sendable {
                                                                 detail: "more than \(RedirectProposal.maxRedirects) redirects")))
     }
 
-    /// One transfer: the kit's checks that hold for every transport, then the transport.
+    /// One transfer: the kit's checks that hold for every transport, then the transport. A body
+    /// made once that was read already (a `307` or `308` asking for it again) is not sent.
     private func send(_ outgoing: OutgoingRequest, setup: Transfer.Setup) async -> TransferOutcome {
-        await withCheckedContinuation { continuation in
+        guard outgoing.body.canBeSent else { return TransferOutcome(error: .requestBodyStream(.alreadySent)) }
+        return await withCheckedContinuation { continuation in
             let transfer = Transfer(request: request, sending: outgoing, setup: setup, continuation: continuation)
             setup.idleWatch.add(transfer)
             let task: any TransportTask

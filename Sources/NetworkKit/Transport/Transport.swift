@@ -10,16 +10,18 @@ import FoundationNetworking
 ///
 /// ## What a transport does
 /// - Sends `request` as it is: its head (method, scheme, authority, path, header fields, in
-///   order, repeated fields kept apart where the protocol allows) and its body (bytes, or a
-///   file's contents streamed from disk). The scheme is http or https with an authority; the kit
-///   checks that before every send.
+///   order, repeated fields kept apart where the protocol allows) and its body (bytes, a file's
+///   contents streamed from disk, or a ``RequestBodyStream``'s chunks, read with
+///   ``RequestBodyStream/makeReader()`` once per send). The scheme is http or https with an
+///   authority; the kit checks that before every send.
 /// - Reports upload progress, then the response head once, then the body's bytes in order as
 ///   they arrive, then exactly one completion: nil when the whole response arrived, else why
-///   not, as a ``NetworkError`` of three cases: ``NetworkError/cancelled`` after `cancel()`,
+///   not, as a ``NetworkError`` of four cases: ``NetworkError/cancelled`` after `cancel()`,
 ///   ``NetworkError/connection(_:)`` when the connection could not be made as the request's
-///   settings ask, ``NetworkError/transport(_:)`` for any other failure. When the transport can
-///   tell whether the server processed a request that failed before its answer, it says so on
-///   that failure (``TransportError/serverProcessing``); the kit sends the request again when
+///   settings ask, ``NetworkError/requestBodyStream(_:)`` (or `.cancelled`) as a streamed body's
+///   reader threw it, ``NetworkError/transport(_:)`` for any other failure. When the transport
+///   can tell whether the server processed a request that failed before its answer, it says so
+///   on that failure (``TransportError/serverProcessing``); the kit sends the request again when
 ///   the server did not. The request fails with that error.
 /// - Delivers every answer as the response, redirects included: it follows none itself.
 /// - Delivers the body as it came over the wire, unless ``decodesContentEncoding`` says it

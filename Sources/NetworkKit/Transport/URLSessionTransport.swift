@@ -76,8 +76,9 @@ public final class URLSessionTransport: Transport {
         return copy
     }
 
-    /// Starts a data task (an upload task when the body is a file) whose events go to `events`:
-    /// the one place the kit makes a `URLRequest` of what it sends.
+    /// Starts a data task (an upload task when the body is a file, or a stream written to a file
+    /// first) whose events go to `events`: the one place the kit makes a `URLRequest` of what it
+    /// sends.
     public func start(_ request: OutgoingRequest, events: any TransportEvents) -> any TransportTask {
         start(request, priority: .normal, events: events)
     }
@@ -87,6 +88,9 @@ public final class URLSessionTransport: Transport {
         guard let urlRequest = Self.urlRequest(request) else {
             events.transportDidComplete(failure: .transport(TransportError(.badURL, detail: "\(request.head.urlString) is not a URL")))
             return FinishedTransportTask()
+        }
+        if case .stream(let stream) = request.body {
+            return startStreamedBody(stream, urlRequest: urlRequest, priority: priority, events: events)
         }
         let task = request.bodyFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
         // A new task has the default priority already. Setting it is not free: FoundationNetworking

@@ -38,6 +38,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// behind a transport that cannot pause reading (URLSession): the stream was stopped rather
     /// than hold more.
     case streamBufferFull(limit: Int)
+    /// A request body made as it was sent (``RequestBodyStream``) failed: its sequence threw,
+    /// its bytes did not match its declared length, or it was asked for again after it was sent.
+    case requestBodyStream(RequestBodyStream.Failure)
     /// The connection could not be made: a server that failed a TLS check (on every transport),
     /// a proxy that wants credentials or refused, a connection setting the transport cannot do.
     case connection(ConnectionError)
@@ -118,6 +121,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .streamBufferFull(let limit):
             return "the stream's consumer fell its buffer behind (\(limit) items, or \(limit * 256) bytes its loop had "
                 + "not parsed) a transport that cannot pause reading"
+        case .requestBodyStream(let failure):
+            return "request body: \(failure)"
         case .connection(let failure):
             return "connection failed: \(failure)"
         case .webSocket(let error):

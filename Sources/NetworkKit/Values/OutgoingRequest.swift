@@ -52,6 +52,14 @@ public struct OutgoingRequest: Sendable, Hashable {
         /// a multipart form too large for memory; with ``AnyRequest/bodyEncoding`` the compressed
         /// file, as sent).
         case file(URL)
+        /// Chunks made as they are sent (a ``RequestBody/stream(_:contentType:)``; with
+        /// ``AnyRequest/bodyEncoding`` compressed as they go).
+        case stream(RequestBodyStream)
+
+        /// Whether the body can be sent (again): anything but a stream made once that was read.
+        package var canBeSent: Bool {
+            if case .stream(let stream) = self { stream.canBeSent } else { true }
+        }
     }
 
     /// The method, the target (scheme, authority, path and query) and the header fields.
@@ -86,11 +94,12 @@ public struct OutgoingRequest: Sendable, Hashable {
     /// `timeoutInterval` (zero or less, or infinite, for none).
     /// - Throws: `NetworkError.invalidURL` when its URL is missing or not an absolute http: or
     ///   https: URL with a host, `.invalidRequest` when its method or a header field name is not a
-    ///   valid token, or its body is an `httpBodyStream` (send a file with ``Body/file(_:)``).
+    ///   valid token, or its body is an `httpBodyStream` (send a file with ``Body/file(_:)``, or
+    ///   a ``Body/stream(_:)``).
     public init(_ urlRequest: URLRequest) throws(NetworkError) {
         guard let url = urlRequest.url else { throw .invalidURL("the request has no URL") }
         guard urlRequest.httpBodyStream == nil else {
-            throw .invalidRequest("a URLRequest's httpBodyStream cannot be sent: send the body from a file (OutgoingRequest.Body.file)")
+            throw .invalidRequest("a URLRequest's httpBodyStream cannot be sent: send the body from a file (OutgoingRequest.Body.file) or as a RequestBodyStream (.stream)")
         }
         guard let method = HTTPRequest.Method(urlRequest.httpMethod ?? "GET") else {
             throw .invalidRequest("\"\(urlRequest.httpMethod ?? "")\" is not an HTTP method")
@@ -151,8 +160,13 @@ public struct OutgoingRequest: Sendable, Hashable {
         if case .file(let file) = body { file } else { nil }
     }
 
-    /// The same request as Foundation's `URLRequest` (without a body from a file, which a
-    /// `URLSession` upload task takes apart); nil when the head has no URL.
+    /// The stream the body is made from as it is sent, when it is.
+    public var bodyStream: RequestBodyStream? {
+        if case .stream(let stream) = body { stream } else { nil }
+    }
+
+    /// The same request as Foundation's `URLRequest` (without a body from a file or a stream,
+    /// which a `URLSession` upload task takes apart); nil when the head has no URL.
     public var urlRequest: URLRequest? {
         guard var request = URLRequest(httpRequest: head) else { return nil }
         request.httpBody = bodyData

@@ -43,7 +43,7 @@ struct TransferTrace: Sendable {
         case .cancelled: .cancelled
         case .transport(let error): error.code
         case .connection, nil: nil
-        default: nil   // a transport completes with .cancelled, .transport or .connection only
+        default: nil   // a transport completes with .cancelled, .transport, .connection or .requestBodyStream only
         }
     }
 }

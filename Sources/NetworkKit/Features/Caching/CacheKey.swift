@@ -23,9 +23,9 @@ struct CacheKey: Hashable, Sendable {
     }
 
     /// The key of `request` as built, without the arguments in `ignoring`, or nil when it cannot
-    /// be cached (no URL, a body streamed from a file).
+    /// be cached (no URL, a body streamed from a file or made as it is sent).
     init?(_ request: OutgoingRequest, policy: CachePolicy, ignoring: Set<String> = []) {
-        guard var url = request.url, request.bodyFile == nil else { return nil }
+        guard var url = request.url, request.bodyFile == nil, request.bodyStream == nil else { return nil }
         var body = request.bodyData
         if !ignoring.isEmpty {
             url = Self.url(url, ignoring: ignoring)

@@ -6,8 +6,8 @@ import FoundationNetworking
 extension OutgoingRequest {
     /// A `curl` command that sends this request as it stands: method, URL, header fields and
     /// body, each shell-quoted. Secrets are hidden as `redaction` says (`.none` for a runnable copy
-    /// with credentials). A body in memory that is not text is left out with a note; a body sent
-    /// from a file is read from it (`@path`).
+    /// with credentials). A body in memory that is not text, or a streamed one, is left out with a
+    /// note; a body sent from a file is read from it (`@path`).
     package func curlCommand(redaction: Redaction = .standard) -> String {
         var parts = ["curl"]
         let method = head.method.rawValue
@@ -30,6 +30,9 @@ extension OutgoingRequest {
             }
         case .file(let file):
             parts += ["--data-binary", Self.shellQuoted("@" + file.path)]
+        case .stream(let stream):
+            let size = stream.length.map { "\($0) bytes" } ?? "a body of unknown length"
+            parts += ["--data-binary", "@-", "# \(size) made as it is sent, not shown"]
         }
         return parts.joined(separator: " ")
     }

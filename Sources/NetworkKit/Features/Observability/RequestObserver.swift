@@ -250,6 +250,7 @@ extension NetworkError {
         case .timeLimitExceeded: "time_limit_exceeded"
         case .download: "download"
         case .streamBufferFull: "stream_buffer_full"
+        case .requestBodyStream: "request_body_stream"
         case .connection: "connection"
         case .webSocket: "websocket"
         case .batchFailed(_, _, let error), .chainFailed(_, _, let error): error.errorType

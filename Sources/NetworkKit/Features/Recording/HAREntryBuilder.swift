@@ -51,8 +51,11 @@ struct HAREntryBuilder: Sendable {
     }
 
     /// The request's body and its size: in memory, or read from its file when it fits the limit.
+    /// A streamed body is made as it is sent: its bytes are not recorded, its size only when it
+    /// was declared (-1 otherwise, as HAR writes an unknown size).
     func requestBody(_ request: OutgoingRequest) -> (data: Data?, size: Int)? {
         if let body = request.bodyData { return (body.count <= bodyLimit ? body : nil, body.count) }
+        if let stream = request.bodyStream { return (nil, stream.length.map { Int(clamping: $0) } ?? -1) }
         guard let bodyFile = request.bodyFile else { return nil }
         let size = (try? FileManager.default.attributesOfItem(atPath: bodyFile.path)[.size] as? Int) ?? 0
         return (size <= bodyLimit ? try? Data(contentsOf: bodyFile) : nil, size)

@@ -46,7 +46,9 @@ extension RequestSigning {
 extension OutgoingRequest {
     /// What signers usually sign: `METHOD\npath?query\nbody`, as bytes, with the body read
     /// whole (from its file too, when it is sent from disk).
-    /// - Throws: the file system's error when the body's file cannot be read.
+    /// - Throws: the file system's error when the body's file cannot be read;
+    ///   `NetworkError.invalidRequest` for a streamed body (``Body/stream(_:)``), which no one can
+    ///   read before it is sent.
     public func signingContent() throws -> Data {
         var content = Data()
         try signingContent { content.append($0) }
@@ -54,8 +56,8 @@ extension OutgoingRequest {
     }
 
     /// `METHOD\npath?query\nbody` in pieces, with a body sent from disk read 64 KiB at a time.
-    /// - Throws: the file system's error when the body's file cannot be read, or what `piece`
-    ///   throws.
+    /// - Throws: the file system's error when the body's file cannot be read,
+    ///   `NetworkError.invalidRequest` for a streamed body, or what `piece` throws.
     public func signingContent(_ piece: (Data) throws -> Void) throws {
         try piece(Data("\(head.method.rawValue)\n\(head.path ?? "")\n".utf8))
         switch body {
@@ -69,6 +71,8 @@ extension OutgoingRequest {
             while let block = try handle.read(upToCount: 64 * 1024), !block.isEmpty {
                 try piece(block)
             }
+        case .stream:
+            throw NetworkError.invalidRequest("a streamed body (RequestBodyStream) is made as it is sent and cannot be signed: send it from memory or a file")
         }
     }
 

@@ -25,7 +25,7 @@ enum OutgoingRequestBuilder {
         let method = draft.method
         let parameters = draft.parameters
         var body: Data?
-        var bodyIsOnDisk = false  // a file, or a multipart form too large for memory (see `UploadFile`)
+        var bodyIsOnDisk = false  // a file, a stream, or a multipart form too large for memory (see `UploadFile`)
         var contentType: String?
         switch options.body.resolved(for: method) {
         case .form where !parameters.isEmpty:
@@ -40,12 +40,12 @@ enum OutgoingRequestBuilder {
             contentType = "application/json"
         case .form, .json:
             break
-        case .automatic, .none, .data, .file, .multipart:
+        case .automatic, .none, .data, .file, .stream, .multipart:
             if !parameters.isEmpty { url = try appendingQuery(parameters, to: url, keepingExisting: false) }
             switch options.body {
             case .data(let data, let type):
                 (body, contentType) = (data, type)
-            case .file(_, let type):
+            case .file(_, let type), .stream(_, let type):
                 contentType = type
                 bodyIsOnDisk = true
             case .multipart(let form):
@@ -76,8 +76,13 @@ enum OutgoingRequestBuilder {
             fields.append(contentsOf: draft.headerFields)
         }
         fields.addCredentials(of: url)
-        return try OutgoingRequest.built(method: method, url: url, headerFields: fields,
-                                         body: body.map { .data($0) } ?? .none,
+        let built: OutgoingRequest.Body
+        if case .stream(let stream, _) = options.body {
+            built = .stream(options.bodyEncoding.map { stream.compressed($0) } ?? stream)
+        } else {
+            built = body.map { .data($0) } ?? .none
+        }
+        return try OutgoingRequest.built(method: method, url: url, headerFields: fields, body: built,
                                          timeout: try validTimeout(options.timeout ?? timeout))
     }
 

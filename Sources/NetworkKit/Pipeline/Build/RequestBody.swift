@@ -21,6 +21,9 @@ public enum RequestBody: Sendable, Equatable {
     /// A file's contents with their content type, streamed from disk as they are sent;
     /// parameters go in the query.
     case file(URL, contentType: String)
+    /// Chunks made as they are sent (see ``RequestBodyStream``), with their content type;
+    /// parameters go in the query.
+    case stream(RequestBodyStream, contentType: String)
     /// A `multipart/form-data` body (see `MultipartForm`); parameters go in the query.
     case multipart(MultipartForm)
 

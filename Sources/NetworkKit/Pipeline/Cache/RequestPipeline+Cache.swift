@@ -6,11 +6,11 @@ import FoundationNetworking
 /// Step 2 of the pipeline, the response cache, through the hooks of ResponseCaching.swift.
 extension RequestPipeline {
     /// Whether a request's answer may be cached: only a plain request's, and not one whose body
-    /// comes from a file.
+    /// comes from a file or a stream.
     static func canCache(_ options: RequestOptions) -> Bool {
         guard case .plain = options.kind else { return false }
         switch options.body {
-        case .file, .multipart: return false
+        case .file, .stream, .multipart: return false
         default: return true
         }
     }
