@@ -47,6 +47,10 @@ struct GetCommand: AsyncParsableCommand {
             help: "A multipart field, as curl's -F: 'name=value', or 'name=@path[;type=mime]' for a file. Repeatable; implies POST.")
     var forms: [String] = []
 
+    @Option(name: [.customShort("T"), .customLong("upload-file")],
+            help: "Send this file's contents as the body, as curl's -T: '-' streams standard input as it is read (chunked on nio). Implies PUT; the type is -H's Content-Type, else application/octet-stream.")
+    var uploadFile: String?
+
     @Option(help: "Timeout in seconds.")
     var timeout: Double = 15
 
@@ -81,7 +85,9 @@ struct GetCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let methodName = forms.isEmpty || self.method.uppercased() != "GET" ? self.method : "POST"
+        guard forms.isEmpty || uploadFile == nil else { throw ValidationError("-F and -T each give the body: use one") }
+        let implied = !forms.isEmpty ? "POST" : uploadFile != nil ? "PUT" : nil
+        let methodName = self.method.uppercased() != "GET" ? self.method : implied ?? self.method
         guard let method = HTTPRequest.Method(methodName.uppercased()) else {
             throw ValidationError("\"\(self.method)\" is not a method (an RFC 9110 token)")
         }
@@ -99,7 +105,7 @@ struct GetCommand: AsyncParsableCommand {
             har.save(recorder)
         }
         if stream || jsonLines {
-            guard forms.isEmpty else { throw ValidationError("--stream and --json-lines send no form (-F)") }
+            guard forms.isEmpty, uploadFile == nil else { throw ValidationError("--stream and --json-lines send no body (-F, -T)") }
             return try await follow(on: service, method: method, parameters: parameters, headerFields: headerFields)
         }
         if json || codeKey != nil || keyPath != nil {
@@ -118,8 +124,8 @@ struct GetCommand: AsyncParsableCommand {
     private func send<Output>(_ request: Request<Output>, on service: Service, form: MultipartForm?,
                               output: (Output) throws -> Void) async throws {
         request.timeout = .seconds(timeout)
-        if let form {
-            request.body = .multipart(form)
+        if let body = try uploadBody(form: form, contentType: request.headerFields[.contentType]) {
+            request.body = body
             let line = ProgressLine(quiet: isatty(STDERR_FILENO) == 0)
             request.addProgressHandler { _, progress in if progress.direction == .upload { line.show(progress) } }
         }
@@ -196,6 +202,17 @@ struct GetCommand: AsyncParsableCommand {
         return String(decoding: try value.serialized(pretty: true), as: UTF8.self)
     }
 
+    /// The body -F or -T gives, if any: the form; the file; standard input, streamed as it is read.
+    private func uploadBody(form: MultipartForm?, contentType: String?) throws -> RequestBody? {
+        if let form { return .multipart(form) }
+        guard let uploadFile else { return nil }
+        let type = contentType ?? "application/octet-stream"
+        if uploadFile == "-" { return .stream(RequestBodyStream(StandardInputChunks()), contentType: type) }
+        let file = URL(fileURLWithPath: uploadFile)
+        guard FileManager.default.isReadableFile(atPath: file.path) else { throw ValidationError("cannot read \(uploadFile)") }
+        return .file(file, contentType: type)
+    }
+
     /// The -F fields as a form, or nil without any.
     private func multipartForm() throws -> MultipartForm? {
         guard !forms.isEmpty else { return nil }
@@ -224,5 +241,25 @@ extension JSON {
     /// A code typed on the command line: a number when it reads as one, else a string.
     init(codeText: String) {
         if let number = Int64(codeText) { self = .int(number) } else { self = .string(codeText) }
+    }
+}
+
+/// Standard input in pieces of up to 64 KiB, each read on a thread of its own, so a blocking read
+/// holds no thread of Swift's cooperative pool, which the service's tasks need.
+struct StandardInputChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+
+    func makeAsyncIterator() -> Iterator { Iterator() }
+
+    struct Iterator: AsyncIteratorProtocol {
+        mutating func next() async throws -> Data? {
+            let piece: Result<Data, any Error> = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(returning: Result { try FileHandle.standardInput.read(upToCount: 64 * 1024) ?? Data() })
+                }
+            }
+            let data = try piece.get()
+            return data.isEmpty ? nil : data
+        }
     }
 }

@@ -131,6 +131,21 @@ struct StreamCommandLineTests {
 
         let form = try await CommandLine_.nk(["get", "--transport", transport, "--stream", "-F", "a=b", url])
         #expect(form.status != 0)
-        #expect(form.errors.contains("send no form"), "\(form.errors)")
+        #expect(form.errors.contains("send no body"), "\(form.errors)")
+    }
+
+    @Test("nk get -T - sends standard input as it reads it: a PUT, chunked on nio", arguments: ["nio", "urlsession"])
+    func uploadFromStandardInput(transport: String) async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let run = try await CommandLine_.nk(["get", "--transport", transport, "-T", "-", "-H", "Content-Type: text/plain",
+                                             "--json", server.url("/echo")], input: "rows\nfrom\nstdin\n")
+        #expect(run.status == 0, "\(run.errors)")
+        let echo = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        #expect(echo?["method"] as? String == "PUT")
+        #expect(echo?["body"] as? String == "rows\nfrom\nstdin\n")
+        let headers = (echo?["headers"] as? [String: String] ?? [:]).reduce(into: [String: String]()) { $0[$1.key.lowercased()] = $1.value }
+        #expect(headers["content-type"] == "text/plain")
+        if transport == "nio" { #expect(headers["transfer-encoding"] == "chunked") }
     }
 }
