@@ -154,11 +154,15 @@ public struct ServiceClientTransport: ClientTransport {
     }
 
     /// Whether the answer to `request` is streamed: its `Accept` names a streamed media type.
+    /// The fields are scanned in order (a lookup by name would build their index for one read),
+    /// and each media range is read without Foundation's character sets: a call pays for neither.
     private func streams(_ request: HTTPRequest) -> Bool {
-        guard !streamedMediaTypes.isEmpty, let accept = request.headerFields[.accept] else { return false }
-        return accept.split(separator: ",").contains { range in
-            let type = range.split(separator: ";", maxSplits: 1).first ?? range[...]
-            return streamedMediaTypes.contains(type.trimmingCharacters(in: .whitespaces).lowercased())
+        guard !streamedMediaTypes.isEmpty else { return false }
+        return request.headerFields.contains { field in
+            field.name == .accept && field.value.split(separator: ",").contains { range in
+                let type = range.prefix { $0 != ";" }.trimmingSpacesAndTabs
+                return streamedMediaTypes.contains(type.lowercased())
+            }
         }
     }
 
@@ -174,11 +178,12 @@ public struct ServiceClientTransport: ClientTransport {
         }
     }
 
-    /// The request's fields without those that frame the body, which the kit writes itself.
+    /// The request's fields without those that frame the body, which the kit writes itself;
+    /// the same fields, not a copy, when they have none.
     private static func sentFields(_ fields: HTTPFields) -> HTTPFields {
+        guard fields.contains(where: { $0.name == .contentLength || $0.name == .transferEncoding }) else { return fields }
         var fields = fields
-        fields[.contentLength] = nil
-        fields[.transferEncoding] = nil
+        fields.removeAll { $0.name == .contentLength || $0.name == .transferEncoding }
         return fields
     }
 
@@ -309,6 +314,14 @@ private struct RemainingChunks: AsyncSequence, Sendable {
             inner = nil
             return nil
         }
+    }
+}
+extension Substring {
+    /// The text without the spaces and tabs around it (HTTP's optional whitespace).
+    fileprivate var trimmingSpacesAndTabs: Substring {
+        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else { return "" }
+        return self[first...last]
     }
 }
 #endif

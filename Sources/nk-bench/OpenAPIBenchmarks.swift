@@ -70,7 +70,7 @@ struct OpenAPIBenchmarks {
 
     /// Microseconds per sequential call off the network (medians of five rounds of 4,000 calls of
     /// each, in turn): the runtime alone, the adapter on a stubbed service, the kit's own request
-    /// on it, and decoding.
+    /// on it, decoding, and the adapter's `send` called directly (with the same decoding).
     func offNetwork() async throws {
         let body = Data(#"{"code":0,"message":"ok","content":{"id":42,"name":"small","tags":["a","b"],"score":9.5}}"#.utf8)
         let stub = StubTransport()
@@ -79,6 +79,7 @@ struct OpenAPIBenchmarks {
         let canned = Client(serverURL: server.baseURL, transport: CannedTransport(body: body))
         let adapter = Client(serverURL: server.baseURL, transport: ServiceClientTransport(service: service))
         let calls = 4_000
+        let transport = ServiceClientTransport(service: service)
         let steps: [@Sendable () async throws -> Void] = [
             { _ = try await canned.getSmall().ok.body.json },
             { _ = try await adapter.getSmall().ok.body.json },
@@ -87,6 +88,14 @@ struct OpenAPIBenchmarks {
                 _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: data)
             },
             { _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: body) },
+            {
+                // What the generated client asks of its transport, asked directly.
+                let (_, answer) = try await transport.send(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/json/small",
+                                                                       headerFields: [.accept: "application/json"]),
+                                                           body: nil, baseURL: server.baseURL, operationID: "getSmall")
+                let data = try await Data(collecting: answer ?? HTTPBody(), upTo: 1 << 20)
+                _ = try JSONDecoder().decode(Components.Schemas.Small.self, from: data)
+            },
         ]
         // Five rounds, each timing the four in turn; the median of each.
         var rounds: [[Double]] = []
@@ -96,11 +105,13 @@ struct OpenAPIBenchmarks {
             rounds.append(round)
         }
         let medians = (0..<steps.count).map { index in rounds.map { $0[index] }.sorted()[rounds.count / 2] }
-        let (runtime, viaAdapter, kitOwn, decode) = (medians[0], medians[1], medians[2], medians[3])
+        let (runtime, viaAdapter, kitOwn, decode, direct) = (medians[0], medians[1], medians[2], medians[3], medians[4])
         print(String(format: "off the network, µs per sequential call: the generated client on a canned transport %.1f, "
                      + "on ServiceClientTransport over StubTransport %.1f, the kit's own Request over it %.1f, "
-                     + "JSONDecoder alone %.1f; so the adapter's own share %.1f",
-                     runtime, viaAdapter, kitOwn, decode, viaAdapter - kitOwn - (runtime - decode)))
+                     + "JSONDecoder alone %.1f, ServiceClientTransport.send called directly %.1f; so the adapter's own "
+                     + "share %.1f, and %.1f more when the generated client calls it",
+                     runtime, viaAdapter, kitOwn, decode, direct, direct - kitOwn,
+                     viaAdapter - direct - (runtime - decode)))
     }
 
     /// One warmed, interleaved round of `kit` against `plain`: each one's seconds, the kit's first.
