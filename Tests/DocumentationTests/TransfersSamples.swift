@@ -49,6 +49,27 @@ func uploadVideo(service: Service, video: URL) async throws -> Data {
     return try await service.send(request)
 }
 
+/// An export that makes its CSV anew each time it is asked.
+struct CSVExport: Sendable {
+    let rows: [String]
+
+    func chunks() -> AsyncStream<Data> {
+        AsyncStream { continuation in
+            for row in rows { continuation.yield(Data((row + "\n").utf8)) }
+            continuation.finish()
+        }
+    }
+}
+
+func uploadStreams(service: Service, lines: AsyncStream<Data>, export: CSVExport, size: Int64) async throws -> JSON {
+    let request = Request(path: "/imports", method: .post, parser: JSONParser())
+    // Made once (an AsyncStream<Data> of lines): sent once. A retry or a 307/308 cannot ask for it again.
+    request.body = .stream(RequestBodyStream(lines), contentType: "text/csv")
+    // Made again for each attempt: retried and redirected like any body.
+    request.body = .stream(RequestBodyStream(length: size) { export.chunks() }, contentType: "text/csv")
+    return try await service.send(request)
+}
+
 func customRequest(service: Service, url: URL) async throws -> JSON {
     var urlRequest = URLRequest(url: url)
     urlRequest.httpMethod = "POST"
