@@ -51,10 +51,25 @@ struct DownloadTests {
         #expect(file.head.status.code == 200)
         try await Self.expectIdentical(destination, size: size)
         // Other suites run in this process meanwhile (image decodes allocate tens of MB, the other
-        // transport's tests more), so the bound is loose: three quarters of the file proves it was
-        // never held whole. nk-bench measures the kit alone (peak growth 25-41 MiB for 1 GiB).
+        // transport's tests more; a URLSession gzip bomb just before has been seen to grow it by
+        // 130 MB after its own test ended), so the bound is loose: three quarters of the file
+        // proves it was never held whole. A growth past it is measured once more on a second
+        // download, and the smaller counts: a kit that held the file would pass the bound both
+        // times, a neighbour's allocations seldom land in both windows. nk-bench measures the kit
+        // alone (peak growth 25-41 MiB for 1 GiB).
         if let before, let after {
-            #expect(after - before < size * 3 / 4, "RSS grew by \(after - before) bytes for a \(size)-byte file")
+            var growth = after - before
+            if growth >= size * 3 / 4 {
+                let again = Request(path: "/files/large.bin?size=\(size)", downloadTo: .file(destination))
+                again.download?.replacesExisting = true
+                let (start, end) = try await MemoryHeavy.exclusive {
+                    let start = ResidentMemory.current
+                    _ = try await fixture.service.send(again)
+                    return (start, ResidentMemory.current)
+                }
+                if let start, let end { growth = min(growth, end - start) }
+            }
+            #expect(growth < size * 3 / 4, "RSS grew by \(growth) bytes (the smaller of two downloads) for a \(size)-byte file")
         }
         #expect(progress.all.last?.completedBytes == Int64(size))
         #expect(progress.all.last?.totalBytes == Int64(size))

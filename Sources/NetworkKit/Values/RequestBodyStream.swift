@@ -15,11 +15,12 @@ import Foundation
 ///   goes out with `Transfer-Encoding: chunked` on HTTP/1.1. URLSession cannot take a body from
 ///   an asynchronous sequence on Linux: ``URLSessionTransport`` writes the chunks to a temporary
 ///   file first, sends the file and removes it.
-/// - A body made once is read at most once. A request that sent some of it is not retried or
+/// - A body made once is read at most once. A request that read some of it is not retried or
 ///   sent again, whatever its retry policy says (it fails with the attempt's own failure), and a
 ///   `307` or `308` asking for it again fails with ``NetworkError/requestBodyStream(_:)``
 ///   (``Failure/alreadySent``). A request that failed before the transport asked for any of it
-///   can still be retried.
+///   can still be retried: on NIO, one whose connection failed before the head went out;
+///   URLSession reads the whole body into its file before it connects.
 /// - A declared length is checked: a sequence that ends short of it, or goes past it, fails the
 ///   request with ``Failure/lengthMismatch(declared:sent:)``, and no more is sent.
 /// - An error the sequence throws fails the request with ``Failure/sequenceFailed(_:)``; the
