@@ -316,12 +316,4 @@ private struct RemainingChunks: AsyncSequence, Sendable {
         }
     }
 }
-extension Substring {
-    /// The text without the spaces and tabs around it (HTTP's optional whitespace).
-    fileprivate var trimmingSpacesAndTabs: Substring {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else { return "" }
-        return self[first...last]
-    }
-}
 #endif

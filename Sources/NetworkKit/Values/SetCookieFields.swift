@@ -23,7 +23,7 @@ enum SetCookieFields {
     }
 
     private static func appendField(_ bytes: ArraySlice<UInt8>, to fields: inout [String]) {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingSpaces
+        let text = String(String(decoding: bytes, as: UTF8.self)[...].trimmingSpacesAndTabs)
         if !text.isEmpty { fields.append(text) }
     }
 
@@ -46,15 +46,5 @@ enum SetCookieFields {
         default:
             return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
-    }
-}
-
-private extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-        return String(scalars[first...last])
     }
 }
