@@ -22,14 +22,12 @@ extension URLSessionTransport {
                 return
             }
             let task = session.uploadTask(with: urlRequest, fromFile: file)
-            if priority != .normal { task.priority = priority.urlSessionPriority }
             guard upload.send(task) else {
                 try? FileManager.default.removeItem(at: file)
                 events.transportDidComplete(failure: .cancelled)
                 return
             }
-            transfers.insert(SpooledUploadEvents(events, file: file), for: task.taskIdentifier)
-            task.resume()
+            resume(task, priority: priority, events: SpooledUploadEvents(events, file: file))
         })
         return upload
     }

@@ -93,12 +93,17 @@ public final class URLSessionTransport: Transport {
             return startStreamedBody(stream, urlRequest: urlRequest, priority: priority, events: events)
         }
         let task = request.bodyFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
+        resume(task, priority: priority, events: events)
+        return URLSessionTransportTask(task: task)
+    }
+
+    /// Gives `task` its priority, sends its callbacks to `events`, and starts it.
+    func resume(_ task: URLSessionTask, priority: RequestPriority, events: any TransportEvents) {
         // A new task has the default priority already. Setting it is not free: FoundationNetworking
         // guards the property with the task's work queue, so each set is a dispatch to it.
         if priority != .normal { task.priority = priority.urlSessionPriority }
         transfers.insert(events, for: task.taskIdentifier)
         task.resume()
-        return URLSessionTransportTask(task: task)
     }
 
     /// `request` as Foundation's `URLRequest` (nil when its head makes no URL), with
