@@ -28,10 +28,10 @@ struct UploadBody: Sendable {
         switch body {
         case .file(let file):
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
-            reader = .file(file)
+            reader = .pieces(.file(file))
             length = size ?? 0
         case .data(let data) where !data.isEmpty:
-            reader = .data(data)
+            reader = .pieces(.data(data))
             length = Int64(data.count)
         case .stream(let stream):
             reader = .stream(stream)
@@ -54,8 +54,9 @@ struct UploadChunks: AsyncSequence, Sendable {
 
     /// Where the pieces come from.
     enum Reader: Sendable {
-        case data(Data)
-        case file(URL)
+        /// Bytes in memory or a file, read in pieces of `UploadBody.pieceSize`.
+        case pieces(PieceReader.Contents)
+        /// A streamed body's chunks, as it makes them.
         case stream(RequestBodyStream)
     }
 
@@ -83,10 +84,9 @@ struct UploadChunks: AsyncSequence, Sendable {
         var finished = false
 
         init(reader: Reader, total: Int64?, events: any TransportEvents) {
-            if case .stream(let stream) = reader {
-                (self.stream, pieces) = (stream, nil)
-            } else {
-                (stream, pieces) = (nil, PieceReader(reader))
+            switch reader {
+            case .pieces(let contents): (pieces, stream) = (PieceReader(contents), nil)
+            case .stream(let body): (pieces, stream) = (nil, body)
             }
             self.total = total
             self.events = events
@@ -121,12 +121,18 @@ struct UploadChunks: AsyncSequence, Sendable {
 /// Reads a body's pieces: slices of a `Data`, or `read(2)`s of a file it opens on first use
 /// and closes at the end or when freed.
 final class PieceReader {
-    private let reader: UploadChunks.Reader
+    /// What the pieces are read from.
+    enum Contents: Sendable {
+        case data(Data)
+        case file(URL)
+    }
+
+    private let reader: Contents
     private var offset = 0
     private var descriptor: Int32 = -1
     private var done = false
 
-    init(_ reader: UploadChunks.Reader) {
+    init(_ reader: Contents) {
         self.reader = reader
     }
 
@@ -144,8 +150,6 @@ final class PieceReader {
             let start = data.startIndex + offset
             offset = end
             return ByteBuffer(bytes: data[start..<(data.startIndex + end)])
-        case .stream:
-            return finish()   // read by the iterator
         case .file(let url):
             if descriptor < 0 {
                 descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
