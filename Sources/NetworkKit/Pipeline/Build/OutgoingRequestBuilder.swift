@@ -59,7 +59,7 @@ enum OutgoingRequestBuilder {
             do {
                 body = try Decompressor.compress(plain, coding: coding)
             } catch {
-                throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
+                throw NetworkError.bodyCompressionFailed(coding, error)
             }
         }
         // The draft's own fields come last, in their order, and replace the kit's of the same name.

@@ -111,6 +111,13 @@ final class Deflater {
     }
 }
 
+extension NetworkError {
+    /// The failure of compressing a request body as `coding`: the request is not sent.
+    static func bodyCompressionFailed(_ coding: ContentCoding, _ error: any Error) -> NetworkError {
+        .invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
+    }
+}
+
 extension RequestBodyStream {
     /// The same body compressed as `coding` as it is sent: made again as often as this one is,
     /// of unknown length.
@@ -148,7 +155,7 @@ private struct DeflatedChunks: AsyncSequence, Sendable {
                 do {
                     deflater = try Deflater(coding: coding)
                 } catch {
-                    throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
+                    throw NetworkError.bodyCompressionFailed(coding, error)
                 }
             }
             guard var current = reader, let deflater else { return nil }
@@ -160,7 +167,7 @@ private struct DeflatedChunks: AsyncSequence, Sendable {
                 do {
                     compressed = try deflater.compress(chunk ?? Data(), finishing: finished)
                 } catch {
-                    throw NetworkError.invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
+                    throw NetworkError.bodyCompressionFailed(coding, error)
                 }
                 if !compressed.isEmpty { return compressed }
             }

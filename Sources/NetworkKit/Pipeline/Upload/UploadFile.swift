@@ -38,7 +38,7 @@ struct UploadFile: Sendable {
             try Decompressor.compress(file: plain.url, to: compressed, coding: encoding)
         } catch {
             try? FileManager.default.removeItem(at: compressed)
-            throw .invalidRequest("cannot \(encoding.rawValue)-compress the body: \(error)")
+            throw .bodyCompressionFailed(encoding, error)
         }
         return UploadFile(url: compressed, isTemporary: true)
     }
