@@ -351,26 +351,25 @@ struct RequestPipelineStateMachineTests {
     /// attempt the server did not process, not a retry, not a download's restart. The failure
     /// stands as it came, and the interceptors are not asked.
     @Test func aSpentBodyIsNeverSentAgain() {
+        // A machine whose first attempt is with the transport.
+        func transferring(partialFile: URL? = nil) -> RequestPipeline.StateMachine {
+            var machine = RequestPipeline.StateMachine(partialFile: partialFile, canRevalidate: false,
+                                                       resendLimit: Self.resendLimit, assertsOnBrokenTransition: false)
+            _ = machine.start()
+            _ = machine.adapted(stopRequested: false)
+            return machine
+        }
         let failure = NetworkError.httpStatus(code: 503, body: Data(), headerFields: [:])
-        var plain = RequestPipeline.StateMachine(partialFile: nil, canRevalidate: false, resendLimit: Self.resendLimit,
-                                                 assertsOnBrokenTransition: false)
-        _ = plain.start()
-        _ = plain.adapted(stopRequested: false)
+        var plain = transferring()
         #expect(Self.describe(plain.transferred(Self.lost(.notProcessed), stopRequested: false, bodyCanBeSentAgain: false))
                 == "respond", "not resent")
         #expect(Self.describe(plain.responded(.failure(failure), stopRequested: false)) == "finish(503)", "not retried")
 
-        var unread = RequestPipeline.StateMachine(partialFile: nil, canRevalidate: false, resendLimit: Self.resendLimit,
-                                                  assertsOnBrokenTransition: false)
-        _ = unread.start()
-        _ = unread.adapted(stopRequested: false)
+        var unread = transferring()
         #expect(Self.describe(unread.transferred(Self.lost(.notProcessed), stopRequested: false, bodyCanBeSentAgain: true))
                 == "resend(1, notProcessed)", "a body no one read yet can still be sent")
 
-        var download = RequestPipeline.StateMachine(partialFile: Self.partialFile, canRevalidate: false,
-                                                    assertsOnBrokenTransition: false)
-        _ = download.start()
-        _ = download.adapted(stopRequested: false)
+        var download = transferring(partialFile: Self.partialFile)
         #expect(Self.describe(download.transferred(Self.mismatch, stopRequested: false, bodyCanBeSentAgain: false))
                 == "finish(rangeMismatch)", "no restart from zero")
         #expect(plain.brokenTransition == nil && unread.brokenTransition == nil && download.brokenTransition == nil)
