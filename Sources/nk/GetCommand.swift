@@ -244,17 +244,19 @@ extension JSON {
     }
 }
 
-/// Standard input in pieces of up to 64 KiB, each read on a thread of its own, so a blocking read
-/// holds no thread of Swift's cooperative pool, which the service's tasks need.
+/// Standard input in pieces of up to 64 KiB, read one at a time on a serial queue of its own, so
+/// a blocking read holds no thread of Swift's cooperative pool, which the service's tasks need,
+/// and no thread is made for each piece.
 struct StandardInputChunks: AsyncSequence, Sendable {
     typealias Element = Data
+    private static let reading = DispatchQueue(label: "nk.standard-input")
 
     func makeAsyncIterator() -> Iterator { Iterator() }
 
     struct Iterator: AsyncIteratorProtocol {
         mutating func next() async throws -> Data? {
             let piece: Result<Data, any Error> = await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
+                StandardInputChunks.reading.async {
                     continuation.resume(returning: Result { try FileHandle.standardInput.read(upToCount: 64 * 1024) ?? Data() })
                 }
             }
