@@ -1,12 +1,6 @@
 import Foundation
 
 extension JSON {
-    /// Parses JSON text (any top-level value). Malformed text, invalid UTF-8 and nesting
-    /// deeper than 512 levels throw a `ParseError` naming the byte offset.
-    public init(data: Data) throws {
-        self = try JSONReader.parse(data)
-    }
-
     /// What `JSONSerialization` accepts for writing.
     var foundationObject: Any {
         switch self {

@@ -170,16 +170,18 @@ final class RequestPipeline: Sendable {
             return .failure(error)
         }
         observer?.requestDidBuild(prepared.url)
-        let upload: UploadFile?
-        do {
-            upload = try UploadFile.make(for: options.body, builtBody: prepared.bodyData,             //    a body from disk
-                                         encoding: options.bodyEncoding)
-        } catch {
-            return .failure(error)
+        var upload: UploadFile?
+        if options.body.isSentFromDisk {
+            do {
+                upload = try UploadFile.make(for: options.body, builtBody: prepared.bodyData,         //    a body from disk
+                                             encoding: options.bodyEncoding)
+            } catch {
+                return .failure(error)
+            }
         }
         defer { upload?.removeIfTemporary() }
         if let upload { prepared.body = .file(upload.url) }
-        var cache = cacheLookup(for: prepared)
+        var cache = options.cache == nil ? nil : cacheLookup(for: prepared)
         defer { cache?.finish() }
         if var lookup = cache {
             let answer = await answerFromCache(&lookup, recording: &metrics)                           // 2. cache

@@ -196,3 +196,118 @@ extension Service: PipelineHost {
         await anyResult(of: AnyRequest(options: options, parser: parser))
     }
 }
+
+extension Service {
+    /// Sends `request` and returns its parsed value. Cancelling the calling `Task` cancels the request.
+    ///
+    /// The pipeline runs in the calling task (which is never the main actor: this function is
+    /// not isolated to it), so no thread is woken to start it. The value arrives as soon as
+    /// parsing ends; completion handlers added to the request still run on the main actor.
+    public func send<Output>(_ request: Request<Output>) async throws(NetworkError) -> Output {
+        try await result(of: request).get()
+    }
+
+    /// Sends `request` and returns its value or error as a `Result`, never throwing.
+    /// Cancelling the calling `Task` cancels the request.
+    package func result<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
+        await anyResult(of: request).typed()
+    }
+
+    /// The pipeline's side of `result(of:)`, the same for every output type.
+    func anyResult(of request: AnyRequest) async -> AnyResult {
+        await withTaskCancellationHandler {
+            if let pipeline = pipeline(for: request) {
+                return await pipeline.run()
+            }
+            if let result = request.result {
+                return result
+            }
+            // Started elsewhere and still running: wait for it.
+            return await withCheckedContinuation { continuation in
+                request.observeAnyResult { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            request.cancel()
+        }
+    }
+
+    /// Sends `request` and returns its value with the response it came from: status, headers
+    /// and what was measured (duration, attempts, bytes). Cancelling the calling `Task` cancels it.
+    public func reply<Output>(to request: Request<Output>) async throws(NetworkError) -> Reply<Output> {
+        let value = try await send(request)
+        guard let head = request.responseHead, let metrics = request.metrics else {
+            throw .transport(TransportError(.badServerResponse, detail: "the request finished without a response"))
+        }
+        return Reply(value: value, head: head, metrics: metrics, businessStatus: request.businessStatus)
+    }
+}
+
+/// A request's value and the response it came from.
+public struct Reply<Output: Sendable>: Sendable {
+    /// The parsed value.
+    public let value: Output
+    /// The response head: status, headers, the URL that answered.
+    public let head: ResponseHead
+    /// What was measured: duration, attempts, bytes sent and received.
+    public let metrics: RequestMetrics
+
+    /// The business code and message, where the value was read through an envelope (see
+    /// ``BusinessStatus``).
+    public let businessStatus: BusinessStatus?
+
+    /// The status of the answer (`head.status`).
+    public var status: HTTPResponse.Status { head.status }
+}
+
+/// The handler path, awaited: what the completion handlers get, for code (tests, tools) that
+/// checks what the handlers saw.
+extension Service {
+    /// Starts `request` as ``start(_:)-(AnyRequest)`` does (the pipeline runs on the pipeline
+    /// queue) and returns the result its completion handlers get, once the main actor ran them: after every progress and state handler call, so what those recorded is complete.
+    /// `result(of:)` returns as soon as parsing ends instead. A request
+    /// started before is not started again; one that has finished returns its stored result.
+    /// Cancelling the calling `Task` cancels the request.
+    package func completion<Output>(of request: Request<Output>) async -> Result<Output, NetworkError> {
+        await awaitCompletion(adding: { handler in request.addCompletionHandler { _, result in handler(result) } },
+                              start: { start(request) }, cancel: { request.cancel() })
+    }
+
+    /// Starts the streaming `request` and returns what its completion handlers get, once the
+    /// main actor ran them: after every item handler call. Cancelling the calling `Task`
+    /// cancels the request.
+    package func completion<Item>(of request: StreamRequest<Item>) async -> Result<StreamSummary, NetworkError> {
+        await awaitCompletion(adding: { handler in request.addCompletionHandler { _, result in handler(result) } },
+                              start: { start(request) }, cancel: { request.cancel() })
+    }
+
+    /// Starts `batch` and returns the result its completion handlers get, on the main actor
+    /// after every progress handler call. Cancelling the calling `Task` cancels the batch.
+    package func completion(of batch: BatchRequest) async -> Result<RequestValues, NetworkError> {
+        await awaitCompletion(adding: { handler in batch.addCompletionHandler { _, result in handler(result) } },
+                              start: { start(batch) }, cancel: { batch.cancel() })
+    }
+
+    /// Starts `chain` and returns the result its completion handlers get, on the main actor.
+    /// Cancelling the calling `Task` cancels the chain.
+    package func completion(of chain: ChainRequest) async -> Result<RequestValues, NetworkError> {
+        await awaitCompletion(adding: { handler in chain.addCompletionHandler { _, result in handler(result) } },
+                              start: { start(chain) }, cancel: { chain.cancel() })
+    }
+
+    /// Adds a completion handler through `addHandler`, starts through `begin`, and returns what
+    /// the handler gets; `cancel` runs if the calling task is cancelled meanwhile.
+    private func awaitCompletion<Outcome: Sendable>(
+        adding addHandler: (@escaping @Sendable (Outcome) -> Void) -> Void,
+        start begin: () -> Void,
+        cancel: @escaping @Sendable () -> Void
+    ) async -> Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                addHandler { continuation.resume(returning: $0) }
+                begin()
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+}

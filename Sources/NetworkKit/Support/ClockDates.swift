@@ -10,7 +10,11 @@ struct ClockDates: Sendable {
     private let origin: Date
 
     /// Dates on `clock`, from now on.
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    init(_ clock: any Clock<Duration>) {
+        self.init(opened: clock)
+    }
+
+    private init<C: Clock>(opened clock: C) where C.Duration == Duration {
         origin = Date()
         if clock is ContinuousClock {
             elapsed = nil

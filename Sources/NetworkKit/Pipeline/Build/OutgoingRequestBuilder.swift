@@ -3,8 +3,53 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// A request before it is encoded into an ``OutgoingRequest``: where it goes and what it carries, as the
+/// request said, for the `RequestInterceptor/prepare(_:context:)` step of every interceptor.
+///
+/// After the interceptors have prepared it, the draft is encoded: its target must then be an
+/// absolute URL; its parameters go into the query, or into the body when the request's `body` is
+/// `.form` or `.json`; its header fields are sent after the kit's, replacing those of the same name.
+public struct RequestDraft: Sendable {
+    /// Where the request goes; the service's environment turns a path into a URL before your interceptors see it.
+    public var target: RequestTarget
+    /// The HTTP method.
+    public var method: HTTPRequest.Method
+    /// The parameters to encode: the request's own, then what interceptors add.
+    public var parameters: [String: JSON]
+    /// The header fields to send: the request's own, then what interceptors add.
+    public var headerFields: HTTPFields
+    /// Whether the request asked for its path to be resolved on the CDN URL.
+    public let useCDN: Bool
+
+    /// A draft; the kit makes them from requests, tests of an interceptor's `prepare` may too.
+    public init(target: RequestTarget, method: HTTPRequest.Method = .get, parameters: [String: JSON] = [:],
+                headerFields: HTTPFields = [:], useCDN: Bool = false) {
+        self.target = target
+        self.method = method
+        self.parameters = parameters
+        self.headerFields = headerFields
+        self.useCDN = useCDN
+    }
+
+    /// A draft of what `options` ask for.
+    init(_ options: RequestOptions) {
+        target = options.target
+        method = options.method
+        parameters = options.parameters
+        headerFields = options.headerFields
+        useCDN = options.useCDN
+    }
+}
+
 /// Encodes a prepared `RequestDraft` into the ``OutgoingRequest`` the interceptors then adapt.
 enum OutgoingRequestBuilder {
+    /// `body` for `method` once `.automatic` is decided: none where parameters go in the query,
+    /// a form otherwise.
+    private static func resolvedBody(_ body: RequestBody, for method: HTTPRequest.Method) -> RequestBody {
+        guard body == .automatic else { return body }
+        return method.encodesParametersInQuery ? .none : .form
+    }
+
     /// The request `draft` describes, with the body `options` ask for: in memory, or none yet
     /// when it is sent from disk (the pipeline names the file, `UploadFile`). `acceptEncoding`
     /// is the `Accept-Encoding` to ask for unless the draft names its own.
@@ -27,7 +72,7 @@ enum OutgoingRequestBuilder {
         var body: Data?
         var bodyIsOnDisk = false  // a file, a stream, or a multipart form too large for memory (see `UploadFile`)
         var contentType: String?
-        switch options.body.resolved(for: method) {
+        switch resolvedBody(options.body, for: method) {
         case .form where !parameters.isEmpty:
             body = Data(FormEncoder.encode(parameters).utf8)
             contentType = "application/x-www-form-urlencoded; charset=utf-8"
@@ -138,5 +183,16 @@ enum OutgoingRequestBuilder {
         components.percentEncodedQuery = query
         guard let result = components.url else { throw NetworkError.invalidURL(url.absoluteString) }
         return result
+    }
+}
+
+extension RequestBody {
+    /// True for the bodies that may be sent from disk (`UploadFile.make` is asked only for these):
+    /// a file, or a multipart form.
+    var isSentFromDisk: Bool {
+        switch self {
+        case .file, .multipart: true
+        default: false
+        }
     }
 }

@@ -26,10 +26,4 @@ public enum RequestBody: Sendable, Equatable {
     case stream(RequestBodyStream, contentType: String)
     /// A `multipart/form-data` body (see `MultipartForm`); parameters go in the query.
     case multipart(MultipartForm)
-
-    /// The body for `method` once `.automatic` is decided.
-    func resolved(for method: HTTPRequest.Method) -> RequestBody {
-        guard self == .automatic else { return self }
-        return method.encodesParametersInQuery ? .none : .form
-    }
 }
