@@ -33,6 +33,12 @@ struct VerboseMonitor: EventMonitor {
         write(["< \(version)\(head.status.code) \(reason)"] + redaction.headerLines(head.headerFields).map { "< " + $0 } + ["<"])
     }
 
+    func request(_ id: RequestID, willFollowRedirect head: ResponseHead, to request: OutgoingRequest, attempt: Int) {
+        let reason = HTTPURLResponse.localizedString(forStatusCode: head.status.code).capitalized
+        write(["< \(head.status.code) \(reason)"] + redaction.headerLines(head.headerFields).map { "< " + $0 }
+              + ["* following the redirect to \(redaction.url(request.url))"])
+    }
+
     func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {
         write(["* attempt \(attempt) was not processed by the server (\(error)); sending it again at once"])
     }

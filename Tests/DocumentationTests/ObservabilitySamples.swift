@@ -24,7 +24,7 @@ func recordInATest(_ service: Service) async throws -> [FinishedInMemorySpan] {
     _ = try await withTracer(tracer) {
         try await service.send(Request(path: "/feed", parser: JSONParser()))
     }
-    let hops = tracer.finishedSpans.filter { $0.kind == .client }
-    return hops
+    let transfers = tracer.finishedSpans.filter { $0.kind == .client }
+    return transfers
 }
 #endif

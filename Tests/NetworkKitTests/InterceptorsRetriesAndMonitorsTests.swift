@@ -62,6 +62,9 @@ final class EventLog: EventMonitor {
     func request(_ id: RequestID, didAdapt request: OutgoingRequest, attempt: Int) { record("adapt \(attempt)") }
     func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) { record("send \(attempt)") }
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) { record("head \(head.status.code)") }
+    func request(_ id: RequestID, willFollowRedirect head: ResponseHead, to request: OutgoingRequest, attempt: Int) {
+        record("redirect \(head.status.code) \(request.url?.path ?? "-") \(attempt)")
+    }
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) { record("retry \(attempt)") }
     func request(_ id: RequestID, didParseIn duration: Duration, succeeded: Bool) { record("parse \(succeeded)") }
     func requestDidFinish(_ metrics: RequestMetrics) {
@@ -253,6 +256,17 @@ struct InterceptorsRetriesAndMonitorsTests {
         #expect(metrics.statusCode == 200 && metrics.attempts == 1 && metrics.bytesReceived > 0 && metrics.error == nil)
         #expect(metrics.url?.path == "/json/small" && metrics.duration > .zero)
         #expect(request.metrics?.id == request.id)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func monitorsHearEachRedirectBeforeItIsFollowed(transport: TransportKind) async throws {
+        defer { server.stop() }
+        let inner = "/redirect?to=" + "/json/small".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let outer = "/redirect?to=" + inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        _ = try await service(transport: transport).send(Request(path: outer, parser: JSONParser()))
+        await log.wait(for: "finish")
+        #expect(log.all == ["start", "adapt 1", "send 1", "redirect 302 /redirect 1", "redirect 302 /json/small 1",
+                            "head 200", "parse true", "finish"])
     }
 
     @Test(arguments: TransportKind.allCases)

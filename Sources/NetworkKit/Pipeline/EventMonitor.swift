@@ -16,6 +16,10 @@ public protocol EventMonitor: Sendable {
     func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int)
     /// The response head arrived.
     func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int)
+    /// Attempt `attempt` got `head`, a redirect the ``RedirectPolicy`` follows: `request` is sent
+    /// next, as a new transfer of the same attempt (the monitors hear no `didReceive` for `head`,
+    /// which is not the request's answer).
+    func request(_ id: RequestID, willFollowRedirect head: ResponseHead, to request: OutgoingRequest, attempt: Int)
     /// Attempt `attempt` failed with `error` and will be tried again after `delay`.
     func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError)
     /// Attempt `attempt` failed with `error` before the server processed it (``ServerProcessing``:
@@ -45,6 +49,8 @@ extension EventMonitor {
     public func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) {}
     /// Does nothing.
     public func request(_ id: RequestID, didReceive head: ResponseHead, attempt: Int) {}
+    /// Does nothing.
+    public func request(_ id: RequestID, willFollowRedirect head: ResponseHead, to request: OutgoingRequest, attempt: Int) {}
     /// Does nothing.
     public func request(_ id: RequestID, willRetryAfter delay: Duration, attempt: Int, error: NetworkError) {}
     /// Does nothing.

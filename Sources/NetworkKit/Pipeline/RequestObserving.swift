@@ -12,8 +12,8 @@ protocol RequestObservation: Sendable {
     func observer(method: HTTPRequest.Method) -> (any RequestObserving)?
 }
 
-/// What watches one request from inside its pipeline, where an event monitor cannot: every hop
-/// (each attempt's first transfer and each redirect it follows) is announced before it is sent,
+/// What watches one request from inside its pipeline, where an event monitor cannot: every transfer
+/// (an attempt's first and each redirect it follows) is announced before it is sent,
 /// with its headers still open to change, so a trace's context goes on each one, ahead of the
 /// interceptors (a signer signs it) for an attempt's first. The pipeline calls these in order from
 /// its own task; only the end of a WebSocket's connection comes from elsewhere (`webSocketOpened`).
@@ -22,19 +22,19 @@ protocol RequestObserving: Sendable {
     func requestDidStart()
     /// The request was built for `url`, before the cache is asked or anything is sent.
     func requestDidBuild(_ url: URL?)
-    /// A hop is about to be sent as `request`: an attempt's first, before the interceptors adapt
+    /// A transfer is about to be sent as `request`: an attempt's first, before the interceptors adapt
     /// it, or a redirect the policy follows.
-    func hopWillStart(_ request: inout OutgoingRequest)
-    /// The hop announced last ended: with the response head if one arrived, and its failure, if any.
-    func hopDidEnd(head: ResponseHead?, error: NetworkError?)
+    func transferWillStart(_ request: inout OutgoingRequest)
+    /// The transfer announced last ended: with the response head if one arrived, and its failure, if any.
+    func transferDidEnd(head: ResponseHead?, error: NetworkError?)
     /// The request starts (true) or stops (false) waiting for room where the service limits the
     /// requests in flight to `host`.
     func waitingDidChange(_ waiting: Bool, host: String)
-    /// The attempt's transfer starts, sending `request` as the interceptors adapted it (its URL
-    /// may differ from the one its hop was announced with).
-    func transferWillStart(_ request: OutgoingRequest)
-    /// That transfer ended.
-    func transferDidEnd()
+    /// The attempt is sent, as `request` (the interceptors adapted it, so its URL may differ from
+    /// the one its first transfer was announced with); its transfers follow.
+    func attemptWillSend(_ request: OutgoingRequest)
+    /// That attempt's last transfer ended.
+    func attemptDidEnd()
     /// The attempt failed with `error` and will be tried again after `delay`.
     func requestWillRetry(after delay: Duration, error: NetworkError)
     /// The attempt failed with `error` before the server processed it and is sent again at once.

@@ -278,7 +278,8 @@ final class RequestPipeline: Sendable {
     }
 
     /// Step 4: hands the request to the transport and waits for the answer, following the
-    /// redirects the policy allows (each hop a transfer of its own, within the same attempt).
+    /// redirects the policy allows (each a transfer of its own, within the same attempt); the
+    /// monitors hear each redirect before it is followed.
     private func transfer(_ outgoing: OutgoingRequest, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
         // A stream's bytes are not held: its parser's limits bound it.
         let decompressionLimit: Int64 = if case .stream = body { .max } else { settings.maxDecompressedBytes }
@@ -291,17 +292,18 @@ final class RequestPipeline: Sendable {
                                    idleWatch: service.idleWatch, cookies: cookieStore)
         var next = outgoing, bytesSent: Int64 = 0
         var cookies = setup.cookies.map { TransferCookies(store: $0) }
-        for hop in 0...RedirectProposal.maxRedirects {
+        for redirects in 0...RedirectProposal.maxRedirects {
             if var prepared = cookies {
                 next = prepared.prepare(next)
                 cookies = prepared
             }
-            if hop > 0 { observer?.hopWillStart(&next) }                                           // a redirect's hop
+            if redirects > 0 { observer?.transferWillStart(&next) }                                  // a redirect's transfer
             var outcome = await send(next, setup: setup)
-            observer?.hopDidEnd(head: outcome.head ?? outcome.redirectHead, error: outcome.error)
+            observer?.transferDidEnd(head: outcome.head ?? outcome.redirectHead, error: outcome.error)
             bytesSent += outcome.bytesSent
             outcome.bytesSent = bytesSent
-            guard let redirect = outcome.redirect, !isCancelled else { return outcome }
+            guard let redirect = outcome.redirect, let head = outcome.redirectHead, !isCancelled else { return outcome }
+            for monitor in monitors { monitor.request(request.id, willFollowRedirect: head, to: redirect, attempt: attempt) }
             next = redirect
         }
         return TransferOutcome(bytesSent: bytesSent,
@@ -347,14 +349,14 @@ final class RequestPipeline: Sendable {
                 for field in socket.options.upgradeFields { attemptRequest.head.headerFields[field.name] = field.value }
             }
         } catch {
-            observer?.hopDidEnd(head: nil, error: error)
+            observer?.transferDidEnd(head: nil, error: error)
             throw error
         }
-        observer?.hopWillStart(&attemptRequest)   // before the interceptors, so a signer signs what it adds
+        observer?.transferWillStart(&attemptRequest)   // before the interceptors, so a signer signs what it adds
         do {
             return try await adapt(attemptRequest, context: context(attempt: attempt, unprocessed: unprocessed))
         } catch {
-            observer?.hopDidEnd(head: nil, error: error)
+            observer?.transferDidEnd(head: nil, error: error)
             throw error
         }
     }
@@ -367,12 +369,12 @@ final class RequestPipeline: Sendable {
         let limits = settings.inFlightLimits
         let host = limits == nil ? nil : adapted.head.host
         if let host, let limits, await !waitForRoom(host: host, limits: limits) {
-            observer?.hopDidEnd(head: nil, error: .cancelled)
+            observer?.transferDidEnd(head: nil, error: .cancelled)
             return TransferOutcome(error: .cancelled)
         }
         defer { if let host { service.inFlight.leave(host: host) } }
-        observer?.transferWillStart(adapted)
-        defer { observer?.transferDidEnd() }
+        observer?.attemptWillSend(adapted)
+        defer { observer?.attemptDidEnd() }
         metrics.attempts = request.beginAttempt()
         metrics.url = adapted.url
         for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }

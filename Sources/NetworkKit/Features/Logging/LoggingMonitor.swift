@@ -8,7 +8,8 @@ import FoundationNetworking
 /// set; a library never bootstraps logging, so the app's handler decides where lines go).
 ///
 /// - `info`: one line per request when it finishes: method, URL, status, duration, bytes, attempts.
-/// - `debug`: also each attempt's request headers and each response's headers, and retries.
+/// - `debug`: also each attempt's request headers and each response's headers, each redirect
+///   followed, and retries.
 /// - WebSockets: at `info`, one line when a connection ends (how, messages and bytes each way);
 ///   at `debug`, each message's kind and size. A message's content is never logged.
 ///
@@ -31,6 +32,10 @@ struct LoggingMonitor: EventMonitor {
         let version = head.httpVersion.map { " (\($0))" } ?? ""
         let line = "\(id) < \(head.status.code)\(version)\n" + lines.joined(separator: "\n")
         logger.debug("\(line)")
+    }
+
+    func request(_ id: RequestID, willFollowRedirect head: ResponseHead, to request: OutgoingRequest, attempt: Int) {
+        logger.debug("\(id) < \(head.status.code): following the redirect to \(redaction.url(request.url))")
     }
 
     func request(_ id: RequestID, willResendUnprocessed attempt: Int, error: NetworkError) {

@@ -6,10 +6,10 @@ import FoundationNetworking
 import Tracing
 
 /// One request's spans and metrics. The request's span (kind internal, named by its method)
-/// lasts from start to finish, or for a WebSocket until its connection ends; each hop it sends
+/// lasts from start to finish, or for a WebSocket until its connection ends; each transfer it sends
 /// (an attempt, and each redirect an attempt follows) has a client span of its own under it,
 /// named and attributed as OpenTelemetry's HTTP client conventions say, whose context goes out
-/// in the hop's headers as the tracer writes it (`traceparent` and `tracestate` for W3C).
+/// in the transfer's headers as the tracer writes it (`traceparent` and `tracestate` for W3C).
 final class RequestObserver: RequestObserving, EventMonitor {
     private let tracer: (any Tracer)?
     private let parent: ServiceContext
@@ -19,17 +19,17 @@ final class RequestObserver: RequestObserving, EventMonitor {
 
     private struct State {
         var request: (any Span)?
-        var hop: (any Span)?
+        var transfer: (any Span)?
         /// Hops announced so far.
-        var hops = 0
+        var transfers = 0
         /// The host label of the last URL built or sent.
         var host = "none"
         /// Set once the upgrade handed a WebSocket connection over: the request's span then ends with it.
         var webSocketOpen = false
-        /// The target attributes of the URL built, which most hops send to as well.
+        /// The target attributes of the URL built, which most transfers send to as well.
         var target: (url: URL, attributes: SpanAttributes)?
-        /// The URL the open hop's span names.
-        var hopURL: URL?
+        /// The URL the open transfer's span names.
+        var transferURL: URL?
         /// The host label the in-flight meter counts the transfer under way by.
         var inFlightHost: String?
     }
@@ -60,12 +60,12 @@ final class RequestObserver: RequestObserving, EventMonitor {
         if let span, let target { span.updateAttributes { $0.merge(target.1) } }
     }
 
-    func hopWillStart(_ request: inout OutgoingRequest) {
+    func transferWillStart(_ request: inout OutgoingRequest) {
         let url = request.url
         let (parent, resends, leftover, built) = state.withLock { state in
             if url != state.target?.url { state.host = RequestMeters.host(of: url) }
-            defer { state.hops += 1; state.hop = nil; state.hopURL = url }
-            return (state.request?.context, state.hops, state.hop, state.target)
+            defer { state.transfers += 1; state.transfer = nil; state.transferURL = url }
+            return (state.request?.context, state.transfers, state.transfer, state.target)
         }
         leftover?.end()
         guard let tracer, let parent else { return }
@@ -75,11 +75,11 @@ final class RequestObserver: RequestObserving, EventMonitor {
         let span = tracer.startSpan(method.rawValue, context: parent, ofKind: .client)
         if let attributes { span.updateAttributes { $0.merge(attributes) } }
         tracer.inject(span.context, into: &request, using: HeaderInjector())
-        state.withLock { $0.hop = span }
+        state.withLock { $0.transfer = span }
     }
 
-    func hopDidEnd(head: ResponseHead?, error: NetworkError?) {
-        guard let span = state.withLock({ state in defer { state.hop = nil }; return state.hop }) else { return }
+    func transferDidEnd(head: ResponseHead?, error: NetworkError?) {
+        guard let span = state.withLock({ state in defer { state.transfer = nil }; return state.transfer }) else { return }
         record(status: head?.status.code, version: head?.httpVersion, error: error, on: span)
         span.end()
     }
@@ -88,25 +88,25 @@ final class RequestObserver: RequestObserving, EventMonitor {
         meters?.waiting(waiting, host: host)
     }
 
-    func transferWillStart(_ request: OutgoingRequest) {
+    func attemptWillSend(_ request: OutgoingRequest) {
         let url = request.url
         let (moved, host) = state.withLock { state -> ((any Span)?, String) in
-            let moved = url != state.hopURL
+            let moved = url != state.transferURL
             if moved {
                 state.host = RequestMeters.host(of: url)
-                state.hopURL = url
+                state.transferURL = url
             }
             state.inFlightHost = state.host
-            return (moved ? state.hop : nil, state.host)
+            return (moved ? state.transfer : nil, state.host)
         }
-        if let moved, let url {   // an interceptor sent the hop elsewhere: its span names where
+        if let moved, let url {   // an interceptor sent the transfer elsewhere: its span names where
             let attributes = targetAttributes(of: url)
             moved.updateAttributes { $0.merge(attributes) }
         }
         meters?.inFlight(true, host: host)
     }
 
-    func transferDidEnd() {
+    func attemptDidEnd() {
         guard let host = state.withLock({ state in defer { state.inFlightHost = nil }; return state.inFlightHost }) else { return }
         meters?.inFlight(false, host: host)
     }
@@ -131,20 +131,20 @@ final class RequestObserver: RequestObserving, EventMonitor {
     }
 
     func requestDidFinish(_ metrics: RequestMetrics, stream: (items: Int, connections: Int)?) {
-        let (span, hop, hops, host, lasts) = state.withLock { state in
-            defer { state.hop = nil }
+        let (span, transfer, transfers, host, lasts) = state.withLock { state in
+            defer { state.transfer = nil }
             let lasts = state.webSocketOpen && metrics.error == nil
             if !lasts { state.webSocketOpen = false }
-            return (state.request, state.hop, state.hops, state.host, lasts)
+            return (state.request, state.transfer, state.transfers, state.host, lasts)
         }
         meters?.finished(metrics, host: host)
-        if let hop {
-            record(status: nil, version: nil, error: metrics.error ?? .cancelled, on: hop)
-            hop.end()
+        if let transfer {
+            record(status: nil, version: nil, error: metrics.error ?? .cancelled, on: transfer)
+            transfer.end()
         }
         guard let span else { return }
         record(status: metrics.statusCode, version: metrics.httpVersion, error: metrics.error, on: span) { attributes in
-            if hops > 1 { attributes[Attribute.resendCount] = hops - 1 }
+            if transfers > 1 { attributes[Attribute.resendCount] = transfers - 1 }
             if metrics.cache != .notUsed { attributes[Attribute.cache] = "\(metrics.cache)" }
             if let stream {
                 attributes[Attribute.streamItems] = stream.items

@@ -16,7 +16,7 @@ struct TransferOutcome: Sendable {
     var error: NetworkError?
     /// The request to send next when the answer was a redirect the policy follows.
     var redirect: OutgoingRequest?
-    /// That redirect's head, for the hop's observer only (`head` stays nil: the answer is not the request's).
+    /// That redirect's head, for the transfer's observer only (`head` stays nil: the answer is not the request's).
     var redirectHead: ResponseHead?
     /// Set when a download's answer could not continue its partial file: start again from zero.
     var restartReason: String?
