@@ -191,8 +191,8 @@ struct RequestStateMachineTests {
     @Test func anItemCancelsAlone() {
         let wait = Task<Void, any Error> { try await Task.sleep(for: .seconds(60)) }
         let pipeline = Task<Void, Never> { try? await Task.sleep(for: .seconds(60)) }
-        CancellableWork.Item.wait(wait).cancel()
-        CancellableWork.Item.pipeline(pipeline).cancel()
+        AnyRequest.CancellableWork.Item.wait(wait).cancel()
+        AnyRequest.CancellableWork.Item.pipeline(pipeline).cancel()
         #expect(wait.isCancelled && pipeline.isCancelled)
     }
 

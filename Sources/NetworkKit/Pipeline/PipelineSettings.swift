@@ -36,22 +36,3 @@ struct PipelineSettings: Sendable {
     /// What observes each request (spans and metrics); nil when nothing does.
     var observation: (any RequestObservation)?
 }
-
-/// The service a pipeline runs in, as the pipeline sees it (``Service`` is the one): its transport
-/// and the parts that watch its requests. A pipeline holds it, so the service and its transport
-/// live until the request finishes.
-protocol PipelineHost: AnyObject, Sendable {
-    /// The one transport of the service.
-    var transport: any Transport { get }
-    /// Finishes requests whose time limit passes.
-    var timeLimits: TimeLimits { get }
-    /// Fails transfers that go idle for their request's timeout.
-    var idleWatch: IdleWatch { get }
-    /// Holds requests back where the service limits those in flight.
-    var inFlight: InFlightGate { get }
-    /// The WebSockets the service handed out, which its shutdown closes.
-    var openWebSockets: OpenWebSockets { get }
-    /// Runs a new request with `options` and `parser` through the service, as a request it was
-    /// sent (a WebSocket's reconnection opens its new connection so).
-    func run(options: RequestOptions, parser: any ResponseParser) async -> AnyResult
-}

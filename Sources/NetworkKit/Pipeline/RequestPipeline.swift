@@ -30,18 +30,18 @@ import FoundationNetworking
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
 /// wait, the finish), and `attempts(recording:)` does the work.
 final class RequestPipeline: Sendable {
-    let request: any RunningRequest
+    let request: AnyRequest
     let options: RequestOptions
     let settings: PipelineSettings
     /// Held so the service and its transport live until the request finishes.
-    let service: any PipelineHost
+    let service: Service
     let monitors: [any EventMonitor]
     /// Spans and metrics for this request, when something records them; made in the task that
     /// starts the request, so it has that task's trace context.
     let observer: (any RequestObserving)?
     private let interceptors: InterceptorChain
 
-    init(request: any RunningRequest, options: RequestOptions, settings: PipelineSettings, service: any PipelineHost) {
+    init(request: AnyRequest, options: RequestOptions, settings: PipelineSettings, service: Service) {
         self.request = request
         self.options = options
         self.settings = settings

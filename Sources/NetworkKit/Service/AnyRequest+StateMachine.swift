@@ -126,9 +126,9 @@ extension AnyRequest.StateMachine {
         /// Nothing (not started yet, or stopped or finished already).
         case ignore
         /// Cancel the running work; the pipeline finishes the request.
-        case cancel(CancellableWork)
+        case cancel(AnyRequest.CancellableWork)
         /// Cancel the running work and finish now.
-        case cancelAndFinish(CancellableWork, HandlersToCall)
+        case cancelAndFinish(AnyRequest.CancellableWork, HandlersToCall)
     }
 
     /// `cancel()`, or a limit the kit enforces: the request is to finish with `reason`.
@@ -167,7 +167,7 @@ extension AnyRequest.StateMachine {
     }
 
     /// The pipeline hands over something `cancel()` must stop.
-    mutating func attach(_ item: CancellableWork.Item) -> AttachAction {
+    mutating func attach(_ item: AnyRequest.CancellableWork.Item) -> AttachAction {
         guard case .running(var running) = phase else { return .cancelAtOnce }
         running.work.keep(item)
         phase = .running(running)
@@ -404,6 +404,48 @@ extension Result where Success == any Sendable, Failure == NetworkError {
             .failure(.parse(ParseError(parser: "request", reason: "the parser produced a \(type(of: value)), not a \(Output.self)")))
         case .failure(let error):
             .failure(error)
+        }
+    }
+}
+
+extension AnyRequest {
+    /// What `cancel()` stops while a request runs: its pipeline's task, the transfer of the current
+    /// attempt, and a wait (before a retry, or for a cache entry another request is fetching).
+    struct CancellableWork: Sendable {
+        private var pipeline: Task<Void, Never>?
+        private var transfer: (any TransportTask)?
+        private var wait: Task<Void, any Error>?
+
+        /// One of the three, as the pipeline hands it over.
+        enum Item: Sendable {
+            case pipeline(Task<Void, Never>)
+            case transfer(any TransportTask)
+            case wait(Task<Void, any Error>)
+
+            /// Stops this item: kept alone, then cancelled with all of it, so `keep` is the one
+            /// place that takes an item apart.
+            func cancel() {
+                var alone = CancellableWork()
+                alone.keep(self)
+                alone.cancel()
+            }
+        }
+
+        /// Keeps `item` in its slot, in place of the one before of its kind (the last attempt's
+        /// transfer, the last wait).
+        mutating func keep(_ item: Item) {
+            switch item {
+            case .pipeline(let task): pipeline = task
+            case .transfer(let task): transfer = task
+            case .wait(let task): wait = task
+            }
+        }
+
+        /// Stops all of it.
+        func cancel() {
+            transfer?.cancel()
+            wait?.cancel()
+            pipeline?.cancel()
         }
     }
 }

@@ -254,7 +254,9 @@ extension AnyRequest {
         }
     }
 
-    /// See `RunningRequest.commit()`.
+    /// Commits the request to its outcome before an act that cannot be undone (a download's
+    /// file moved into place): true when it still runs, and a stop after it changes nothing;
+    /// false when it was stopped or finished, and the act must not happen.
     func commit() -> Bool {
         withStateMachine { $0.commit() }
     }
@@ -373,8 +375,6 @@ extension AnyRequest {
     }
 }
 
-/// The pipeline and the transfer see a running request through `RunningRequest`.
-extension AnyRequest: RunningRequest {}
 
 /// A typed request (`Request`, `StreamRequest`) whose handlers get the request as its own class.
 protocol TypedHandlers: AnyRequest {}

@@ -190,8 +190,9 @@ extension Optional {
     }
 }
 
-/// A request's pipeline sees its service through `PipelineHost`.
-extension Service: PipelineHost {
+extension Service {
+    /// Runs a new request with `options` and `parser` through this service, as a request it was
+    /// sent (a WebSocket's reconnection opens its new connection so).
     func run(options: RequestOptions, parser: any ResponseParser) async -> AnyResult {
         await anyResult(of: AnyRequest(options: options, parser: parser))
     }

@@ -10,7 +10,7 @@ extension StreamSink {
 
     /// An `ItemStream` iterates `request`: items are held for it from now on, and when no handler
     /// was added it parses the chunks itself.
-    func attachSequence(of request: any RunningRequest) {
+    func attachSequence(of request: AnyRequest) {
         flow.withLock { flow in
             flow.sequenceAttached = true
             flow.sequenceParses = flow.handlers.isEmpty
@@ -97,7 +97,7 @@ extension StreamSink {
     /// error stops the request. Returns what the iterator hands out.
     private func parsedChunk(_ result: Result<[Item], NetworkError>) -> Result<[Item], NetworkError> {
         typealias Handlers = [@MainActor @Sendable (Item) -> Void]
-        let (drain, producer, request, handlers) = flow.withLock { flow -> (Drain?, Producer?, (any RunningRequest)?, Handlers) in
+        let (drain, producer, request, handlers) = flow.withLock { flow -> (Drain?, Producer?, AnyRequest?, Handlers) in
             flow.parsing = false
             switch result {
             case .success(let items):

@@ -58,7 +58,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         /// True when the sequence parses (it alone consumed when it was attached).
         var sequenceParses = false
         /// The request the sequence iterates, stopped when its parser throws.
-        weak var request: (any RunningRequest)?
+        weak var request: AnyRequest?
         var consumer: Consumer?
         var producer: Producer?
         var drain: Drain?
@@ -127,7 +127,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         }
     }
 
-    func feed(_ chunk: Data, request: any RunningRequest, canWait: Bool) -> NetworkError? {
+    func feed(_ chunk: Data, request: AnyRequest, canWait: Bool) -> NetworkError? {
         let handed = flow.withLock { flow -> Handed in
             guard flow.sequenceParses else { return .parseHere }
             guard flow.end == nil else { return .handed(nil) }
@@ -149,7 +149,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
         }
     }
 
-    func endConnection(bodyEnded: Bool, request: any RunningRequest) async -> NetworkError? {
+    func endConnection(bodyEnded: Bool, request: AnyRequest) async -> NetworkError? {
         let rest = await withCheckedContinuation { (continuation: Drain) in
             let now = flow.withLock { flow -> ConnectionRest? in
                 guard let rest = flow.connectionRest() else {
@@ -216,7 +216,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
 
     /// Parses with `parse` on the transfer's context, then hands the items out; the error that
     /// must stop the stream, if any.
-    private func deliver(request: any RunningRequest, canWait: Bool,
+    private func deliver(request: AnyRequest, canWait: Bool,
                          _ parse: (inout any StreamParser<Item>) throws -> [Item]) -> NetworkError? {
         let items: [Item]
         do {
@@ -233,7 +233,7 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
     }
 
     /// Hands parsed items to the handlers and to the sequence, if one iterates.
-    private func handOut(_ items: [Item], request: any RunningRequest) {
+    private func handOut(_ items: [Item], request: AnyRequest) {
         guard !items.isEmpty else { return }
         queueForHandlers(items, request: request)
         let consumer = flow.withLock { flow -> Consumer? in
@@ -261,12 +261,12 @@ final class StreamSink<Item: Sendable>: StreamSinking, @unchecked Sendable {
 
     /// Queues one block that runs every handler on each item, on the main actor, unless the
     /// request finished (nothing is reported after it finishes).
-    private func queueForHandlers(_ items: [Item], request: any RunningRequest) {
+    private func queueForHandlers(_ items: [Item], request: AnyRequest) {
         queue(items, for: flow.withLock { $0.handlersTaking(items.count) }, request: request)
     }
 
     /// Queues the block of `queueForHandlers` for `handlers` (none: nothing to do).
-    func queue(_ items: [Item], for handlers: [@MainActor @Sendable (Item) -> Void], request: any RunningRequest) {
+    func queue(_ items: [Item], for handlers: [@MainActor @Sendable (Item) -> Void], request: AnyRequest) {
         guard !handlers.isEmpty else { return }
         let queued = request.queueWhileRunning {
             for item in items {

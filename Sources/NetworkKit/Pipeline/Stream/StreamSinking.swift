@@ -14,11 +14,11 @@ protocol StreamSinking: AnyObject, Sendable {
     /// parses it). Returns the error that must stop the
     /// stream: the parser's, or the buffer's when it is full and the transport cannot wait
     /// (`canWait` false); the transport then waits in `waitForRoom` before reading on.
-    func feed(_ chunk: Data, request: any RunningRequest, canWait: Bool) -> NetworkError?
+    func feed(_ chunk: Data, request: AnyRequest, canWait: Bool) -> NetworkError?
     /// A connection ended: its body as it should (`bodyEnded`: the parser's last items go to the
     /// consumers), or otherwise. Returns once every chunk of it was parsed, with the error that
     /// must stop the stream (a parser's), if any.
-    func endConnection(bodyEnded: Bool, request: any RunningRequest) async -> NetworkError?
+    func endConnection(bodyEnded: Bool, request: AnyRequest) async -> NetworkError?
     /// True when the consumers have room for more items.
     var hasRoom: Bool { get }
     /// Returns once the consumers have room, or the stream was closed.

@@ -72,13 +72,13 @@ final class Transfer: TransportEvents {
     /// The request's idle timeout, fixed when the transfer is made: `IdleWatch` watches only a
     /// transfer that has one, and reads this without a lock.
     let idleTimeout: IdleTimeout?
-    private let request: any RunningRequest
+    private let request: AnyRequest
     /// What this transfer sends (a redirect's proposal is made from it).
     private let sent: OutgoingRequest
     private let setup: Setup
     private let locked: Protected<Locked>
 
-    init(request: any RunningRequest, sending sent: OutgoingRequest, setup: Setup,
+    init(request: AnyRequest, sending sent: OutgoingRequest, setup: Setup,
          continuation: CheckedContinuation<TransferOutcome, Never>) {
         self.request = request
         self.sent = sent
