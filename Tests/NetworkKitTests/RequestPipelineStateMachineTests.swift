@@ -375,6 +375,52 @@ struct RequestPipelineStateMachineTests {
         #expect(plain.brokenTransition == nil && unread.brokenTransition == nil && download.brokenTransition == nil)
     }
 
+    @Test("a stream's connections: each end is asked about, a wait leads to the next attempt, the policy or a cancel ends it")
+    func aStreamReconnectsAsItsPolicySays() {
+        let policy = StreamReconnection(delay: .seconds(1), maxDelay: .seconds(5), backoffMultiplier: 2, maxFailedConnects: 2)
+        var machine = RequestPipeline.StateMachine(partialFile: nil, canRevalidate: false, resendLimit: Self.resendLimit,
+                                                   reconnection: policy, assertsOnBrokenTransition: false)
+        let drop = NetworkError.transport(TransportError(.networkConnectionLost))
+        let steps: [(String, () -> RequestPipeline.StateMachine.Action)] = [
+            ("adapt(1)", { machine.start() }),
+            ("send(1)", { machine.adapted(stopRequested: false) }),
+            ("respond", { machine.transferred(Self.answer(200), stopRequested: false) }),
+            ("endConnection(success)", { machine.responded(.success("ended"), stopRequested: false) }),
+            ("waitToReconnect(1s)", { machine.connectionEnded(.endOfBody, serverDelay: nil) }),
+            ("adapt(2)", { machine.waitedToReconnect(cancelled: false) }),
+            ("endConnection(\(Self.describe(drop)))", { machine.adaptFailed(drop) }),
+            ("waitToReconnect(2s)", { machine.connectionEnded(.failed(drop, began: false), serverDelay: nil) }),
+            ("adapt(3)", { machine.waitedToReconnect(cancelled: false) }),
+            ("send(3)", { machine.adapted(stopRequested: false) }),
+            ("respond", { machine.transferred(Self.answer(204), stopRequested: false) }),
+            ("endConnection(success)", { machine.responded(.success("no content"), stopRequested: false) }),
+            ("finish(success)", { machine.connectionEnded(.noContent, serverDelay: nil) }),
+        ]
+        for (index, (expected, event)) in steps.enumerated() {
+            #expect(Self.describe(event()) == expected, "step \(index + 1)")
+        }
+        #expect(machine.brokenTransition == nil)
+
+        var cancelled = RequestPipeline.StateMachine(partialFile: nil, canRevalidate: false, reconnection: policy,
+                                                     assertsOnBrokenTransition: false)
+        _ = cancelled.start()
+        _ = cancelled.adaptFailed(drop)
+        #expect(Self.describe(cancelled.connectionEnded(.failed(drop, began: true), serverDelay: .seconds(3))) == "waitToReconnect(3s)")
+        #expect(Self.describe(cancelled.waitedToReconnect(cancelled: true)) == "finish(cancelled)")
+        #expect(cancelled.brokenTransition == nil)
+    }
+
+    @Test("a machine without a reconnection policy never asks about a connection's end, and refuses one")
+    func aRequestThatDoesNotReconnectFinishesAtOnce() {
+        var machine = RequestPipeline.StateMachine(partialFile: nil, canRevalidate: false, assertsOnBrokenTransition: false)
+        _ = machine.start()
+        _ = machine.adapted(stopRequested: false)
+        _ = machine.transferred(Self.answer(200), stopRequested: false)
+        #expect(Self.describe(machine.responded(.success("parsed"), stopRequested: false)) == "finish(success)")
+        #expect(Self.describe(machine.connectionEnded(.endOfBody, serverDelay: nil)) == "finish(success)")
+        #expect(machine.brokenTransition == "connectionEnded while finished")
+    }
+
     // MARK: - Driving and describing
 
     /// The request a sequence drives: in memory, a download, or one with a cache entry.
@@ -406,6 +452,8 @@ struct RequestPipelineStateMachineTests {
         case .responding(let attempt): "responding(\(attempt))"
         case .askingInterceptors(let attempt, let error): "askingInterceptors(\(attempt), \(describe(error)))"
         case .backingOff(let attempt): "backingOff(\(attempt))"
+        case .endingConnection(let attempt, let result): "endingConnection(\(attempt), \(describe(result)))"
+        case .waitingToReconnect(let attempt): "waitingToReconnect(\(attempt))"
         case .finished(let result): "finished(\(describe(result)))"
         }
     }
@@ -422,6 +470,8 @@ struct RequestPipelineStateMachineTests {
         case .askInterceptors(let attempt, let error): "askInterceptors(\(attempt), \(describe(error)))"
         case .backOff(let delay, let attempt, let error):
             "backOff(\(delay.components.seconds)s, \(attempt), \(describe(error)))"
+        case .endConnection(let result): "endConnection(\(describe(result)))"
+        case .waitToReconnect(let delay): "waitToReconnect(\(delay.components.seconds)s)"
         case .finish(let result): "finish(\(describe(result)))"
         }
     }

@@ -17,6 +17,8 @@ extension RequestPipeline {
     ///     backingOff(n) ──backedOff──▶ adapting(n + 1)
     ///     a stop, a failed adapt, no retry, a cancelled wait ──▶ finished
     ///     any failure once the body cannot be sent again (a stream made once, read) ──▶ finished
+    ///     with a reconnection policy (a stream), each end ──▶ endingConnection(n) ──connectionEnded──▶
+    ///         waitingToReconnect(n) ──waitedToReconnect──▶ adapting(n + 1) | finished
     ///
     /// An event the phase does not wait for is a bug in the driver, never the caller's error: it
     /// stops a debug build (`assertionFailure`) unless the machine was made to record it
@@ -46,6 +48,11 @@ extension RequestPipeline {
             case askingInterceptors(attempt: Int, error: NetworkError)
             /// Waiting before the attempt after `attempt`.
             case backingOff(attempt: Int)
+            /// A stream's connection, attempt `attempt`, ended with `result`: how it ended decides
+            /// whether another connects.
+            case endingConnection(attempt: Int, result: AnyResult)
+            /// Waiting before a stream's next connection, the attempt after `attempt`.
+            case waitingToReconnect(attempt: Int)
             /// The loop is over: the request finishes with `result`.
             case finished(AnyResult)
         }
@@ -72,6 +79,12 @@ extension RequestPipeline {
             /// Tell the monitors attempt `attempt` failed with `error` and is retried, wait `delay`
             /// (cancellably), then report `backedOff`.
             case backOff(delay: Duration, attempt: Int, error: NetworkError)
+            /// A stream's connection ended with this result: report how it ended, for its
+            /// reconnection (`connectionEnded`).
+            case endConnection(AnyResult)
+            /// Tell nobody, wait `delay` (cancellably) before the stream connects again, then report
+            /// `waitedToReconnect`.
+            case waitToReconnect(delay: Duration)
             /// The end: the request finishes with this result.
             case finish(AnyResult)
         }
@@ -95,6 +108,8 @@ extension RequestPipeline {
         /// Set when a transfer read a body that cannot be made again (a ``RequestBodyStream`` made
         /// once): no attempt follows, and a failure stands as it is.
         private(set) var bodySpent = false
+        /// A stream's reconnections; nil for a request that never connects again.
+        private var reconnector: StreamReconnector?
         /// The first event that came in a phase that does not wait for it, and that phase.
         private(set) var brokenTransition: String?
         /// Whether a broken transition stops a debug build; false only where a test records it.
@@ -103,10 +118,12 @@ extension RequestPipeline {
         /// The attempts of a request that downloads to `partialFile` (nil when it does not), that a
         /// cache entry can answer after a `304` when `canRevalidate`, and that sends attempts the
         /// server did not process again up to `resendLimit` times (an attempt whose connection closed
-        /// before any answer only when `isIdempotent`).
+        /// before any answer only when `isIdempotent`), and that connects again after each end as
+        /// `reconnection` says (a stream's policy; nil never).
         init(partialFile: URL?, canRevalidate: Bool, isIdempotent: Bool = true, resendLimit: Int = 0,
-             assertsOnBrokenTransition: Bool = true) {
+             reconnection: StreamReconnection? = nil, assertsOnBrokenTransition: Bool = true) {
             self.assertsOnBrokenTransition = assertsOnBrokenTransition
+            reconnector = reconnection.map(StreamReconnector.init(policy:))
             self.partialFile = partialFile
             self.canRevalidate = canRevalidate
             self.isIdempotent = isIdempotent
@@ -233,6 +250,30 @@ extension RequestPipeline.StateMachine {
         return adapt(attempt: attempt + 1)
     }
 
+    /// How the stream's connection ended (`end`, with the server's last asked delay): the wait
+    /// before the next connection, or the finish with the connection's result.
+    @inline(never)
+    mutating func connectionEnded(_ end: StreamReconnector.ConnectionEnd, serverDelay: Duration?) -> Action {
+        guard case .endingConnection(let attempt, let result) = phase, reconnector != nil else {
+            return unexpected("connectionEnded")
+        }
+        guard let delay = reconnector?.next(after: end, serverDelay: serverDelay) else { return settle(result) }
+        phase = .waitingToReconnect(attempt: attempt)
+        return .waitToReconnect(delay: delay)
+    }
+
+    /// The wait before a stream's next connection ended: it begins, as a new attempt that may be
+    /// resent, restarted and retried as the first was, unless the wait was cancelled.
+    @inline(never)
+    mutating func waitedToReconnect(cancelled: Bool) -> Action {
+        guard case .waitingToReconnect(let attempt) = phase else { return unexpected("waitedToReconnect") }
+        if cancelled { return settle(.failure(.cancelled)) }
+        unprocessedAttempts = 0
+        hasRestarted = false
+        bodySpent = false
+        return adapt(attempt: attempt + 1)
+    }
+
     /// The failure of an answerless transfer that is sent again, within the limit: one the server
     /// did not process, or (for an idempotent request) one whose connection closed before any
     /// answer.
@@ -250,8 +291,16 @@ extension RequestPipeline.StateMachine {
         return .adapt(attempt: attempt)
     }
 
-    /// The one way out of the loop: the phase keeps the result.
+    /// The end of an attempt that no other follows: the finish, or, with a reconnection policy,
+    /// the end of a connection, which `connectionEnded` decides on.
     private mutating func finish(_ result: AnyResult) -> Action {
+        guard reconnector != nil, let attempt = phase.attempt else { return settle(result) }
+        phase = .endingConnection(attempt: attempt, result: result)
+        return .endConnection(result)
+    }
+
+    /// The one way out of the loop: the phase keeps the result.
+    private mutating func settle(_ result: AnyResult) -> Action {
         phase = .finished(result)
         return .finish(result)
     }
@@ -262,7 +311,7 @@ extension RequestPipeline.StateMachine {
         if brokenTransition == nil { brokenTransition = transition }
         if assertsOnBrokenTransition { assertionFailure("the attempt loop got \(transition)") }
         if case .finished(let result) = phase { return .finish(result) }
-        return finish(.failure(.cancelled))
+        return settle(.failure(.cancelled))
     }
 }
 
@@ -279,7 +328,20 @@ extension RequestPipeline.StateMachine.Phase {
         case .responding: "responding"
         case .askingInterceptors: "askingInterceptors"
         case .backingOff: "backingOff"
+        case .endingConnection: "endingConnection"
+        case .waitingToReconnect: "waitingToReconnect"
         case .finished: "finished"
+        }
+    }
+
+    /// The attempt the phase is at; nil before the first and once finished.
+    var attempt: Int? {
+        switch self {
+        case .ready, .finished: nil
+        case .adapting(let attempt), .transferring(let attempt), .resending(let attempt), .restartingDownload(let attempt, _),
+             .revalidating(let attempt), .responding(let attempt), .askingInterceptors(let attempt, _), .backingOff(let attempt),
+             .endingConnection(let attempt, _), .waitingToReconnect(let attempt):
+            attempt
         }
     }
 }

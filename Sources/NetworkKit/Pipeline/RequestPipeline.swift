@@ -28,10 +28,15 @@ import FoundationNetworking
 ///
 /// Steps 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
-/// wait, the finish), and `attempts(recording:)` does the work.
+/// wait, a stream's next connection, the finish), and `attempts(recording:)` does the work. What
+/// the request's kind does that the others do not (its limits, where the body goes, its header
+/// fields, how the transfer starts, steps 5 and 6, its result) is its `strategy`'s: the pipeline
+/// never asks which kind it runs.
 final class RequestPipeline: Sendable {
     let request: AnyRequest
     let options: RequestOptions
+    /// What the request's kind does that the others do not.
+    let strategy: any RequestStrategy
     let settings: PipelineSettings
     /// Held so the service and its transport live until the request finishes.
     let service: Service
@@ -41,9 +46,13 @@ final class RequestPipeline: Sendable {
     let observer: (any RequestObserving)?
     private let interceptors: InterceptorChain
 
-    init(request: AnyRequest, options: RequestOptions, settings: PipelineSettings, service: Service) {
+    /// The pipeline of `request`, sent with `options` as its kind's `strategy` says (made from the
+    /// options when not given), by `service` with `settings`.
+    init(request: AnyRequest, options: RequestOptions, strategy: (any RequestStrategy)? = nil, settings: PipelineSettings,
+         service: Service) {
         self.request = request
         self.options = options
+        self.strategy = strategy ?? options.kind.strategy(options: options, settings: settings)
         self.settings = settings
         self.service = service
         monitors = settings.monitors
@@ -53,7 +62,7 @@ final class RequestPipeline: Sendable {
     }
 
     /// The service's envelope, unless the request leaves it out.
-    private var envelope: ResponseEnvelope? {
+    var envelope: ResponseEnvelope? {
         options.skippedServiceDefaults.contains(.envelope) ? nil : settings.envelope
     }
 
@@ -76,11 +85,7 @@ final class RequestPipeline: Sendable {
         for monitor in monitors { monitor.requestDidStart(request.id, target: options.target.description, method: options.method) }
         var metrics = RequestMetrics(id: request.id, url: nil, method: options.method, statusCode: nil, attempts: 0,
                                      duration: .zero, bytesSent: 0, bytesReceived: 0, error: nil)
-        if case .stream(let stream) = options.kind {
-            // Consumers hear the end, and a transport waiting for them is let go, whoever finishes
-            // the request (its pipeline, a cancel, a limit).
-            request.observeAnyResult { stream.sink.close($0) }
-        }
+        strategy.begin(request)
         if let timeLimit {
             service.timeLimits.add(request.id, limit: timeLimit) { [request] in
                 request.stop(with: .timeLimitExceeded(timeLimit))
@@ -90,10 +95,7 @@ final class RequestPipeline: Sendable {
         if timeLimit != nil { service.timeLimits.remove(request.id) }
         metrics.duration = started.duration(to: .now)
         let finished = request.finish(result, metrics: metrics)
-        if let observer {
-            let stream = if case .stream(let stream) = options.kind { stream.sink.counts } else { nil as (items: Int, connections: Int)? }
-            observer.requestDidFinish(finished.metrics, stream: stream)
-        }
+        observer?.requestDidFinish(finished.metrics, stream: strategy.streamCounts)
         for monitor in monitors { monitor.requestDidFinish(finished.metrics) }
         return finished.result
     }
@@ -119,22 +121,14 @@ final class RequestPipeline: Sendable {
                            environment: settings.environment, date: settings.dates.now)
     }
 
-    /// The request's limits, else the service's for its kind: downloads to disk have their own,
-    /// and streams none but their own.
+    /// The request's limits, else the service's for its kind (downloads to disk have their own,
+    /// streams none but their own).
     private var timeLimit: Duration? {
-        switch options.kind {
-        case .plain, .webSocket: options.timeLimit ?? settings.timeLimit
-        case .download: options.timeLimit ?? settings.downloadTimeLimit
-        case .stream: options.timeLimit
-        }
+        options.timeLimit ?? strategy.serviceTimeLimit(settings)
     }
 
     private var sizeLimit: Int64? {
-        switch options.kind {
-        case .plain, .webSocket: options.maxResponseBytes ?? settings.maxResponseBytes
-        case .download: options.maxResponseBytes ?? settings.maxDownloadBytes
-        case .stream: options.maxResponseBytes
-        }
+        options.maxResponseBytes ?? strategy.serviceSizeLimit(settings)
     }
 
     /// Step 1: the request's draft, prepared by every interceptor, encoded as an
@@ -188,22 +182,10 @@ final class RequestPipeline: Sendable {
             cache = lookup
             if let answer { return answer }
         }
-        var file: PartialDownload?
-        var reconnector: StreamReconnector?
-        let body: Transfer.Body   // where an accepted answer's body goes, in every transfer
-        switch options.kind {
-        case .plain, .webSocket:
-            body = .memory
-        case .download(let download):
-            let partial = PartialDownload(options: download, sourceURL: OutgoingRequestBuilder.downloadIdentity(options, environment: settings.environment))
-            file = partial
-            body = .file(partial)
-        case .stream(let stream):
-            reconnector = StreamReconnector(policy: stream.reconnection)
-            body = .stream(sink: stream.sink, accepting: acceptableStatusCodes)
-        }
-        var machine = StateMachine(partialFile: file?.partialURL, canRevalidate: cache?.canRevalidate ?? false,
-                                   isIdempotent: isIdempotent, resendLimit: settings.unprocessedResendLimit)
+        let body = strategy.body(accepting: acceptableStatusCodes)   // in every transfer
+        var machine = StateMachine(partialFile: strategy.partialFile, canRevalidate: cache?.canRevalidate ?? false,
+                                   isIdempotent: isIdempotent, resendLimit: settings.unprocessedResendLimit,
+                                   reconnection: strategy.reconnection)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
         var next = machine.start()
@@ -212,7 +194,6 @@ final class RequestPipeline: Sendable {
             case .adapt(let attempt):                                                                 // 3. adapt
                 do {
                     adapted = try await adaptAttempt(prepared, attempt: attempt, unprocessed: machine.unprocessedAttempts,
-                                                     file: file,
                                                      conditionalFields: cache?.conditionalFields ?? [:])
                 } catch {
                     next = machine.adaptFailed(error)
@@ -229,14 +210,12 @@ final class RequestPipeline: Sendable {
                 outcome = TransferOutcome()
                 next = machine.resendAnnounced()
             case .discardPartialFile:                                                                 //    from zero
-                file?.discard()
+                strategy.discardPartialFile()
                 next = machine.partialFileDiscarded()
             case .revalidate(let head):                                                               // 2. a 304
                 next = machine.revalidated(await revalidate(with: head, cache: &cache, recording: &metrics))
             case .respond:                                                                            // 5–6.
-                let result = await respond(to: outcome, file: file, cache: cache)
-                if case .failure = result { file?.suspend() }
-                next = machine.responded(result, stopRequested: isCancelled)
+                next = machine.responded(await strategy.respond(to: outcome, in: self, cache: cache), stopRequested: isCancelled)
             case .askInterceptors(let attempt, let error):                                            // 7. retry?
                 let failed = context(attempt: attempt, unprocessed: machine.unprocessedAttempts, response: outcome.head)
                 next = machine.interceptorsDecided(await interceptors.retryDecision(adapted, error: error, context: failed))
@@ -250,19 +229,18 @@ final class RequestPipeline: Sendable {
                 } catch {
                     next = machine.backedOff(cancelled: true)
                 }
-            case .finish(let result):                                                                 // 8. finish
-                guard case .stream(let stream) = options.kind else { return result }
-                guard let wait = reconnector?.next(after: connectionEnd(result), serverDelay: stream.sink.resumption.retry) else {
-                    return streamResult(result, sink: stream.sink)
-                }
+            case .endConnection(let result):                                                          //    a stream's end
+                let (end, serverDelay) = strategy.connectionEnd(after: result, request: request)
+                next = machine.connectionEnded(end, serverDelay: serverDelay)
+            case .waitToReconnect(let delay):                                                         //    reconnect
                 do {
-                    try await backOff(wait)                                                           //    reconnect
+                    try await backOff(delay)
+                    next = machine.waitedToReconnect(cancelled: false)
                 } catch {
-                    return .failure(.cancelled)
+                    next = machine.waitedToReconnect(cancelled: true)
                 }
-                machine = StateMachine(partialFile: nil, canRevalidate: false, isIdempotent: isIdempotent,
-                                       resendLimit: settings.unprocessedResendLimit)
-                next = machine.start(after: metrics.attempts)   // the attempts sent so far
+            case .finish(let result):                                                                 // 8. finish
+                return strategy.finalResult(result)
             }
         }
     }
@@ -281,11 +259,9 @@ final class RequestPipeline: Sendable {
     /// redirects the policy allows (each a transfer of its own, within the same attempt); the
     /// monitors hear each redirect before it is followed.
     private func transfer(_ outgoing: OutgoingRequest, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
-        // A stream's bytes are not held: its parser's limits bound it.
-        let decompressionLimit: Int64 = if case .stream = body { .max } else { settings.maxDecompressedBytes }
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? settings.redirectPolicy,
-                                   origin: outgoing.url, sizeLimit: sizeLimit, decompressionLimit: decompressionLimit,
+                                   origin: outgoing.url, sizeLimit: sizeLimit, decompressionLimit: strategy.decompressionLimit(settings),
                                    transportDecodes: service.transport.decodesContentEncoding, body: body,
                                    envelope: envelope, jsonDecoder: settings.jsonDecoder,
                                    transportPausesReading: service.transport.pausesReading,
@@ -318,36 +294,24 @@ final class RequestPipeline: Sendable {
         return await withCheckedContinuation { continuation in
             let transfer = Transfer(request: request, sending: outgoing, setup: setup, continuation: continuation)
             setup.idleWatch.add(transfer)
-            let task: any TransportTask
-            if case .webSocket(let socket) = options.kind {
-                task = service.transport.startWebSocket(outgoing, options: socket.options, events: transfer, opened: socket.open)
-            } else {
-                task = service.transport.start(outgoing, priority: options.priority, events: transfer)
-            }
+            let task = strategy.start(outgoing, on: service.transport, priority: options.priority, events: transfer)
             transfer.attach(task)
             request.attach(.transfer(task))
         }
     }
 
-    /// Step 3 for one attempt: the header fields of this attempt (those that resume what a download
-    /// left on disk, `conditionalFields` (a stale cache entry's validators) where the request has none
-    /// of its own, a reconnecting stream's `Last-Event-ID`), then `adapt`, so the interceptors and
-    /// the signer see every header that is sent.
+    /// Step 3 for one attempt: the header fields of this attempt (`conditionalFields` (a stale cache
+    /// entry's validators) where the request has none of its own, then its kind's: those that resume
+    /// what a download left on disk, a reconnecting stream's `Last-Event-ID`, a WebSocket's
+    /// subprotocols), then `adapt`, so the interceptors and the signer see every header that is sent.
     private func adaptAttempt(_ prepared: OutgoingRequest, attempt: Int, unprocessed: Int,
-                              file: PartialDownload?,
                               conditionalFields: HTTPFields) async throws(NetworkError) -> OutgoingRequest {
         var attemptRequest = prepared
         do {
-            for field in try file?.prepare() ?? [:] { attemptRequest.head.headerFields[field.name] = field.value }
             for field in conditionalFields where attemptRequest.head.headerFields[field.name] == nil {
                 attemptRequest.head.headerFields[field.name] = field.value
             }
-            if case .stream(let stream) = options.kind, !stream.sink.resumption.lastEventID.isEmpty {
-                attemptRequest.head.headerFields[.lastEventID] = stream.sink.resumption.lastEventID
-            }
-            if case .webSocket(let socket) = options.kind {
-                for field in socket.options.upgradeFields { attemptRequest.head.headerFields[field.name] = field.value }
-            }
+            try strategy.prepare(&attemptRequest)
         } catch {
             observer?.transferDidEnd(head: nil, error: error)
             throw error
@@ -386,60 +350,14 @@ final class RequestPipeline: Sendable {
         return outcome
     }
 
-    /// Steps 5 and 6: a transfer's outcome as the request's result. A download's file is checked
-    /// and moved into place between validating and parsing.
-    private func respond(to outcome: TransferOutcome, file: PartialDownload?,
-                         cache: (any RequestCaching)?) async -> AnyResult {
-        if case .stream(let stream) = options.kind, let error = await endConnection(of: stream, outcome: outcome) {
-            return .failure(error)
-        }
-        if case .webSocket(let socket) = options.kind {
-            return await respondToUpgrade(outcome, connection: socket.take())
-        }
-        switch validate(outcome, file: file) {
-        case .finished(let result):
-            return result
-        case .parse(let response):
-            let result = await parse(response)
-            if case .success = result { cache?.store(response) }
-            return result
-        }
-    }
-
-    /// What step 5 makes of an answer: the request's result already, or a response to parse.
-    private enum Validation {
-        case finished(AnyResult)
-        case parse(Response)
-    }
-
-    /// Step 5: the status against the request's acceptable codes, then the service's validation;
-    /// a download's file moved into place. Apart from `respond`, so its values take no room in
-    /// the awaiting pipeline's frames.
-    @inline(never)
-    private func validate(_ outcome: TransferOutcome, file: PartialDownload?) -> Validation {
-        if let error = outcome.error { return .finished(.failure(error)) }
+    /// The head of the answer a transfer ended with, for steps 5 and 6: its failure, or a
+    /// `.badServerResponse` when it ended without a response, is thrown.
+    func answerHead(of outcome: TransferOutcome) throws(NetworkError) -> ResponseHead {
+        if let error = outcome.error { throw error }
         guard let head = outcome.head else {
-            return .finished(.failure(.transport(TransportError(.badServerResponse, detail: "the transfer ended without a response"))))
+            throw .transport(TransportError(.badServerResponse, detail: "the transfer ended without a response"))
         }
-        if case .stream = options.kind {
-            return .finished(respondToStream(head: head, body: outcome.body))
-        }
-        if file == nil { request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
-        var response: Response
-        switch accept(Response(head, data: outcome.body), checksBody: file == nil) {                 // 5. validate
-        case .success(let accepted): response = accepted
-        case .failure(let error): return .finished(.failure(error))
-        }
-        if let file {
-            do {
-                let downloaded = try file.finish(head, commit: request.commit)
-                request.didReceiveWholeBody(bytes: downloaded.byteCount)
-                response.downloadedFile = downloaded
-            } catch {
-                return .finished(.failure(error))
-            }
-        }
-        return .parse(response)
+        return head
     }
 
     /// Step 5 for an answer in hand, the same whether it came from the network, the cache or a

@@ -48,7 +48,7 @@ extension Service {
     private func performShutdown(gracePeriod: Duration) async {
         // Long-lived requests never finish on their own: they end now.
         for request in requests.all {
-            if case .stream = request.options.kind { request.stop(with: .serviceShutDown) }
+            if request.options.kind.endsAtShutdown { request.stop(with: .serviceShutDown) }
         }
         await openWebSockets.closeAll(code: 1001, reason: "going away")
         let clock = pipelineSettings.clock

@@ -111,16 +111,15 @@ public final class Service: Sendable {
         let pipelineSettings = settings.withLock { $0.pipeline }
         let context = StartContext(registry: requests)
         let options = request.options
+        let strategy = options.kind.strategy(options: options, settings: pipelineSettings)
         // A stopped download finishes once its file is closed; a WebSocket once a connection its
-        // upgrade opened is closed; a cache-then-network request once its cached value's handlers
-        // have returned.
-        let pipelineFinishesStops = switch options.kind {
-        case .download, .webSocket: true
-        case .plain, .stream: options.cache?.mode == .cacheThenNetwork
-        }
+        // upgrade opened is closed (their strategies say so); a cache-then-network request once its
+        // cached value's handlers have returned.
+        let pipelineFinishesStops = strategy.pipelineFinishesStops || options.cache?.mode == .cacheThenNetwork
         switch request.start(context, pipelineFinishesStops: pipelineFinishesStops) {
         case .started:
-            return RequestPipeline(request: request, options: options, settings: pipelineSettings, service: self)
+            return RequestPipeline(request: request, options: options, strategy: strategy, settings: pipelineSettings,
+                                   service: self)
         case .finishedAtStart, .startedBefore:
             return nil
         }

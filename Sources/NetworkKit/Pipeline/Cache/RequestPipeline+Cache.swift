@@ -8,7 +8,7 @@ extension RequestPipeline {
     /// Whether a request's answer may be cached: only a plain request's, and not one whose body
     /// comes from a file or a stream.
     static func canCache(_ options: RequestOptions) -> Bool {
-        guard case .plain = options.kind else { return false }
+        guard options.kind.isCacheable else { return false }
         switch options.body {
         case .file, .stream, .multipart: return false
         default: return true
