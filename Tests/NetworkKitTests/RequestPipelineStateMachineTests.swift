@@ -410,6 +410,55 @@ struct RequestPipelineStateMachineTests {
         #expect(cancelled.brokenTransition == nil)
     }
 
+    @Test("the cache is asked before the first attempt: its answer finishes the request; without one, a 304 may answer from it")
+    func theCacheIsAskedFirst() {
+        var answered = RequestPipeline.StateMachine(partialFile: nil, looksUpCache: true, assertsOnBrokenTransition: false)
+        #expect(Self.describe(answered.start()) == "lookUpCache")
+        #expect(Self.describe(answered.cacheLookedUp(.success("cached"), canRevalidate: false)) == "finish(success)")
+
+        var missed = RequestPipeline.StateMachine(partialFile: nil, looksUpCache: true, assertsOnBrokenTransition: false)
+        _ = missed.start()
+        #expect(Self.describe(missed.cacheLookedUp(nil, canRevalidate: true)) == "adapt(1)")
+        _ = missed.adapted(stopRequested: false)
+        #expect(Self.describe(missed.transferred(Self.answer(304), stopRequested: false)) == "revalidate(304)")
+
+        var stale = RequestPipeline.StateMachine(partialFile: nil, looksUpCache: true, assertsOnBrokenTransition: false)
+        _ = stale.start()
+        _ = stale.cacheLookedUp(nil, canRevalidate: false)
+        _ = stale.adapted(stopRequested: false)
+        #expect(Self.describe(stale.transferred(Self.answer(304), stopRequested: false)) == "respond", "no entry to refresh")
+        #expect(answered.brokenTransition == nil && missed.brokenTransition == nil && stale.brokenTransition == nil)
+
+        var plain = RequestPipeline.StateMachine(partialFile: nil, assertsOnBrokenTransition: false)
+        #expect(Self.describe(plain.start()) == "adapt(1)")
+        _ = plain.cacheLookedUp(nil, canRevalidate: false)
+        #expect(plain.brokenTransition == "cacheLookedUp while adapting")
+    }
+
+    @Test("where the service limits the requests in flight, each attempt waits for room; a stop while it waits finishes it")
+    func eachAttemptWaitsForRoom() {
+        var machine = RequestPipeline.StateMachine(partialFile: nil, waitsForRoom: true, resendLimit: Self.resendLimit,
+                                                   assertsOnBrokenTransition: false)
+        let steps: [(String, () -> RequestPipeline.StateMachine.Action)] = [
+            ("adapt(1)", { machine.start() }),
+            ("waitForRoom(1)", { machine.adapted(stopRequested: false) }),
+            ("send(1)", { machine.roomFound(cancelled: false) }),
+            ("resend(1, notProcessed)", { machine.transferred(Self.lost(.notProcessed), stopRequested: false) }),
+            ("adapt(2)", { machine.resendAnnounced() }),
+            ("waitForRoom(2)", { machine.adapted(stopRequested: false) }),
+            ("finish(cancelled)", { machine.roomFound(cancelled: true) }),
+        ]
+        for (index, (expected, event)) in steps.enumerated() {
+            #expect(Self.describe(event()) == expected, "step \(index + 1)")
+        }
+        #expect(machine.brokenTransition == nil)
+        var unlimited = RequestPipeline.StateMachine(partialFile: nil, assertsOnBrokenTransition: false)
+        _ = unlimited.start()
+        #expect(Self.describe(unlimited.adapted(stopRequested: false)) == "send(1)")
+        _ = unlimited.roomFound(cancelled: false)
+        #expect(unlimited.brokenTransition == "roomFound while transferring")
+    }
+
     @Test("a machine without a reconnection policy never asks about a connection's end, and refuses one")
     func aRequestThatDoesNotReconnectFinishesAtOnce() {
         var machine = RequestPipeline.StateMachine(partialFile: nil, canRevalidate: false, assertsOnBrokenTransition: false)
@@ -444,6 +493,8 @@ struct RequestPipelineStateMachineTests {
     static func describe(_ phase: RequestPipeline.StateMachine.Phase) -> String {
         switch phase {
         case .ready: "ready"
+        case .lookingUpCache: "lookingUpCache"
+        case .waitingForRoom(let attempt): "waitingForRoom(\(attempt))"
         case .adapting(let attempt): "adapting(\(attempt))"
         case .transferring(let attempt): "transferring(\(attempt))"
         case .resending(let attempt): "resending(\(attempt))"
@@ -461,6 +512,8 @@ struct RequestPipelineStateMachineTests {
     /// The action with its values, as the tables write it.
     static func describe(_ action: RequestPipeline.StateMachine.Action) -> String {
         switch action {
+        case .lookUpCache: "lookUpCache"
+        case .waitForRoom(let attempt): "waitForRoom(\(attempt))"
         case .adapt(let attempt): "adapt(\(attempt))"
         case .send(let attempt): "send(\(attempt))"
         case .resend(let attempt, let error): "resend(\(attempt), \(describe(error)))"

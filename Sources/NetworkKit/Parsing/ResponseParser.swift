@@ -2,8 +2,9 @@ import Foundation
 
 /// Turns a finished `Response` into a value.
 ///
-/// Parsers run on the service's background parsing queue, never on the main actor,
-/// so they may do real work (JSON, model conversion, image decoding). A parser throws
+/// Parsers run in the request's pipeline, never on the main actor, so they may do real work
+/// (JSON, model conversion, image decoding): a lightweight one with a small body where the
+/// pipeline runs, any other on the shared parsing queue. A parser throws
 /// `ParseError` (or any error, which the service wraps) on input it cannot handle.
 ///
 /// Writing one takes a few lines:
@@ -21,7 +22,7 @@ public protocol ResponseParser<Output>: Sendable {
     func parse(_ response: Response) throws -> Output
 
     /// True when parsing a small body takes microseconds (no image decoding, no I/O): such a
-    /// parser may run on the session's delegate queue instead of hopping to the parsing queue.
+    /// parser runs where the pipeline runs instead of hopping to the parsing queue.
     /// False unless a parser says otherwise; see `ParsingQueue`.
     var isLightweight: Bool { get }
 }
@@ -63,7 +64,7 @@ public struct ClosureParser<Output: Sendable>: ResponseParser {
 }
 
 extension ResponseParser {
-    /// A parser that runs this one, then transforms its output (on the parsing queue).
+    /// A parser that runs this one, then transforms its output (where this one parses).
     public func map<NewOutput: Sendable>(
         _ transform: @escaping @Sendable (Output) throws -> NewOutput
     ) -> ClosureParser<NewOutput> {

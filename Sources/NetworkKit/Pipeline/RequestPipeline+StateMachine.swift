@@ -7,8 +7,11 @@ extension RequestPipeline {
     /// the one restart of a download, a `304`, retries, stops) are tested as tables of phase × event
     /// (`RequestPipelineStateMachineTests`). `RequestPipeline.attempts(recording:)` performs the actions.
     ///
-    ///     ready ──start──▶ adapting(1)
-    ///     adapting(n) ──adapted──▶ transferring(n) ──transferred──▶ responding(n) ──a success──▶ finished
+    ///     ready ──start──▶ adapting(1), or lookingUpCache for a request the cache may answer
+    ///     lookingUpCache ──cacheLookedUp: an answer──▶ finished; none──▶ adapting(1)
+    ///     adapting(n) ──adapted──▶ transferring(n), or waitingForRoom(n) where the service limits
+    ///         the requests in flight ──roomFound──▶ transferring(n) | finished (cancelled)
+    ///     transferring(n) ──transferred──▶ responding(n) ──a success──▶ finished
     ///     transferring(n) ──a download's answer cannot continue its file──▶ restartingDownload(n)
     ///     restartingDownload(n) ──partialFileDiscarded──▶ adapting(n + 1) the first time, finished after
     ///     transferring(n) ──a 304, with a cache entry──▶ revalidating(n) ──revalidated──▶ finished
@@ -28,10 +31,14 @@ extension RequestPipeline {
     struct StateMachine {
         /// Where the request's attempts are.
         enum Phase {
-            /// Built (and looked up in the cache), no attempt begun.
+            /// Built, no attempt begun.
             case ready
+            /// The response cache is asked whether it answers.
+            case lookingUpCache
             /// Attempt `attempt` goes through the interceptors and the signer.
             case adapting(attempt: Int)
+            /// Attempt `attempt` waits for room where the service limits its requests in flight.
+            case waitingForRoom(attempt: Int)
             /// Attempt `attempt` is with the transport.
             case transferring(attempt: Int)
             /// Attempt `attempt` failed before the server processed it (``ServerProcessing``): it is
@@ -59,6 +66,12 @@ extension RequestPipeline {
 
         /// What the pipeline does next.
         enum Action {
+            /// Ask the response cache whether it answers (delivering a cache-then-network reply
+            /// on the way), then report `cacheLookedUp`.
+            case lookUpCache
+            /// Wait (cancellably) for room where the service limits its requests in flight, then
+            /// report `roomFound`; the room is left once the attempt's transfer ended.
+            case waitForRoom(attempt: Int)
             /// Adapt the built request for attempt `attempt` (interceptors, signer, resume and
             /// conditional headers), then report `adapted` or `adaptFailed`.
             case adapt(attempt: Int)
@@ -93,8 +106,12 @@ extension RequestPipeline {
         private(set) var phase: Phase = .ready
         /// A download's partial file; nil for a request whose body stays in memory.
         let partialFile: URL?
-        /// Whether a cache entry answers a `304`.
-        let canRevalidate: Bool
+        /// Whether a cache entry answers a `304`: as made, or as the cache lookup found.
+        private(set) var canRevalidate: Bool
+        /// Whether the response cache is asked first.
+        let looksUpCache: Bool
+        /// Whether each attempt waits for room where the service limits its requests in flight.
+        let waitsForRoom: Bool
         /// Whether the request may be sent twice without harm (it decides whether an attempt whose
         /// connection closed before any answer is sent again).
         let isIdempotent: Bool
@@ -120,9 +137,14 @@ extension RequestPipeline {
         /// server did not process again up to `resendLimit` times (an attempt whose connection closed
         /// before any answer only when `isIdempotent`), and that connects again after each end as
         /// `reconnection` says (a stream's policy; nil never).
-        init(partialFile: URL?, canRevalidate: Bool, isIdempotent: Bool = true, resendLimit: Int = 0,
+        /// The cache is asked first when `looksUpCache`; each attempt waits for room first when
+        /// `waitsForRoom`.
+        init(partialFile: URL?, canRevalidate: Bool = false, looksUpCache: Bool = false, waitsForRoom: Bool = false,
+             isIdempotent: Bool = true, resendLimit: Int = 0,
              reconnection: StreamReconnection? = nil, assertsOnBrokenTransition: Bool = true) {
             self.assertsOnBrokenTransition = assertsOnBrokenTransition
+            self.looksUpCache = looksUpCache
+            self.waitsForRoom = waitsForRoom
             reconnector = reconnection.map(StreamReconnector.init(policy:))
             self.partialFile = partialFile
             self.canRevalidate = canRevalidate
@@ -142,7 +164,21 @@ extension RequestPipeline.StateMachine {
     @inline(never)
     mutating func start(after previous: Int = 0) -> Action {
         guard case .ready = phase else { return unexpected("start") }
+        if looksUpCache {
+            phase = .lookingUpCache
+            return .lookUpCache
+        }
         return adapt(attempt: previous + 1)
+    }
+
+    /// The cache answered with `answer` (the request finishes with it, unretried), or did not
+    /// (nil): the first attempt begins, and a `304` answers from the entry when `canRevalidate`.
+    @inline(never)
+    mutating func cacheLookedUp(_ answer: AnyResult?, canRevalidate: Bool) -> Action {
+        guard case .lookingUpCache = phase else { return unexpected("cacheLookedUp") }
+        if let answer { return settle(answer) }
+        self.canRevalidate = canRevalidate
+        return adapt(attempt: 1)
     }
 
     /// The attempt's request is adapted; `stopRequested` when the request was stopped meanwhile,
@@ -151,6 +187,20 @@ extension RequestPipeline.StateMachine {
     mutating func adapted(stopRequested: Bool) -> Action {
         guard case .adapting(let attempt) = phase else { return unexpected("adapted") }
         if stopRequested { return finish(.failure(.cancelled)) }
+        if waitsForRoom {
+            phase = .waitingForRoom(attempt: attempt)
+            return .waitForRoom(attempt: attempt)
+        }
+        phase = .transferring(attempt: attempt)
+        return .send(attempt: attempt)
+    }
+
+    /// The wait for room ended: the attempt is sent, unless the wait was cancelled (the request
+    /// was stopped meanwhile), which finishes the request cancelled.
+    @inline(never)
+    mutating func roomFound(cancelled: Bool) -> Action {
+        guard case .waitingForRoom(let attempt) = phase else { return unexpected("roomFound") }
+        if cancelled { return finish(.failure(.cancelled)) }
         phase = .transferring(attempt: attempt)
         return .send(attempt: attempt)
     }
@@ -320,6 +370,8 @@ extension RequestPipeline.StateMachine.Phase {
     var name: String {
         switch self {
         case .ready: "ready"
+        case .lookingUpCache: "lookingUpCache"
+        case .waitingForRoom: "waitingForRoom"
         case .adapting: "adapting"
         case .transferring: "transferring"
         case .resending: "resending"
@@ -337,8 +389,8 @@ extension RequestPipeline.StateMachine.Phase {
     /// The attempt the phase is at; nil before the first and once finished.
     var attempt: Int? {
         switch self {
-        case .ready, .finished: nil
-        case .adapting(let attempt), .transferring(let attempt), .resending(let attempt), .restartingDownload(let attempt, _),
+        case .ready, .lookingUpCache, .finished: nil
+        case .adapting(let attempt), .waitingForRoom(let attempt), .transferring(let attempt), .resending(let attempt), .restartingDownload(let attempt, _),
              .revalidating(let attempt), .responding(let attempt), .askingInterceptors(let attempt, _), .backingOff(let attempt),
              .endingConnection(let attempt, _), .waitingToReconnect(let attempt):
             attempt

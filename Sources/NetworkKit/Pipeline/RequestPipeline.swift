@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The one path every request takes to its handlers, in a task of its own on the service's
-/// pipeline queue (`Service.start`) or in the awaiting task (`Service.send`):
+/// The one path every request takes to its handlers, in a task of the service's (`Service.start`;
+/// on its pipeline queue where Swift has task executors) or in the awaiting task (`Service.send`):
 ///
 ///     build → cache → adapt → transfer → validate → parse → retry? → finish
 ///
@@ -147,9 +147,10 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Steps 1 to 7: builds the request and asks the cache, then performs the actions of an
-    /// `RequestPipeline.StateMachine`, which decides what follows each step, until it says `finish`; returns that
-    /// result. What was sent and received is added to `metrics`.
+    /// Steps 1 to 7: builds the request, then performs the actions of a `RequestPipeline.StateMachine`,
+    /// which decides what follows each step (asking the cache, waiting for room in flight, each
+    /// attempt's steps, a stream's next connection), until it says `finish`; returns that result.
+    /// What was sent and received is added to `metrics`.
     ///
     /// Async frames come from the task's allocator, which mallocs a slab for each frame that does
     /// not fit what the task has left: so the loop stays in this function (one more frame on the
@@ -177,20 +178,25 @@ final class RequestPipeline: Sendable {
         if let upload { prepared.body = .file(upload.url) }
         var cache = options.cache == nil ? nil : cacheLookup(for: prepared)
         defer { cache?.finish() }
-        if var lookup = cache {
-            let answer = await answerFromCache(&lookup, recording: &metrics)                           // 2. cache
-            cache = lookup
-            if let answer { return answer }
-        }
         let body = strategy.body(accepting: acceptableStatusCodes)   // in every transfer
-        var machine = StateMachine(partialFile: strategy.partialFile, canRevalidate: cache?.canRevalidate ?? false,
+        var machine = StateMachine(partialFile: strategy.partialFile, looksUpCache: cache != nil,
+                                   waitsForRoom: settings.inFlightLimits != nil,
                                    isIdempotent: isIdempotent, resendLimit: settings.unprocessedResendLimit,
                                    reconnection: strategy.reconnection)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
+        var room: String?                 // the host where the current attempt holds room in flight
         var next = machine.start()
         while true {
             switch next {
+            case .lookUpCache:                                                                        // 2. cache
+                guard var lookup = cache else {
+                    next = machine.cacheLookedUp(nil, canRevalidate: false)
+                    continue
+                }
+                let answer = await answerFromCache(&lookup, recording: &metrics)
+                cache = lookup
+                next = machine.cacheLookedUp(answer, canRevalidate: lookup.canRevalidate)
             case .adapt(let attempt):                                                                 // 3. adapt
                 do {
                     adapted = try await adaptAttempt(prepared, attempt: attempt, unprocessed: machine.unprocessedAttempts,
@@ -201,8 +207,17 @@ final class RequestPipeline: Sendable {
                 }
                 for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
                 next = machine.adapted(stopRequested: isCancelled)
-            case .send(let attempt):                                                                  // 4. transfer
+            case .waitForRoom:                                                                        // 4. room
+                let host = adapted.head.host
+                let entered = await enterRoom(host: host)
+                room = entered ? host : nil
+                next = machine.roomFound(cancelled: !entered)
+            case .send(let attempt):                                                                  //    transfer
                 outcome = await sendAttempt(adapted, attempt: attempt, body: body, recording: &metrics)
+                if let host = room {
+                    service.inFlight.leave(host: host)
+                    room = nil
+                }
                 next = machine.transferred(outcome, stopRequested: isCancelled, bodyCanBeSentAgain: adapted.body.canBeSent)
             case .resend(let attempt, let error):                                                     //    unprocessed
                 observer?.requestWillResend(error: error)
@@ -325,18 +340,24 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 4 for one attempt: waits for room where the service limits its requests in flight,
-    /// counts the attempt, tells the monitors, transfers it, and adds what it moved to `metrics`.
+    /// Step 4's wait for room at `host` where the service limits its requests in flight: true once
+    /// the attempt holds room there (at once for a request without a host, which holds none), false
+    /// when the request was stopped while it waited.
+    @inline(never)
+    private func enterRoom(host: String?) async -> Bool {
+        guard let limits = settings.inFlightLimits, let host else { return true }
+        guard await waitForRoom(host: host, limits: limits) else {
+            observer?.transferDidEnd(head: nil, error: .cancelled)
+            return false
+        }
+        return true
+    }
+
+    /// Step 4 for one attempt: counts the attempt, tells the monitors, transfers it, and adds what
+    /// it moved to `metrics`.
     @inline(never)
     private func sendAttempt(_ adapted: OutgoingRequest, attempt: Int, body: Transfer.Body,
                              recording metrics: inout RequestMetrics) async -> TransferOutcome {
-        let limits = settings.inFlightLimits
-        let host = limits == nil ? nil : adapted.head.host
-        if let host, let limits, await !waitForRoom(host: host, limits: limits) {
-            observer?.transferDidEnd(head: nil, error: .cancelled)
-            return TransferOutcome(error: .cancelled)
-        }
-        defer { if let host { service.inFlight.leave(host: host) } }
         observer?.attemptWillSend(adapted)
         defer { observer?.attemptDidEnd() }
         metrics.attempts = request.beginAttempt()

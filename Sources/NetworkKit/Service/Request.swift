@@ -31,7 +31,7 @@ public final class Request<Output: Sendable>: AnyRequest, @unchecked Sendable {
     /// Called on the main actor when the state changes.
     public typealias StateHandler = @MainActor @Sendable (Request<Output>, RequestState) -> Void
 
-    /// Turns the response into `Output` on the parsing queue.
+    /// Turns the response into `Output`, off the main actor.
     public let parser: any ResponseParser<Output>
 
     /// Creates a request for `target`: an absolute URL, or a path the service resolves on its

@@ -93,8 +93,8 @@ public final class Service: Sendable {
         }
     }
 
-    /// Sends `request` through the pipeline, on the service's pipeline queue (never the
-    /// caller's thread). Its handlers run on the main actor when it finishes. Starting a
+    /// Sends `request` through the pipeline, in a task of the service's (on its pipeline queue
+    /// where Swift has task executors; never the caller's thread). Its handlers run on the main actor when it finishes. Starting a
     /// request that was started before does nothing; one cancelled before start finishes
     /// cancelled, and one started once the service began to shut down finishes at once with
     /// ``NetworkError/serviceShutDown``.

@@ -3,7 +3,16 @@ import Dispatch
 
 // The queues and the executor the kit's own code runs on, in one file: the main actor's queue for
 // handlers, the shared parsing queue, a service's pipeline executor, and URLSession's delegate
-// queue on Linux. WhereCodeRuns.md says where each piece of an app's code runs.
+// queue on Linux. Where code runs, in one sentence (ARCHITECTURE.md and WhereCodeRuns.md say the
+// same):
+//
+// A request's pipeline runs off the main actor, with every interceptor and lightweight parse of a
+// small body in it: in the awaiting task for `send`, in a task of the service's for `start` (on the
+// service's pipeline queue where Swift has task executors, Linux and macOS 15, iOS 18 and later; on
+// Swift's global executor before them); any other parse runs on the shared parsing queue, a
+// transfer's events (and the monitors' calls for them) come on the transport's own context, and
+// handlers run on the main actor.
+
 
 /// Where every handler an app adds runs: on the main actor, reached through the main dispatch
 /// queue, which runs what was queued first first. The kit queues each handler call here, never
@@ -17,12 +26,12 @@ enum MainActorQueue {
 
 /// The shared background queue parsers run on, so parsing never blocks the main actor.
 ///
-/// Each service's URLSession delegate queue is a serial queue that targets this one. A parser
-/// that declares itself lightweight (`ResponseParser.isLightweight`: data, string, JSON, models)
-/// parsing a body of at most `inlineBodyLimit` bytes runs right there, on that delegate queue,
-/// saving a thread hop per request; every other parse is dispatched to `shared` itself.
+/// A parser that declares itself lightweight (`ResponseParser.isLightweight`: data, string, JSON,
+/// models) parsing a body of at most `inlineBodyLimit` bytes runs where the pipeline runs, saving
+/// a thread hop per request; every other parse is dispatched to `shared`. Each service's pipeline
+/// queue (and so URLSession's delegate queue) targets it too.
 package enum ParsingQueue {
-    /// The largest body a lightweight parser parses on the delegate queue (64 KB).
+    /// The largest body a lightweight parser parses where the pipeline runs (64 KB).
     package static let inlineBodyLimit = 64 * 1024
 
     /// A concurrent queue: responses of different requests parse side by side.
@@ -31,10 +40,11 @@ package enum ParsingQueue {
     )
 }
 
-/// Runs a service's request pipelines on its pipeline queue: a serial queue that targets
-/// `ParsingQueue.shared`, so every step of a pipeline, parsing included, runs on the parsing
-/// queue and never on the main actor. The default transport calls back on the same queue,
-/// so a finished transfer resumes its pipeline without waking another thread.
+/// Runs the pipelines of the requests a service starts (`Service.start`) on its pipeline queue, a
+/// serial queue that targets `ParsingQueue.shared`, where Swift has task executors (Linux; macOS 15,
+/// iOS 18 and later; on Swift's global executor before them). The default transport delivers its
+/// events on the same queue, so a finished transfer resumes such a pipeline without waking another
+/// thread. A pipeline `Service.send` runs stays in the awaiting task.
 final class PipelineExecutor: TaskExecutor {
     let queue: DispatchQueue
 
