@@ -167,7 +167,7 @@ struct RequestStateMachineTests {
     func state(of start: Start, state: RequestState, stopRequested: Bool) {
         let lifecycle = start.lifecycle()
         #expect(lifecycle.state == state)
-        #expect(lifecycle.isStopRequested == stopRequested)
+        #expect(lifecycle.isStoppedOrFinished == stopRequested)
     }
 
     /// A cancel during a cache read (the pipeline waits for an entry another request fetches):

@@ -125,8 +125,15 @@ extension RequestPipeline {
         /// Set when a transfer read a body that cannot be made again (a ``RequestBodyStream`` made
         /// once): no attempt follows, and a failure stands as it is.
         private(set) var bodySpent = false
-        /// A stream's reconnections; nil for a request that never connects again.
-        private var reconnector: StreamReconnector?
+        /// A stream's reconnections, if the request connects again after each end.
+        private var reconnection: Reconnection
+
+        /// A stream's reconnection rules, boxed: a request that never connects again keeps one
+        /// word of them in the pipeline's frame, where every request pays for its size.
+        private enum Reconnection {
+            case never
+            indirect case after(StreamReconnector)
+        }
         /// The first event that came in a phase that does not wait for it, and that phase.
         private(set) var brokenTransition: String?
         /// Whether a broken transition stops a debug build; false only where a test records it.
@@ -145,7 +152,7 @@ extension RequestPipeline {
             self.assertsOnBrokenTransition = assertsOnBrokenTransition
             self.looksUpCache = looksUpCache
             self.waitsForRoom = waitsForRoom
-            reconnector = reconnection.map(StreamReconnector.init(policy:))
+            self.reconnection = reconnection.map { .after(StreamReconnector(policy: $0)) } ?? .never
             self.partialFile = partialFile
             self.canRevalidate = canRevalidate
             self.isIdempotent = isIdempotent
@@ -304,10 +311,12 @@ extension RequestPipeline.StateMachine {
     /// before the next connection, or the finish with the connection's result.
     @inline(never)
     mutating func connectionEnded(_ end: StreamReconnector.ConnectionEnd, serverDelay: Duration?) -> Action {
-        guard case .endingConnection(let attempt, let result) = phase, reconnector != nil else {
+        guard case .endingConnection(let attempt, let result) = phase, case .after(var reconnector) = reconnection else {
             return unexpected("connectionEnded")
         }
-        guard let delay = reconnector?.next(after: end, serverDelay: serverDelay) else { return settle(result) }
+        let delay = reconnector.next(after: end, serverDelay: serverDelay)
+        reconnection = .after(reconnector)
+        guard let delay else { return settle(result) }
         phase = .waitingToReconnect(attempt: attempt)
         return .waitToReconnect(delay: delay)
     }
@@ -344,7 +353,7 @@ extension RequestPipeline.StateMachine {
     /// The end of an attempt that no other follows: the finish, or, with a reconnection policy,
     /// the end of a connection, which `connectionEnded` decides on.
     private mutating func finish(_ result: AnyResult) -> Action {
-        guard reconnector != nil, let attempt = phase.attempt else { return settle(result) }
+        guard case .after = reconnection, let attempt = phase.attempt else { return settle(result) }
         phase = .endingConnection(attempt: attempt, result: result)
         return .endConnection(result)
     }

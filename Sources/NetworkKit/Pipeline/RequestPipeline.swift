@@ -185,7 +185,7 @@ final class RequestPipeline: Sendable {
                                    reconnection: strategy.reconnection)
         var adapted = prepared            // the current attempt's request, once adapted
         var outcome = TransferOutcome()   // the current attempt's transfer
-        var room: String?                 // the host where the current attempt holds room in flight
+        var holdsRoom = false             // whether the current attempt holds room in flight at its host
         var next = machine.start()
         while true {
             switch next {
@@ -208,15 +208,14 @@ final class RequestPipeline: Sendable {
                 for monitor in monitors { monitor.request(request.id, didAdapt: adapted, attempt: attempt) }
                 next = machine.adapted(stopRequested: isCancelled)
             case .waitForRoom:                                                                        // 4. room
-                let host = adapted.head.host
-                let entered = await enterRoom(host: host)
-                room = entered ? host : nil
+                let entered = await enterRoom(for: adapted)
+                holdsRoom = entered
                 next = machine.roomFound(cancelled: !entered)
             case .send(let attempt):                                                                  //    transfer
                 outcome = await sendAttempt(adapted, attempt: attempt, body: body, recording: &metrics)
-                if let host = room {
-                    service.inFlight.leave(host: host)
-                    room = nil
+                if holdsRoom {
+                    leaveRoom(of: adapted)
+                    holdsRoom = false
                 }
                 next = machine.transferred(outcome, stopRequested: isCancelled, bodyCanBeSentAgain: adapted.body.canBeSent)
             case .resend(let attempt, let error):                                                     //    unprocessed
@@ -340,17 +339,23 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 4's wait for room at `host` where the service limits its requests in flight: true once
-    /// the attempt holds room there (at once for a request without a host, which holds none), false
-    /// when the request was stopped while it waited.
+    /// Step 4's wait for room at the host of `adapted` where the service limits its requests in
+    /// flight: true once the attempt holds room there, false when the request was stopped while it
+    /// waited (it holds none then).
     @inline(never)
-    private func enterRoom(host: String?) async -> Bool {
-        guard let limits = settings.inFlightLimits, let host else { return true }
-        guard await waitForRoom(host: host, limits: limits) else {
+    private func enterRoom(for adapted: OutgoingRequest) async -> Bool {
+        guard let limits = settings.inFlightLimits else { return true }
+        guard await waitForRoom(host: adapted.head.host, limits: limits) else {
             observer?.transferDidEnd(head: nil, error: .cancelled)
             return false
         }
         return true
+    }
+
+    /// The room `enterRoom(for:)` took for `adapted`, given back once its transfer ended.
+    @inline(never)
+    private func leaveRoom(of adapted: OutgoingRequest) {
+        service.inFlight.leave(host: adapted.head.host)
     }
 
     /// Step 4 for one attempt: counts the attempt, tells the monitors, transfers it, and adds what
@@ -472,7 +477,7 @@ final class RequestPipeline: Sendable {
     }
 
     var isCancelled: Bool {
-        Task.isCancelled || request.isStopRequested
+        Task.isCancelled || request.isStoppedOrFinished
     }
 
     static func sleep<C: Clock>(on clock: C, for delay: Duration) async throws where C.Duration == Duration {

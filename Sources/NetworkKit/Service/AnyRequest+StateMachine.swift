@@ -71,7 +71,7 @@ extension AnyRequest {
         }
 
         /// True once the request was stopped or has finished: its pipeline should end.
-        var isStopRequested: Bool {
+        var isStoppedOrFinished: Bool {
             switch phase {
             case .ready, .running: false
             case .stoppedBeforeStart, .stopping, .finished: true

@@ -275,8 +275,8 @@ extension AnyRequest {
     }
 
     /// True once the request was stopped or has finished.
-    var isStopRequested: Bool {
-        withStateMachine { $0.isStopRequested }
+    var isStoppedOrFinished: Bool {
+        withStateMachine { $0.isStoppedOrFinished }
     }
 
     /// Calls `observer` with the result as soon as it exists (right away if it does).

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// Sends requests. A service owns exactly one transport (a `URLSession` by default), keeps
 /// every request from `start` until its handlers have run, and sends each through the
-/// `RequestPipeline`: build, adapt, transport, validate, decode, parse, retry, finish.
+/// `RequestPipeline`: build → cache → adapt → transfer → validate → parse → retry? → finish.
 ///
 /// Use `Service.shared`, or make one per backend with its own configuration.
 public final class Service: Sendable {
