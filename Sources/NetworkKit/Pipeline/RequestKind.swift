@@ -36,6 +36,15 @@ enum RequestKind: Sendable {
         if case .plain = self { true } else { false }
     }
 
+    /// True when a stop leaves the request's finish to its pipeline, which must clean up first (a
+    /// download closes its file, a WebSocket closes a connection its upgrade opened).
+    var pipelineFinishesStops: Bool {
+        switch self {
+        case .download, .webSocket: true
+        case .plain, .stream: false
+        }
+    }
+
     /// Whether the service ends a request of this kind when it shuts down: a stream never ends
     /// on its own.
     var endsAtShutdown: Bool {
@@ -46,7 +55,7 @@ enum RequestKind: Sendable {
 /// What one kind of request does that the others do not, for the pipeline to call without asking
 /// which kind it runs: the limits the service sets for the kind, where an accepted answer's body
 /// goes, the header fields each attempt adds, how the transfer starts, how an answer becomes the
-/// request's result (steps 5 and 6), and, for a stream, how a connection's end reads for its
+/// request's result (stages 5 and 6), and, for a stream, how a connection's end reads for its
 /// reconnection. Made once per run of a request (`RequestKind.strategy(options:settings:)`); each
 /// lives beside its kind's other parts (`Download/`, `Stream/`, `WebSocket/`), the plain one here.
 protocol RequestStrategy: Sendable {
@@ -58,9 +67,6 @@ protocol RequestStrategy: Sendable {
     var partialFile: URL? { get }
     /// A stream's reconnection policy; nil for a kind that never connects again.
     var reconnection: StreamReconnection? { get }
-    /// True when a stop leaves the request's finish to its pipeline, which must clean up first (a
-    /// download closes its file, a WebSocket closes a connection its upgrade opened).
-    var pipelineFinishesStops: Bool { get }
     /// The service's time limit for this kind, for a request that sets none.
     func serviceTimeLimit(_ settings: PipelineSettings) -> Duration?
     /// The service's size limit for this kind, for a request that sets none.
@@ -75,9 +81,15 @@ protocol RequestStrategy: Sendable {
     /// Starts the transfer of `request` on `transport`, reporting to `events`.
     func start(_ request: OutgoingRequest, on transport: any Transport, priority: RequestPriority,
                events: any TransportEvents) -> any TransportTask
-    /// Steps 5 and 6: what `outcome`, one attempt's transfer, makes of the request's result.
-    /// `cache` is the cache at work on the request, if any, which keeps a parsed answer.
+    /// Stages 5 and 6: what `outcome`, one attempt's transfer, makes of the request's result.
+    /// `cache` is the cache at work on the request, if any, which keeps a parsed answer. By default,
+    /// for a body that arrives whole (in memory, or in the `partialFile`): see the extension.
     func respond(to outcome: TransferOutcome, in pipeline: RequestPipeline, cache: (any RequestCaching)?) async -> AnyResult
+    /// For a body written to the `partialFile`, once its answer is accepted: the file moved into
+    /// place, unless `request` was stopped meanwhile; nil for a body kept in memory.
+    func placeBody(of head: ResponseHead, for request: AnyRequest) throws(NetworkError) -> DownloadedFile?
+    /// The answer failed stages 5 or 6 (a download keeps its partial file for a resume).
+    func answerFailed()
     /// Removes the download's partial file, for a start from zero.
     func discardPartialFile()
     /// How a stream's connection, which ended with `result`, ended for its reconnection, and the
@@ -92,7 +104,6 @@ protocol RequestStrategy: Sendable {
 extension RequestStrategy {
     var partialFile: URL? { nil }
     var reconnection: StreamReconnection? { nil }
-    var pipelineFinishesStops: Bool { false }
     func serviceTimeLimit(_ settings: PipelineSettings) -> Duration? { settings.timeLimit }
     func serviceSizeLimit(_ settings: PipelineSettings) -> Int64? { settings.maxResponseBytes }
     func decompressionLimit(_ settings: PipelineSettings) -> Int64 { settings.maxDecompressedBytes }
@@ -102,6 +113,8 @@ extension RequestStrategy {
                events: any TransportEvents) -> any TransportTask {
         transport.start(request, priority: priority, events: events)
     }
+    func placeBody(of head: ResponseHead, for request: AnyRequest) throws(NetworkError) -> DownloadedFile? { nil }
+    func answerFailed() {}
     func discardPartialFile() {}
     func connectionEnd(after result: AnyResult, request: AnyRequest) -> (StreamReconnector.ConnectionEnd, serverDelay: Duration?) {
         (.noContent, nil)
@@ -110,26 +123,34 @@ extension RequestStrategy {
     var streamCounts: (items: Int, connections: Int)? { nil }
 }
 
+/// Stages 5 and 6 for a body that arrives whole, a plain request's in memory or a download's on
+/// disk: the transfer's failure, or its answer validated (a body in memory with it; a body on disk
+/// leaves the one in memory, an error body, unchecked, and is placed once the answer passes), the
+/// whole body reported to the progress handlers, then parsed; a parsed answer goes to the cache.
+extension RequestStrategy {
+    func respond(to outcome: TransferOutcome, in pipeline: RequestPipeline, cache: (any RequestCaching)?) async -> AnyResult {
+        let inMemory = partialFile == nil
+        var response: Response
+        do {
+            let head = try pipeline.answerHead(of: outcome)
+            if inMemory { pipeline.request.didReceiveWholeBody(bytes: outcome.bytesReceived) }
+            response = try pipeline.accept(Response(head, data: outcome.body), checksBody: inMemory).get()
+            if let file = try placeBody(of: head, for: pipeline.request) {
+                pipeline.request.didReceiveWholeBody(bytes: file.byteCount)
+                response.downloadedFile = file
+            }
+        } catch {
+            answerFailed()
+            return .failure(error)
+        }
+        let result = await pipeline.parse(response)
+        if case .success = result { cache?.store(response) } else { answerFailed() }
+        return result
+    }
+}
+
 /// A plain request: its body is kept in memory, validated, then parsed by its parser chain; a
 /// parsed answer goes to the cache at work on it.
 struct PlainStrategy: RequestStrategy {
     func body(accepting acceptable: Range<Int>) -> Transfer.Body { .memory }
-
-    func respond(to outcome: TransferOutcome, in pipeline: RequestPipeline, cache: (any RequestCaching)?) async -> AnyResult {
-        let head: ResponseHead
-        do {
-            head = try pipeline.answerHead(of: outcome)
-        } catch {
-            return .failure(error)
-        }
-        pipeline.request.didReceiveWholeBody(bytes: outcome.bytesReceived)
-        switch pipeline.accept(Response(head, data: outcome.body)) {
-        case .success(let response):
-            let result = await pipeline.parse(response)
-            if case .success = result { cache?.store(response) }
-            return result
-        case .failure(let error):
-            return .failure(error)
-        }
-    }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 extension RequestPipeline {
-    /// The attempt loop's decisions as a state machine: what each step of an attempt came to comes
-    /// in as an event, the next step comes back as an action, and the loop ends with one action,
+    /// The attempt loop's decisions as a state machine: what each stage of an attempt came to comes
+    /// in as an event, the next stage comes back as an action, and the loop ends with one action,
     /// `finish`. It holds no lock and does no I/O or async work, so its rules (which attempt this is,
     /// the one restart of a download, a `304`, retries, stops) are tested as tables of phase × event
     /// (`RequestPipelineStateMachineTests`). `RequestPipeline.attempts(recording:)` performs the actions.
@@ -198,8 +198,7 @@ extension RequestPipeline.StateMachine {
             phase = .waitingForRoom(attempt: attempt)
             return .waitForRoom(attempt: attempt)
         }
-        phase = .transferring(attempt: attempt)
-        return .send(attempt: attempt)
+        return send(attempt: attempt)
     }
 
     /// The wait for room ended: the attempt is sent, unless the wait was cancelled (the request
@@ -208,8 +207,7 @@ extension RequestPipeline.StateMachine {
     mutating func roomFound(cancelled: Bool) -> Action {
         guard case .waitingForRoom(let attempt) = phase else { return unexpected("roomFound") }
         if cancelled { return finish(.failure(.cancelled)) }
-        phase = .transferring(attempt: attempt)
-        return .send(attempt: attempt)
+        return send(attempt: attempt)
     }
 
     /// Adapting failed (an interceptor, the signer, the URL check, the download's file): the
@@ -348,6 +346,11 @@ extension RequestPipeline.StateMachine {
     private mutating func adapt(attempt: Int) -> Action {
         phase = .adapting(attempt: attempt)
         return .adapt(attempt: attempt)
+    }
+
+    private mutating func send(attempt: Int) -> Action {
+        phase = .transferring(attempt: attempt)
+        return .send(attempt: attempt)
     }
 
     /// The end of an attempt that no other follows: the finish, or, with a reconnection policy,

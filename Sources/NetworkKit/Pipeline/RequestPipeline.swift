@@ -26,11 +26,11 @@ import FoundationNetworking
 /// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the main actor),
 ///    then the event monitors' `requestDidFinish`.
 ///
-/// Steps 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
+/// Stages 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
 /// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
 /// wait, a stream's next connection, the finish), and `attempts(recording:)` does the work. What
 /// the request's kind does that the others do not (its limits, where the body goes, its header
-/// fields, how the transfer starts, steps 5 and 6, its result) is its `strategy`'s: the pipeline
+/// fields, how the transfer starts, stages 5 and 6, its result) is its `strategy`'s: the pipeline
 /// never asks which kind it runs.
 final class RequestPipeline: Sendable {
     let request: AnyRequest
@@ -46,13 +46,12 @@ final class RequestPipeline: Sendable {
     let observer: (any RequestObserving)?
     private let interceptors: InterceptorChain
 
-    /// The pipeline of `request`, sent with `options` as its kind's `strategy` says (made from the
-    /// options when not given), by `service` with `settings`.
-    init(request: AnyRequest, options: RequestOptions, strategy: (any RequestStrategy)? = nil, settings: PipelineSettings,
-         service: Service) {
+    /// The pipeline of `request`, sent with `options` as its kind's strategy says, by `service`
+    /// with `settings`.
+    init(request: AnyRequest, options: RequestOptions, settings: PipelineSettings, service: Service) {
         self.request = request
         self.options = options
-        self.strategy = strategy ?? options.kind.strategy(options: options, settings: settings)
+        strategy = options.kind.strategy(options: options, settings: settings)
         self.settings = settings
         self.service = service
         monitors = settings.monitors
@@ -100,7 +99,7 @@ final class RequestPipeline: Sendable {
         return finished.result
     }
 
-    /// Steps 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
+    /// Stages 1 and 3 alone: the request as its first attempt would send it (for cURL commands).
     func firstAttempt() async throws(NetworkError) -> OutgoingRequest {
         try await adapt(build(), context: context(attempt: 1))
     }
@@ -131,7 +130,7 @@ final class RequestPipeline: Sendable {
         options.maxResponseBytes ?? strategy.serviceSizeLimit(settings)
     }
 
-    /// Step 1: the request's draft, prepared by every interceptor, encoded as an
+    /// Stage 1: the request's draft, prepared by every interceptor, encoded as an
     /// `OutgoingRequest`; a request built from one (or from a `URLRequest`) as it is.
     func build() throws(NetworkError) -> OutgoingRequest {
         if let custom = options.customRequest { return try custom.get() }
@@ -147,15 +146,15 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Steps 1 to 7: builds the request, then performs the actions of a `RequestPipeline.StateMachine`,
-    /// which decides what follows each step (asking the cache, waiting for room in flight, each
-    /// attempt's steps, a stream's next connection), until it says `finish`; returns that result.
+    /// Stages 1 to 7: builds the request, then performs the actions of a `RequestPipeline.StateMachine`,
+    /// which decides what follows each stage (asking the cache, waiting for room in flight, each
+    /// attempt's stages, a stream's next connection), until it says `finish`; returns that result.
     /// What was sent and received is added to `metrics`.
     ///
     /// Async frames come from the task's allocator, which mallocs a slab for each frame that does
     /// not fit what the task has left: so the loop stays in this function (one more frame on the
-    /// way to the transport), and what it calls for its steps is kept out of line (`@inline(never)`:
-    /// the steps, the state machine's events, parsing's sync part), so that their temporaries take
+    /// way to the transport), and what it calls for its stages is kept out of line (`@inline(never)`:
+    /// the stages, the state machine's events, parsing's sync part), so that their temporaries take
     /// no room in its frame.
     private func attempts(recording metrics: inout RequestMetrics) async -> AnyResult {
         var prepared: OutgoingRequest
@@ -165,18 +164,16 @@ final class RequestPipeline: Sendable {
             return .failure(error)
         }
         observer?.requestDidBuild(prepared.url)
-        var upload: UploadFile?
-        if options.body.isSentFromDisk {
-            do {
-                upload = try UploadFile.make(for: options.body, builtBody: prepared.bodyData,         //    a body from disk
-                                             encoding: options.bodyEncoding)
-            } catch {
-                return .failure(error)
-            }
+        let upload: UploadFile?
+        do {
+            upload = try UploadFile.make(for: options.body, builtBody: prepared.bodyData,             //    a body from disk
+                                         encoding: options.bodyEncoding)
+        } catch {
+            return .failure(error)
         }
         defer { upload?.removeIfTemporary() }
         if let upload { prepared.body = .file(upload.url) }
-        var cache = options.cache == nil ? nil : cacheLookup(for: prepared)
+        var cache = options.cache.flatMap { cacheLookup(for: prepared, policy: $0) }
         defer { cache?.finish() }
         let body = strategy.body(accepting: acceptableStatusCodes)   // in every transfer
         var machine = StateMachine(partialFile: strategy.partialFile, looksUpCache: cache != nil,
@@ -259,7 +256,7 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 3: every interceptor in order (the signer last); a thrown error fails the request
+    /// Stage 3: every interceptor in order (the signer last); a thrown error fails the request
     /// before anything is sent.
     private func adapt(_ request: OutgoingRequest, context: InterceptorContext) async throws(NetworkError) -> OutgoingRequest {
         let adapted = try await interceptors.adapt(request, context: context)
@@ -269,7 +266,7 @@ final class RequestPipeline: Sendable {
         return adapted
     }
 
-    /// Step 4: hands the request to the transport and waits for the answer, following the
+    /// Stage 4: hands the request to the transport and waits for the answer, following the
     /// redirects the policy allows (each a transfer of its own, within the same attempt); the
     /// monitors hear each redirect before it is followed.
     private func transfer(_ outgoing: OutgoingRequest, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
@@ -314,7 +311,7 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 3 for one attempt: the header fields of this attempt (`conditionalFields` (a stale cache
+    /// Stage 3 for one attempt: the header fields of this attempt (`conditionalFields` (a stale cache
     /// entry's validators) where the request has none of its own, then its kind's: those that resume
     /// what a download left on disk, a reconnecting stream's `Last-Event-ID`, a WebSocket's
     /// subprotocols), then `adapt`, so the interceptors and the signer see every header that is sent.
@@ -339,7 +336,7 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 4's wait for room at the host of `adapted` where the service limits its requests in
+    /// Stage 4's wait for room at the host of `adapted` where the service limits its requests in
     /// flight: true once the attempt holds room there, false when the request was stopped while it
     /// waited (it holds none then).
     @inline(never)
@@ -358,7 +355,7 @@ final class RequestPipeline: Sendable {
         service.inFlight.leave(host: adapted.head.host)
     }
 
-    /// Step 4 for one attempt: counts the attempt, tells the monitors, transfers it, and adds what
+    /// Stage 4 for one attempt: counts the attempt, tells the monitors, transfers it, and adds what
     /// it moved to `metrics`.
     @inline(never)
     private func sendAttempt(_ adapted: OutgoingRequest, attempt: Int, body: Transfer.Body,
@@ -376,7 +373,7 @@ final class RequestPipeline: Sendable {
         return outcome
     }
 
-    /// The head of the answer a transfer ended with, for steps 5 and 6: its failure, or a
+    /// The head of the answer a transfer ended with, for stages 5 and 6: its failure, or a
     /// `.badServerResponse` when it ended without a response, is thrown.
     func answerHead(of outcome: TransferOutcome) throws(NetworkError) -> ResponseHead {
         if let error = outcome.error { throw error }
@@ -386,7 +383,7 @@ final class RequestPipeline: Sendable {
         return head
     }
 
-    /// Step 5 for an answer in hand, the same whether it came from the network, the cache or a
+    /// Stage 5 for an answer in hand, the same whether it came from the network, the cache or a
     /// `304` that refreshed a cache entry: the status against the request's acceptable codes,
     /// then the service's validation unless the request leaves it out; the answer comes back with
     /// the envelope the request's parsers read (the service's, unless the request leaves it out)
@@ -408,7 +405,7 @@ final class RequestPipeline: Sendable {
         return .success(response)
     }
 
-    /// Step 6, on the pipeline's task for light parsers of small bodies, otherwise on
+    /// Stage 6, on the pipeline's task for light parsers of small bodies, otherwise on
     /// `ParsingQueue.shared`: never on the main actor.
     func parse(_ response: Response) async -> AnyResult {
         let notes = response.notes ?? ParseNotes()
@@ -434,7 +431,7 @@ final class RequestPipeline: Sendable {
         return parser.parseAnyResult(noted)
     }
 
-    /// After step 6: the business status to the request, and to the monitors how long parsing
+    /// After stage 6: the business status to the request, and to the monitors how long parsing
     /// took since `started`.
     @inline(never)
     private func didParse(_ result: AnyResult, notes: ParseNotes, since started: ContinuousClock.Instant?) {
@@ -447,7 +444,7 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Step 4's wait for room where the service limits its requests in flight: false when the
+    /// Stage 4's wait for room where the service limits its requests in flight: false when the
     /// request was stopped while it waited (it holds no place then). Like a retry's wait, the
     /// wait runs in a task of its own that `Request.cancel()` can cancel.
     private func waitForRoom(host: String, limits: InFlightLimits.Limits) async -> Bool {

@@ -111,15 +111,13 @@ public final class Service: Sendable {
         let pipelineSettings = settings.withLock { $0.pipeline }
         let context = StartContext(registry: requests)
         let options = request.options
-        let strategy = options.kind.strategy(options: options, settings: pipelineSettings)
         // A stopped download finishes once its file is closed; a WebSocket once a connection its
-        // upgrade opened is closed (their strategies say so); a cache-then-network request once its
+        // upgrade opened is closed (their kind says so); a cache-then-network request once its
         // cached value's handlers have returned.
-        let pipelineFinishesStops = strategy.pipelineFinishesStops || options.cache?.mode == .cacheThenNetwork
+        let pipelineFinishesStops = options.kind.pipelineFinishesStops || options.cache?.mode == .cacheThenNetwork
         switch request.start(context, pipelineFinishesStops: pipelineFinishesStops) {
         case .started:
-            return RequestPipeline(request: request, options: options, strategy: strategy, settings: pipelineSettings,
-                                   service: self)
+            return RequestPipeline(request: request, options: options, settings: pipelineSettings, service: self)
         case .finishedAtStart, .startedBefore:
             return nil
         }
@@ -296,11 +294,11 @@ extension Service {
 
     /// Adds a completion handler through `addHandler`, starts through `begin`, and returns what
     /// the handler gets; `cancel` runs if the calling task is cancelled meanwhile.
-    private func awaitCompletion<Outcome: Sendable>(
-        adding addHandler: (@escaping @Sendable (Outcome) -> Void) -> Void,
+    private func awaitCompletion<Value: Sendable>(
+        adding addHandler: (@escaping @Sendable (Value) -> Void) -> Void,
         start begin: () -> Void,
         cancel: @escaping @Sendable () -> Void
-    ) async -> Outcome {
+    ) async -> Value {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 addHandler { continuation.resume(returning: $0) }

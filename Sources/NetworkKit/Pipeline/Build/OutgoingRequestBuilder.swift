@@ -185,14 +185,3 @@ enum OutgoingRequestBuilder {
         return result
     }
 }
-
-extension RequestBody {
-    /// True for the bodies that may be sent from disk (`UploadFile.make` is asked only for these):
-    /// a file, or a multipart form.
-    var isSentFromDisk: Bool {
-        switch self {
-        case .file, .multipart: true
-        default: false
-        }
-    }
-}

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Step 2 of the pipeline, the response cache, through the hooks of ResponseCaching.swift.
+/// Stage 2 of the pipeline, the response cache, through the hooks of ResponseCaching.swift.
 extension RequestPipeline {
     /// Whether a request's answer may be cached: only a plain request's, and not one whose body
     /// comes from a file or a stream.
@@ -15,9 +15,10 @@ extension RequestPipeline {
         }
     }
 
-    /// The cache at work on this request, or nil when it has no ``CachePolicy`` or cannot be cached.
-    func cacheLookup(for prepared: OutgoingRequest) -> (any RequestCaching)? {
-        guard let policy = options.cache, Self.canCache(options) else { return nil }
+    /// The cache at work on this request, whose ``CachePolicy`` is `policy`, or nil when it cannot
+    /// be cached or the service keeps no cache.
+    func cacheLookup(for prepared: OutgoingRequest, policy: CachePolicy) -> (any RequestCaching)? {
+        guard Self.canCache(options) else { return nil }
         return settings.responseCache?.lookUp(prepared, policy: policy, ignoring: settings.ignoredCacheKeyArguments,
                                               dates: settings.dates)
     }
@@ -76,7 +77,7 @@ extension RequestPipeline {
         return result
     }
 
-    /// An entry through steps 5 and 6 as if the server had just sent it: the same checks, the
+    /// An entry through stages 5 and 6 as if the server had just sent it: the same checks, the
     /// request's own envelope and parsers, and a progress handler's 100 %.
     private func parse(cached entry: Response) async -> AnyResult {
         request.didReceive(head: entry.head)
@@ -90,10 +91,10 @@ extension RequestPipeline {
     /// Runs `wait` in a task of its own that `Request.cancel()` can cancel (the pipeline may run
     /// in the caller's task), and returns what it returned (false when cancelled).
     private func waitCancellably(_ wait: @escaping @Sendable () async -> Bool) async -> Bool {
-        let outcome = Protected(false)
-        let task = Task<Void, any Error> { let value = await wait(); outcome.withLock { $0 = value } }
+        let returned = Protected(false)
+        let task = Task<Void, any Error> { let value = await wait(); returned.withLock { $0 = value } }
         request.attach(.wait(task))
         await withTaskCancellationHandler { _ = try? await task.value } onCancel: { task.cancel() }
-        return outcome.snapshot
+        return returned.snapshot
     }
 }

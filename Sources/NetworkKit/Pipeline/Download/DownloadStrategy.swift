@@ -18,7 +18,6 @@ struct DownloadStrategy: RequestStrategy {
 
     func body(accepting acceptable: Range<Int>) -> Transfer.Body { .file(file) }
     var partialFile: URL? { file.partialURL }
-    var pipelineFinishesStops: Bool { true }
 
     func serviceTimeLimit(_ settings: PipelineSettings) -> Duration? { settings.downloadTimeLimit }
     func serviceSizeLimit(_ settings: PipelineSettings) -> Int64? { settings.maxDownloadBytes }
@@ -27,34 +26,12 @@ struct DownloadStrategy: RequestStrategy {
         for field in try file.prepare() { attempt.head.headerFields[field.name] = field.value }
     }
 
-    func respond(to outcome: TransferOutcome, in pipeline: RequestPipeline, cache: (any RequestCaching)?) async -> AnyResult {
-        let result = await accepted(outcome, in: pipeline)
-        if case .failure = result { file.suspend() }
-        return result
+    func placeBody(of head: ResponseHead, for request: AnyRequest) throws(NetworkError) -> DownloadedFile? {
+        try file.finish(head, commit: request.commit)
     }
 
-    /// The answer validated (its body, when it is not the file, is an error body in memory), the
-    /// file moved into place, then parsed.
-    private func accepted(_ outcome: TransferOutcome, in pipeline: RequestPipeline) async -> AnyResult {
-        let head: ResponseHead
-        do {
-            head = try pipeline.answerHead(of: outcome)
-        } catch {
-            return .failure(error)
-        }
-        var response: Response
-        switch pipeline.accept(Response(head, data: outcome.body), checksBody: false) {
-        case .success(let accepted): response = accepted
-        case .failure(let error): return .failure(error)
-        }
-        do {
-            let downloaded = try file.finish(head, commit: pipeline.request.commit)
-            pipeline.request.didReceiveWholeBody(bytes: downloaded.byteCount)
-            response.downloadedFile = downloaded
-        } catch {
-            return .failure(error)
-        }
-        return await pipeline.parse(response)
+    func answerFailed() {
+        file.suspend()
     }
 
     func discardPartialFile() {

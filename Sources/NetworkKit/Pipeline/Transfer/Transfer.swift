@@ -111,7 +111,7 @@ final class Transfer: TransportEvents {
            let url = sent.url {
             store.store(setCookieFields: cookies, from: url)
         }
-        let redirect = head.status.kind != .redirection ? nil : RedirectProposal.next(after: sent, head: head).flatMap {
+        let redirect = RedirectProposal.next(after: sent, head: head).flatMap {
             setup.redirects.next($0, after: head, original: setup.origin)
         }
         let action = locked.withLock { locked in

@@ -16,7 +16,6 @@ struct WebSocketStrategy: RequestStrategy {
     }
 
     func body(accepting acceptable: Range<Int>) -> Transfer.Body { .memory }
-    var pipelineFinishesStops: Bool { true }
 
     func prepare(_ attempt: inout OutgoingRequest) throws(NetworkError) {
         for field in setup.options.upgradeFields { attempt.head.headerFields[field.name] = field.value }
