@@ -182,7 +182,7 @@ struct ConnectionRotationTests {
         /// Sends `count` requests made by `make` (given each one's ID), `inFlight` at a time, each
         /// with a completion handler that counts its calls.
         func send<Output: Sendable>(count: Int, inFlight: Int,
-                                    _ make: @escaping @Sendable (Int) -> Request<Output>) async throws -> Outcome {
+                                    _ make: @escaping @Sendable (Int) -> Request<Output>) async throws -> Tally {
             let calls = Protected([Int: Int]()), failures = Protected([String]())
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for id in 0..<count {
@@ -200,12 +200,12 @@ struct ConnectionRotationTests {
                 try await group.waitForAll()
             }
             await MainActor.run {}   // the handlers queued before this ran
-            return Outcome(calls: calls.withLock { $0 }, failures: failures.withLock { $0 })
+            return Tally(calls: calls.withLock { $0 }, failures: failures.withLock { $0 })
         }
     }
 
     /// What a batch of requests came to.
-    struct Outcome {
+    struct Tally {
         /// How many times each request's completion handler ran, by ID.
         let calls: [Int: Int]
         let failures: [String]

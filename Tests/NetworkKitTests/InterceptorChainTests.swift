@@ -49,7 +49,7 @@ struct InterceptorChainTests {
         configuration.commonHeaderFields = { [HTTPField.Name("X-Common")!: "1"] }
         configuration.baseURL = URL(string: "https://api.example.com")
         configuration.commonParameters = { ["lang": "en"] }
-        // The list holds your interceptors alone; the chain puts the service's steps around them.
+        // The list holds your interceptors alone; the chain puts the service's built-in ones around them.
         #expect(Self.names(configuration.interceptors) == ["header A", "header B"])
         #expect(Self.names(configuration.chain.interceptors) == [
             "EnvironmentInterceptor", "CommonParametersInterceptor", "CommonHeaderFieldsInterceptor", "URLFiltersInterceptor",

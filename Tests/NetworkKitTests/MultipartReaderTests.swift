@@ -9,13 +9,13 @@ import Testing
 @Suite("Multipart reader")
 struct MultipartReaderTests {
     /// What reading a body came to.
-    enum Outcome: Equatable {
+    enum Reading: Equatable {
         case parts([UploadedPart])
         case malformed, incomplete, outOfStep
     }
 
     /// Feeds `body` to a reader in chunks of the given sizes (cycled), then finishes it.
-    static func read(_ body: [UInt8], boundary: String, bulk: Bool = true, chunks: [Int] = [.max]) -> Outcome {
+    static func read(_ body: [UInt8], boundary: String, bulk: Bool = true, chunks: [Int] = [.max]) -> Reading {
         guard let reader = MultipartReader(boundary: boundary, bulk: bulk) else { return .outOfStep }
         var offset = 0, turn = 0
         do {

@@ -8,7 +8,7 @@ import Testing
 
 /// A request leaving out the service's common headers, common parameters, signer or envelope,
 /// each on its own, against the fixture server's `/echo`, on both transports.
-@Suite("Skipped service steps")
+@Suite("Skipped service defaults")
 struct ServiceDefaultsTests {
     /// A signer that marks what it signed.
     struct MarkingSigner: RequestSigning {

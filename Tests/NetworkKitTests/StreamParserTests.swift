@@ -6,7 +6,7 @@ import Testing
 /// split, and one byte per chunk.
 enum Feeding {
     /// What a parser made of a body: its items and the error it stopped with, if any.
-    struct Outcome<Item> {
+    struct Parsed<Item> {
         var items: [Item] = []
         var error: (any Error)?
     }
@@ -28,9 +28,9 @@ enum Feeding {
 
     /// `parser` (a copy) given `head`, then `bytes` cut as `chunks`, then the end of the body.
     static func run<Parser: StreamParser>(_ parser: Parser, _ bytes: [UInt8], _ chunks: [Range<Int>],
-                                          head: Response) -> Outcome<Parser.Item> {
+                                          head: Response) -> Parsed<Parser.Item> {
         var parser = parser
-        var outcome = Outcome<Parser.Item>()
+        var outcome = Parsed<Parser.Item>()
         do {
             try parser.begin(head)
             for range in chunks { outcome.items += try parser.parse(Data(bytes[range])) }

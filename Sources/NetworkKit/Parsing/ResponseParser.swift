@@ -31,7 +31,7 @@ extension ResponseParser {
     /// Parsers are not lightweight unless they say so.
     public var isLightweight: Bool { false }
 
-    /// Step 6 of the pipeline, for it and for `Service.cachedValue(for:)`: parses the response
+    /// Stage 6 of the pipeline, for it and for `Service.cachedValue(for:)`: parses the response
     /// (whose body arrived inflated, if it was content-encoded). A failure is a `NetworkError`
     /// naming this parser.
     func parseResult(_ response: Response) -> Result<Output, NetworkError> {

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// about to be sent (every attempt), and decide whether a failed attempt is **retried**, and when.
 ///
 /// Yours run, in the order of ``ServiceConfiguration/interceptors`` and then a request's own
-/// ``AnyRequest/interceptors``, after the service's steps that prepare every request (environment,
+/// ``AnyRequest/interceptors``, after the service's built-in interceptors that prepare every request (environment,
 /// common parameters and headers, URL filters) and before its signer (see <doc:Interceptors>).
 /// Every method has a default that changes nothing.
 public protocol RequestInterceptor: Sendable {
@@ -93,7 +93,7 @@ public enum RetryDecision: Sendable, Equatable {
 /// The interceptors one request runs through, in their one order: the service's list, with the
 /// request's own interceptors inserted where `ServiceConfiguration.add(_:)` would put one (before
 /// a signer at the end of the list), so a signature covers everything. A request with
-/// `usesServiceInterceptors == false` keeps only the service's built-in steps.
+/// `usesServiceInterceptors == false` keeps only the service's built-in interceptors.
 ///
 /// Every interceptor **prepares** the draft once per request, in this order; the draft is then
 /// encoded; every interceptor **adapts** each attempt, in the same order; on a failure, the first
@@ -107,9 +107,9 @@ struct InterceptorChain: Sendable {
     private let preparing: [any RequestInterceptor]
     private let adapting: [any RequestInterceptor]
     private let retrying: [any RequestInterceptor]
-    /// The service steps the chain's built-in interceptors carry: a request that skips none of
+    /// The service defaults the chain's built-in interceptors carry: a request that skips none of
     /// them (only the envelope, say, which no interceptor carries) runs this chain as it is.
-    private let steps: ServiceDefaults
+    private let defaults: ServiceDefaults
 
     /// The chain of `interceptors`, in their order.
     init(_ interceptors: [any RequestInterceptor]) {
@@ -117,26 +117,26 @@ struct InterceptorChain: Sendable {
         preparing = interceptors.filter { Self.hook(of: $0) != .adapt }
         adapting = interceptors.filter { Self.hook(of: $0) != .prepare }
         retrying = interceptors.filter { Self.hook(of: $0) == nil }
-        steps = interceptors.reduce(into: []) { steps, interceptor in
-            if let builtIn = interceptor as? any BuiltInInterceptor { steps.formUnion(type(of: builtIn).serviceStep) }
+        defaults = interceptors.reduce(into: []) { defaults, interceptor in
+            if let builtIn = interceptor as? any BuiltInInterceptor { defaults.formUnion(type(of: builtIn).serviceDefault) }
         }
     }
 
     /// The chain of a request: this chain (the service's) with the request's own interceptors,
-    /// without the built-in steps in `skipping`. A request that adds none and skips none of the
-    /// chain's steps gets this chain itself, not a copy built again.
+    /// without the built-in interceptors that carry a default in `skipping`. A request that adds none
+    /// and skips none of the chain's defaults gets this chain itself, not a copy built again.
     func including(_ request: [any RequestInterceptor], usesService: Bool, skipping: ServiceDefaults = []) -> InterceptorChain {
-        if request.isEmpty && usesService && skipping.isDisjoint(with: steps) { return self }
+        if request.isEmpty && usesService && skipping.isDisjoint(with: defaults) { return self }
         var combined = usesService ? interceptors : interceptors.filter { $0 is any BuiltInInterceptor }
         if !skipping.isEmpty { combined.removeAll { Self.isSkipped($0, by: skipping) } }
         combined.insert(contentsOf: request, at: combined.placeForOwnInterceptor)
         return InterceptorChain(combined)
     }
 
-    /// Whether `interceptor` carries one of the steps in `skipping`.
+    /// Whether `interceptor` carries one of the defaults in `skipping`.
     private static func isSkipped(_ interceptor: any RequestInterceptor, by skipping: ServiceDefaults) -> Bool {
         guard let builtIn = interceptor as? any BuiltInInterceptor else { return false }
-        return !type(of: builtIn).serviceStep.isDisjoint(with: skipping)
+        return !type(of: builtIn).serviceDefault.isDisjoint(with: skipping)
     }
 
     private enum Hook { case prepare, adapt }
@@ -206,13 +206,13 @@ protocol BuiltInInterceptor: RequestInterceptor {
     /// Whether it implements `prepare` (true) or `adapt` (false); none of them retries. The
     /// chain calls a built-in interceptor's one hook only.
     static var prepares: Bool { get }
-    /// The step of the service's a request leaves this interceptor out with
+    /// The service default a request leaves this interceptor out with
     /// (``AnyRequest/skippedServiceDefaults``); empty when a request cannot leave it out.
-    static var serviceStep: ServiceDefaults { get }
+    static var serviceDefault: ServiceDefaults { get }
 }
 
 extension BuiltInInterceptor {
-    static var serviceStep: ServiceDefaults { [] }
+    static var serviceDefault: ServiceDefaults { [] }
 }
 
 extension Array where Element == any RequestInterceptor {
@@ -256,12 +256,12 @@ extension Array where Element == any RequestInterceptor {
         return index
     }
 
-    /// The user's interceptors of the list, in order: every one but the built-in steps.
+    /// The user's interceptors of the list, in order: every one but the built-in ones.
     var ownInterceptors: [any RequestInterceptor] {
         filter { !($0 is any BuiltInInterceptor) }
     }
 
-    /// Puts `own` in place of the list's own interceptors, between the built-in steps that lead
+    /// Puts `own` in place of the list's own interceptors, between the built-in ones that lead
     /// and those that go last, which stay as they are.
     mutating func replaceOwnInterceptors(with own: [any RequestInterceptor]) {
         removeAll { !($0 is any BuiltInInterceptor) }
@@ -276,7 +276,7 @@ public struct ServiceDefaults: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: Int
 
-    /// A set of steps from raw bits.
+    /// A set of defaults from raw bits.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }

@@ -42,7 +42,7 @@ extension AnyRequest {
             /// True when a stop leaves finishing to the pipeline (see `Phase.stopping`).
             var pipelineFinishesStops: Bool
             var work = CancellableWork()
-            /// True once the pipeline committed the request's outcome (a download's file moved
+            /// True once the pipeline committed the request's result (a download's file moved
             /// into place): a stop then changes nothing, and the request finishes with it.
             var isCommitted = false
         }

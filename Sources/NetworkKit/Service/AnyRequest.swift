@@ -138,7 +138,7 @@ extension AnyRequest {
     }
 
     /// Whether the interceptors you added to the service run for this request too (true by
-    /// default). The service's built-in steps (environment, common parameters and headers, URL
+    /// default). The service's built-in interceptors (environment, common parameters and headers, URL
     /// filters, signer) run either way.
     public var usesServiceInterceptors: Bool {
         get { self[option: \.usesServiceInterceptors] }
@@ -146,8 +146,8 @@ extension AnyRequest {
     }
 
     /// The service's defaults this request leaves out, each on its own: its common headers or
-    /// parameters, its signer, its envelope (empty by default). The interceptors that carry the
-    /// pre-send steps are left out of this request's chain; the rest of the chain runs as usual.
+    /// parameters, its signer, its envelope (empty by default). The built-in interceptors that carry
+    /// them are left out of this request's chain; the rest of the chain runs as usual.
     ///
     ///     upload.skippedServiceDefaults = [.commonParameters, .signer]
     public var skippedServiceDefaults: ServiceDefaults {
@@ -254,7 +254,7 @@ extension AnyRequest {
         }
     }
 
-    /// Commits the request to its outcome before an act that cannot be undone (a download's
+    /// Commits the request to its result before an act that cannot be undone (a download's
     /// file moved into place): true when it still runs, and a stop after it changes nothing;
     /// false when it was stopped or finished, and the act must not happen.
     func commit() -> Bool {

@@ -26,19 +26,19 @@ public struct ServiceConfiguration: Sendable {
     /// The most time a download to disk may take; nil (the default) sets no limit.
     public var downloadTimeLimit: Duration?
     /// Your own interceptors, in the order they run (see `RequestInterceptor` and
-    /// <doc:Interceptors>): after the service's steps that prepare every request (``environment``,
+    /// <doc:Interceptors>): after the service's built-in interceptors that prepare every request (``environment``,
     /// ``commonParameters``, ``commonHeaderFields``, ``urlFilters``) and before its ``signer``, which
     /// signs what they changed. A request's own interceptors run after these. Add one with
-    /// `append`; the service's steps are set through their own properties and are not in it.
+    /// `append`; the built-in ones are set through their own properties and are not in it.
     public var interceptors: [any RequestInterceptor] {
-        get { steps.ownInterceptors }
-        set { steps.replaceOwnInterceptors(with: newValue) }
+        get { allInterceptors.ownInterceptors }
+        set { allInterceptors.replaceOwnInterceptors(with: newValue) }
     }
-    /// Every step in the order it runs: the service's built-in steps around ``interceptors``.
-    var steps: [any RequestInterceptor] = [] {
-        didSet { chain = InterceptorChain(steps) }
+    /// Every interceptor in the order it runs: the service's built-in ones around ``interceptors``.
+    var allInterceptors: [any RequestInterceptor] = [] {
+        didSet { chain = InterceptorChain(allInterceptors) }
     }
-    /// `steps` as a chain, made once per change rather than once per request.
+    /// `allInterceptors` as a chain, made once per change rather than once per request.
     private(set) var chain = InterceptorChain([])
     /// Monitors told about every request's events, in order (see `EventMonitor`).
     public var eventMonitors: [any EventMonitor] = []
@@ -150,7 +150,7 @@ extension ServiceConfiguration {
     /// ("default", with no URLs, when it has none).
     public var environment: ServiceEnvironment {
         get { environmentStep?.environment ?? ServiceEnvironment(name: "default", baseURL: nil) }
-        set { steps.setBuiltIn(EnvironmentInterceptor(newValue)) }
+        set { allInterceptors.setBuiltIn(EnvironmentInterceptor(newValue)) }
     }
 
     /// The name of the environment in use, if the service resolves paths on one.
@@ -161,8 +161,8 @@ extension ServiceConfiguration {
     /// Filters every request URL passes through, in order (see `URLFilter`), on each attempt
     /// before your interceptors adapt it.
     public var urlFilters: [any URLFilter] {
-        get { steps.builtIn(URLFiltersInterceptor.self)?.filters ?? [] }
-        set { steps.setBuiltIn(newValue.isEmpty ? nil : URLFiltersInterceptor(newValue)) }
+        get { allInterceptors.builtIn(URLFiltersInterceptor.self)?.filters ?? [] }
+        set { allInterceptors.setBuiltIn(newValue.isEmpty ? nil : URLFiltersInterceptor(newValue)) }
     }
 
     /// Header fields sent with every request, read when each request is prepared (so a token
@@ -170,10 +170,10 @@ extension ServiceConfiguration {
     /// Added before your interceptors prepare the request.
     public var commonHeaderFields: @Sendable () -> HTTPFields {
         get {
-            guard let step = steps.builtIn(CommonHeaderFieldsInterceptor.self) else { return { [:] } }
+            guard let step = allInterceptors.builtIn(CommonHeaderFieldsInterceptor.self) else { return { [:] } }
             return step.headerFields
         }
-        set { steps.setBuiltIn(CommonHeaderFieldsInterceptor(newValue)) }
+        set { allInterceptors.setBuiltIn(CommonHeaderFieldsInterceptor(newValue)) }
     }
 
     /// Parameters sent with every request, encoded with the request's own and read when each
@@ -181,21 +181,21 @@ extension ServiceConfiguration {
     /// prepare the request.
     public var commonParameters: @Sendable () -> [String: JSON] {
         get {
-            guard let step = steps.builtIn(CommonParametersInterceptor.self) else { return { [:] } }
+            guard let step = allInterceptors.builtIn(CommonParametersInterceptor.self) else { return { [:] } }
             return step.parameters
         }
-        set { steps.setBuiltIn(CommonParametersInterceptor(newValue)) }
+        set { allInterceptors.setBuiltIn(CommonParametersInterceptor(newValue)) }
     }
 
     /// Signs every request last, after every other interceptor, the request's own included
     /// (see `RequestSigning`), so the signature covers what they changed.
     public var signer: (any RequestSigning)? {
-        get { steps.builtIn(SigningInterceptor.self)?.signer }
-        set { steps.setBuiltIn(newValue.map(SigningInterceptor.init)) }
+        get { allInterceptors.builtIn(SigningInterceptor.self)?.signer }
+        set { allInterceptors.setBuiltIn(newValue.map(SigningInterceptor.init)) }
     }
 
     private var environmentStep: EnvironmentInterceptor? {
-        steps.builtIn(EnvironmentInterceptor.self)
+        allInterceptors.builtIn(EnvironmentInterceptor.self)
     }
 }
 

@@ -50,8 +50,8 @@ extension ChainRequest: RequestGroup {
 
     /// Step `index` finished: fail the chain, or keep its value, call its callback and go on.
     private func stepFinished(_ index: Int, step: Step, with result: Result<any Sendable, NetworkError>) {
-        enum Outcome { case failed, goOn, wait, ignored }
-        let outcome = storage.withLock { storage -> Outcome in
+        enum Next { case failed, goOn, wait, ignored }
+        let next = storage.withLock { storage -> Next in
             guard !storage.lifecycle.isFinished else { return .ignored }
             switch result {
             case .failure(let error):
@@ -63,7 +63,7 @@ extension ChainRequest: RequestGroup {
                 return .wait
             }
         }
-        switch outcome {
+        switch next {
         case .failed: deliver()
         case .goOn: runStep(index + 1)
         case .wait, .ignored: break

@@ -18,18 +18,18 @@ protocol RequestGroup: AnyObject, Sendable {
 /// then, after the owner has cancelled what it had to, `deliver` queues the handlers and wakes the
 /// observers, so they find the group's requests settled.
 struct RequestGroupStateMachine<Owner: Sendable> {
-    typealias Outcome = Result<RequestValues, NetworkError>
-    typealias Handler = @MainActor @Sendable (Owner, Outcome) -> Void
+    typealias GroupResult = Result<RequestValues, NetworkError>
+    typealias Handler = @MainActor @Sendable (Owner, GroupResult) -> Void
 
     private(set) var state: RequestState = .ready
     /// True from start on.
     private(set) var isStarted = false
     private(set) var isCancelRequested = false
-    private(set) var result: Outcome?
+    private(set) var result: GroupResult?
     /// True once the handlers of the result have been queued.
     private var isDelivered = false
     private var handlers: [Handler] = []
-    private var observers: [@Sendable (Outcome) -> Void] = []
+    private var observers: [@Sendable (GroupResult) -> Void] = []
 
     /// True once the group has a result.
     var isFinished: Bool { result != nil }
@@ -61,7 +61,7 @@ struct RequestGroupStateMachine<Owner: Sendable> {
     }
 
     /// Adds an internal observer; returns the result instead when it has been delivered.
-    mutating func add(observer: @escaping @Sendable (Outcome) -> Void) -> Outcome? {
+    mutating func add(observer: @escaping @Sendable (GroupResult) -> Void) -> GroupResult? {
         guard isDelivered, let result else {
             observers.append(observer)
             return nil
@@ -77,7 +77,7 @@ struct RequestGroupStateMachine<Owner: Sendable> {
 
     /// Stores `result`, once, and returns true; false when the group had finished or was never
     /// started. Call `deliver` next.
-    mutating func finish(_ result: Outcome, cancelled: Bool) -> Bool {
+    mutating func finish(_ result: GroupResult, cancelled: Bool) -> Bool {
         guard self.result == nil, isStarted else { return false }
         self.result = result
         state = cancelled ? .cancelled : .finished

@@ -15,7 +15,7 @@ extension ResponseCache: ResponseCaching {
     }
 }
 
-/// The response cache at work on one request (the pipeline's step 2, through
+/// The response cache at work on one request (the pipeline's stage 2, through
 /// `RequestCaching`): the entry found for its key under its policy, and what follows from it.
 struct CacheLookup: RequestCaching {
     let cache: ResponseCache

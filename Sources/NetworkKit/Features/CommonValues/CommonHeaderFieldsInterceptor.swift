@@ -4,7 +4,7 @@
 struct CommonHeaderFieldsInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 2)
     static let prepares = true
-    static let serviceStep = ServiceDefaults.commonHeaderFields
+    static let serviceDefault = ServiceDefaults.commonHeaderFields
 
     /// The header fields, read once per request.
     var headerFields: @Sendable () -> HTTPFields

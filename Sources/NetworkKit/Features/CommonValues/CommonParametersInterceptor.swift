@@ -5,7 +5,7 @@
 struct CommonParametersInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.leading(rank: 1)
     static let prepares = true
-    static let serviceStep = ServiceDefaults.commonParameters
+    static let serviceDefault = ServiceDefaults.commonParameters
 
     /// The parameters, read once per request.
     var parameters: @Sendable () -> [String: JSON]

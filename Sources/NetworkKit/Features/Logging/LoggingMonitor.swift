@@ -48,12 +48,12 @@ struct LoggingMonitor: EventMonitor {
 
     func requestDidFinish(_ metrics: RequestMetrics) {
         let status = metrics.statusCode.map(String.init) ?? "-"
-        let outcome = metrics.error.map { "failed: \($0)" } ?? "ok"
+        let ending = metrics.error.map { "failed: \($0)" } ?? "ok"
         var notes = metrics.attempts > 1 ? ", \(metrics.attempts) attempts" : ""
         if metrics.cache != .notUsed { notes += ", cache \(metrics.cache)" }
         let level: Logger.Level = metrics.error == nil || metrics.error?.isCancellation == true ? .info : .warning
         let line = "\(metrics.id) \(metrics.method.rawValue) \(redaction.url(metrics.url)) \(status) "
-            + "in \(metrics.duration.milliseconds) ms, \(metrics.bytesSent) B up, \(metrics.bytesReceived) B down\(notes): \(outcome)"
+            + "in \(metrics.duration.milliseconds) ms, \(metrics.bytesSent) B up, \(metrics.bytesReceived) B down\(notes): \(ending)"
         logger.log(level: level, "\(line)")
     }
 }
@@ -69,10 +69,10 @@ extension LoggingMonitor {
 
     func webSocket(_ id: RequestID, didCloseWith summary: WebSocketSummary) {
         let how = summary.appCloseCode.map { "closed by the app with \($0)" } ?? "closed by the server"
-        let outcome = summary.error.map { "failed: \($0)" } ?? how
+        let ending = summary.error.map { "failed: \($0)" } ?? how
         let line = "\(id) WebSocket ended after \(summary.duration.milliseconds) ms, "
             + "\(summary.messagesSent) messages (\(summary.bytesSent) B) sent, "
-            + "\(summary.messagesReceived) (\(summary.bytesReceived) B) received: \(outcome)"
+            + "\(summary.messagesReceived) (\(summary.bytesReceived) B) received: \(ending)"
         logger.log(level: summary.error == nil ? .info : .warning, "\(line)")
     }
 

@@ -125,8 +125,8 @@ extension Pager {
             return
         }
         pending.request.observeResult { [self] result in
-            let outcome = finish(pending, with: result)
-            MainActorQueue.async { completion(outcome) }
+            let finished = finish(pending, with: result)
+            MainActorQueue.async { completion(finished) }
         }
         service.start(pending.request)
     }

@@ -9,7 +9,7 @@ import FoundationNetworking
 struct SigningInterceptor: BuiltInInterceptor {
     static let place = BuiltInPlace.last
     static let prepares = false
-    static let serviceStep = ServiceDefaults.signer
+    static let serviceDefault = ServiceDefaults.signer
 
     /// The signer.
     var signer: any RequestSigning

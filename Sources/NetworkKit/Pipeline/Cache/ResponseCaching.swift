@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The hook the pipeline gives a response cache (``ResponseCache`` fills it): step 2 asks the
+/// The hook the pipeline gives a response cache (``ResponseCache`` fills it): stage 2 asks the
 /// service's cache about a request that has a ``CachePolicy`` and can be cached.
 protocol ResponseCaching: Sendable {
     /// The cache at work on the request whose request, as built, is `prepared`; nil when
@@ -36,7 +36,7 @@ protocol RequestCaching: Sendable {
     func finish()
 }
 
-/// What a request's cache found, and so what step 2 does.
+/// What a request's cache found, and so what stage 2 does.
 enum CacheFinding: Sendable {
     /// No entry the request may use (none, or its policy reloads): the network answers.
     case miss

@@ -147,7 +147,7 @@ final class PartialDownload: Sendable {
     /// Appends a chunk; returns the file's length so far. On a write error the file is cut back
     /// to what was written whole, so it stays sound for a resume.
     func write(_ chunk: Data) throws(NetworkError) -> Int64 {
-        let outcome = state.withLock { state -> Result<Int64, NetworkError> in
+        let checked = state.withLock { state -> Result<Int64, NetworkError> in
             guard let handle = state.handle else { return .success(state.written) }
             do {
                 try Self.write(chunk, to: handle.fileDescriptor)
@@ -159,7 +159,7 @@ final class PartialDownload: Sendable {
                 return .failure(.download(DownloadError(.cannotWrite, file: partialURL, underlying: error)))
             }
         }
-        return try outcome.get()
+        return try checked.get()
     }
 
     /// After a complete transfer: checks length and digest, then, when `commit` allows it (the
