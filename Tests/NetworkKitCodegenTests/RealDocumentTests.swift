@@ -4,8 +4,8 @@ import NetworkKitCodegen
 import Testing
 
 /// Real public documents at fixed versions (Examples/third-party/README.md says where each comes
-/// from): what the generator makes of them. The Examples packages compile the same output and run
-/// some of its requests against the fixture server.
+/// from): what the generator makes of them. The package under Examples/ compiles the same output
+/// and runs some of its requests against the fixture server.
 @Suite struct RealDocumentTests {
     static let examples = Files.folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
 
@@ -32,7 +32,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["NK_SANITIZER"] == nil))
     func datadog() throws {
         // Committed gzipped; unpacked with the kit's own inflater.
-        let packed = try Data(contentsOf: Self.examples.appendingPathComponent("LargeDocument/datadog-v2-openapi.yaml.gz"))
+        let packed = try Data(contentsOf: Self.examples.appendingPathComponent("third-party/datadog/datadog-v2-openapi.yaml.gz"))
         let text = String(decoding: try Decompressor.inflate(packed, coding: .gzip, limit: 64 << 20), as: UTF8.self)
         let output = try OpenAPIGenerator.generate(document: text, fileName: "openapi.yaml", files: 32)
         #expect(output.operationCount == 1_661)

@@ -8,7 +8,10 @@ import Testing
 
 /// The example end to end: an OTLP/HTTP receiver and the example's server in one Hummingbird
 /// application on 127.0.0.1, swift-otel bootstrapped to export to it, one request that meets a
-/// `503` and is retried, then the exporter's graceful shutdown, which sends what is left.
+/// `503` and is retried, then the exporter's graceful shutdown, which sends what is left. The
+/// tracer and metrics backend it bootstraps are the process's, and would export the requests of
+/// tests running beside it: run it in a process of its own (`swift test --filter
+/// TelemetryExampleTests`, as scripts/test-examples does).
 @Suite struct TelemetryExampleTests {
     @Test func aRetriedRequestIsOneSpanWithAClientSpanPerAttemptAndEachAttemptCarriesItsTraceparent() async throws {
         let received = Received()

@@ -1,1 +1,0 @@
-../../../Tests/ExampleTests/FixtureProcess.swift

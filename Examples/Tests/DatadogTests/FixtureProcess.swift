@@ -1,0 +1,1 @@
+../ExampleTests/FixtureProcess.swift
