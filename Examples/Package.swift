@@ -32,7 +32,9 @@ let package = Package(
     name: "NetworkKitExamples",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "NetworkKit", path: "..", traits: ["CodeGeneration", "OpenAPIRuntime", "NIO", "Observability"]),
+        // Every trait, as the README's test command builds NetworkKit: CI builds this package in
+        // the root's scratch folder (`scripts/test-examples --root-build`) and reuses those modules.
+        .package(name: "NetworkKit", path: "..", traits: ["CodeGeneration", "NIO", "Observability", "OpenAPIRuntime", "ServiceLifecycle"]),
         // Apple's generator, whose build plugin makes the client of GeneratedClient/.
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
