@@ -63,6 +63,7 @@ struct RequestPipelineStateMachineTests {
         case adapted, adaptedAfterStop, adaptFailed, adaptCancelled
         case transferred, transferredAfterStop, transferredRestart, transferredRestartAfterStop
         case transferred304, transferred304AfterStop
+        case transferredRedirect, transferredRedirectAfterStop
         case transferredUnprocessed, transferredUnprocessedAfterStop, transferredClosed, transferredMayHaveProcessed
         case resendAnnounced
         case partialFileDiscarded
@@ -81,7 +82,7 @@ struct RequestPipelineStateMachineTests {
             case .adaptFailed, .adaptCancelled: "adaptFailed"
             case .transferred, .transferredAfterStop, .transferredRestart, .transferredRestartAfterStop,
                  .transferred304, .transferred304AfterStop, .transferredUnprocessed, .transferredUnprocessedAfterStop,
-                 .transferredClosed, .transferredMayHaveProcessed: "transferred"
+                 .transferredClosed, .transferredMayHaveProcessed, .transferredRedirect, .transferredRedirectAfterStop: "transferred"
             case .resendAnnounced: "resendAnnounced"
             case .partialFileDiscarded: "partialFileDiscarded"
             case .revalidated, .revalidatedFailure, .revalidatedNothing: "revalidated"
@@ -105,6 +106,8 @@ struct RequestPipelineStateMachineTests {
             case .transferredRestartAfterStop: machine.transferred(RequestPipelineStateMachineTests.mismatch, stopRequested: true)
             case .transferred304: machine.transferred(RequestPipelineStateMachineTests.answer(304), stopRequested: false)
             case .transferred304AfterStop: machine.transferred(RequestPipelineStateMachineTests.answer(304), stopRequested: true)
+            case .transferredRedirect: machine.transferred(RequestPipelineStateMachineTests.redirect, stopRequested: false)
+            case .transferredRedirectAfterStop: machine.transferred(RequestPipelineStateMachineTests.redirect, stopRequested: true)
             case .transferredUnprocessed: machine.transferred(RequestPipelineStateMachineTests.lost(.notProcessed), stopRequested: false)
             case .transferredUnprocessedAfterStop:
                 machine.transferred(RequestPipelineStateMachineTests.lost(.notProcessed), stopRequested: true)
@@ -134,6 +137,10 @@ struct RequestPipelineStateMachineTests {
     static let unavailable = NetworkError.httpStatus(code: 503, body: Data(), headerFields: [:])
     static let mismatch = TransferOutcome(head: ResponseHead(url: nil, status: 206, headerFields: [:]),
                                           restartReason: "bytes 5-9/10")
+
+    /// A transfer whose answer was a `302` the redirect policy follows.
+    static let redirect = TransferOutcome(redirect: OutgoingRequest(head: HTTPRequest(url: URL(string: "http://127.0.0.1/next")!)),
+                                          redirectHead: ResponseHead(url: nil, status: 302, headerFields: [:]))
 
     /// How many attempts the server did not process the machines send again.
     static let resendLimit = 2
@@ -185,6 +192,8 @@ struct RequestPipelineStateMachineTests {
         Row(.transferring, .transferredRestartAfterStop, "responding(1)", "respond"),
         Row(.transferring, .transferred304, "responding(1)", "respond"),                   // no cache entry: a plain 304
         Row(.transferring, .transferred304AfterStop, "responding(1)", "respond"),
+        Row(.transferring, .transferredRedirect, "transferring(1)", "followRedirect(1, /next)"),
+        Row(.transferring, .transferredRedirectAfterStop, "responding(1)", "respond"),
         Row(.transferring, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
         Row(.transferring, .transferredUnprocessedAfterStop, "responding(1)", "respond"),   // stopped: not sent again
         Row(.transferring, .transferredClosed, "resending(1)", "resend(1, closedBeforeAnswer)"),
@@ -196,6 +205,8 @@ struct RequestPipelineStateMachineTests {
         Row(.transferringDownload, .transferredRestartAfterStop, "responding(1)", "respond"),   // stopped: no restart
         Row(.transferringDownload, .transferred304, "responding(1)", "respond"),
         Row(.transferringDownload, .transferred304AfterStop, "responding(1)", "respond"),
+        Row(.transferringDownload, .transferredRedirect, "transferring(1)", "followRedirect(1, /next)"),
+        Row(.transferringDownload, .transferredRedirectAfterStop, "responding(1)", "respond"),
         Row(.transferringDownload, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
         Row(.transferringDownload, .transferredUnprocessedAfterStop, "responding(1)", "respond"),
         Row(.transferringDownload, .transferredClosed, "resending(1)", "resend(1, closedBeforeAnswer)"),
@@ -207,6 +218,8 @@ struct RequestPipelineStateMachineTests {
         Row(.transferringCached, .transferredRestartAfterStop, "responding(1)", "respond"),
         Row(.transferringCached, .transferred304, "revalidating(1)", "revalidate(304)"),
         Row(.transferringCached, .transferred304AfterStop, "revalidating(1)", "revalidate(304)"),
+        Row(.transferringCached, .transferredRedirect, "transferring(1)", "followRedirect(1, /next)"),
+        Row(.transferringCached, .transferredRedirectAfterStop, "responding(1)", "respond"),
         Row(.transferringCached, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
         Row(.transferringCached, .transferredUnprocessedAfterStop, "responding(1)", "respond"),
         Row(.transferringCached, .transferredClosed, "resending(1)", "resend(1, closedBeforeAnswer)"),
@@ -219,6 +232,8 @@ struct RequestPipelineStateMachineTests {
         Row(.transferringPost, .transferredRestartAfterStop, "responding(1)", "respond"),
         Row(.transferringPost, .transferred304, "responding(1)", "respond"),
         Row(.transferringPost, .transferred304AfterStop, "responding(1)", "respond"),
+        Row(.transferringPost, .transferredRedirect, "transferring(1)", "followRedirect(1, /next)"),
+        Row(.transferringPost, .transferredRedirectAfterStop, "responding(1)", "respond"),
         Row(.transferringPost, .transferredUnprocessed, "resending(1)", "resend(1, notProcessed)"),
         Row(.transferringPost, .transferredUnprocessedAfterStop, "responding(1)", "respond"),
         Row(.transferringPost, .transferredClosed, "responding(1)", "respond"),
@@ -231,6 +246,8 @@ struct RequestPipelineStateMachineTests {
         Row(.transferringAfterResends, .transferredRestartAfterStop, "responding(3)", "respond"),
         Row(.transferringAfterResends, .transferred304, "responding(3)", "respond"),
         Row(.transferringAfterResends, .transferred304AfterStop, "responding(3)", "respond"),
+        Row(.transferringAfterResends, .transferredRedirect, "transferring(3)", "followRedirect(3, /next)"),
+        Row(.transferringAfterResends, .transferredRedirectAfterStop, "responding(3)", "respond"),
         Row(.transferringAfterResends, .transferredUnprocessed, "responding(3)", "respond"),
         Row(.transferringAfterResends, .transferredUnprocessedAfterStop, "responding(3)", "respond"),
         Row(.transferringAfterResends, .transferredClosed, "responding(3)", "respond"),
@@ -296,6 +313,33 @@ struct RequestPipelineStateMachineTests {
         }
         _ = machine.adapted(stopRequested: false)
         #expect(machine.brokenTransition == "responded while adapting")
+    }
+
+    /// Each attempt follows up to `maxRedirects` redirects; the next one fails the attempt with
+    /// `httpTooManyRedirects`, which the interceptors are asked about; a retry counts afresh.
+    @Test func redirectsAreCountedPerAttempt() {
+        var machine = RequestPipeline.StateMachine(partialFile: nil, maxRedirects: 2, assertsOnBrokenTransition: false)
+        _ = machine.start()
+        _ = machine.adapted(stopRequested: false)
+        var outcome = Self.redirect
+        #expect(Self.describe(machine.transferred(&outcome, stopRequested: false)) == "followRedirect(1, /next)")
+        #expect(Self.describe(machine.transferred(&outcome, stopRequested: false)) == "followRedirect(1, /next)")
+        #expect(machine.redirectsFollowed == 2)
+        #expect(Self.describe(machine.transferred(&outcome, stopRequested: false)) == "respond")
+        guard case .transport(let failure)? = outcome.error else {
+            Issue.record("the third redirect must fail the attempt, got \(outcome)")
+            return
+        }
+        #expect(failure.code == .httpTooManyRedirects && outcome.redirect == nil)
+        let tooMany = NetworkError.transport(failure)
+        _ = machine.responded(.failure(tooMany), stopRequested: false)
+        _ = machine.interceptorsDecided(.retry(after: .zero))
+        _ = machine.backedOff(cancelled: false)
+        _ = machine.adapted(stopRequested: false)
+        #expect(machine.redirectsFollowed == 0)
+        outcome = Self.redirect
+        #expect(Self.describe(machine.transferred(&outcome, stopRequested: false)) == "followRedirect(2, /next)")
+        #expect(machine.brokenTransition == nil)
     }
 
     /// One GET answered at once: four events, one attempt.
@@ -520,6 +564,7 @@ struct RequestPipelineStateMachineTests {
         case .discardPartialFile: "discardPartialFile"
         case .revalidate(let head): "revalidate(\(head.status.code))"
         case .respond: "respond"
+        case .followRedirect(let redirect, _, let attempt): "followRedirect(\(attempt), \(redirect.url?.path ?? ""))"
         case .askInterceptors(let attempt, let error): "askInterceptors(\(attempt), \(describe(error)))"
         case .backOff(let delay, let attempt, let error):
             "backOff(\(delay.components.seconds)s, \(attempt), \(describe(error)))"
@@ -547,5 +592,13 @@ struct RequestPipelineStateMachineTests {
         case .download(let error) where error.reason == .rangeMismatch("bytes 5-9/10"): "rangeMismatch"
         default: "\(error)"
         }
+    }
+}
+
+extension RequestPipeline.StateMachine {
+    /// `transferred` for an outcome the tables keep as a constant.
+    mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool, bodyCanBeSentAgain: Bool = true) -> Action {
+        var outcome = outcome
+        return transferred(&outcome, stopRequested: stopRequested, bodyCanBeSentAgain: bodyCanBeSentAgain)
     }
 }

@@ -4,7 +4,8 @@ extension RequestPipeline {
     /// The attempt loop's decisions as a state machine: what each stage of an attempt came to comes
     /// in as an event, the next stage comes back as an action, and the loop ends with one action,
     /// `finish`. It holds no lock and does no I/O or async work, so its rules (which attempt this is,
-    /// the one restart of a download, a `304`, retries, stops) are tested as tables of phase × event
+    /// the redirects an attempt follows, the one restart of a download, a `304`, retries, stops) are
+    /// tested as tables of phase × event
     /// (`RequestPipelineStateMachineTests`). `RequestPipeline.attempts(recording:)` performs the actions.
     ///
     ///     ready ──start──▶ adapting(1), or lookingUpCache for a request the cache may answer
@@ -12,6 +13,8 @@ extension RequestPipeline {
     ///     adapting(n) ──adapted──▶ transferring(n), or waitingForRoom(n) where the service limits
     ///         the requests in flight ──roomFound──▶ transferring(n) | finished (cancelled)
     ///     transferring(n) ──transferred──▶ responding(n) ──a success──▶ finished
+    ///     transferring(n) ──a redirect the policy follows──▶ transferring(n) (a new transfer), up to
+    ///         `maxRedirects`; past them the attempt fails with `RedirectProposal.tooManyRedirects`
     ///     transferring(n) ──a download's answer cannot continue its file──▶ restartingDownload(n)
     ///     restartingDownload(n) ──partialFileDiscarded──▶ adapting(n + 1) the first time, finished after
     ///     transferring(n) ──a 304, with a cache entry──▶ revalidating(n) ──revalidated──▶ finished
@@ -77,6 +80,9 @@ extension RequestPipeline {
             case adapt(attempt: Int)
             /// Send the adapted request, then report `transferred`.
             case send(attempt: Int)
+            /// Tell the monitors, then send `redirect` (the redirect policy's choice after the
+            /// redirect's `head`) as a new transfer of attempt `attempt`, then report `transferred`.
+            indirect case followRedirect(OutgoingRequest, after: ResponseHead, attempt: Int)
             /// Remove the download's partial file, then report `partialFileDiscarded`.
             case discardPartialFile
             /// Tell the monitors attempt `attempt` failed with `error` before the server processed it
@@ -117,6 +123,10 @@ extension RequestPipeline {
         let isIdempotent: Bool
         /// How many attempts the server did not process may be sent again.
         let resendLimit: Int
+        /// As many redirects as one attempt follows.
+        let maxRedirects: Int
+        /// The redirects the current attempt followed.
+        private(set) var redirectsFollowed = 0
         /// Whether the download's one restart from zero was used (by any attempt, retries included).
         private(set) var hasRestarted = false
         /// The attempts sent again because the server did not process them; the retry policy does
@@ -145,9 +155,9 @@ extension RequestPipeline {
         /// before any answer only when `isIdempotent`), and that connects again after each end as
         /// `reconnection` says (a stream's policy; nil never).
         /// The cache is asked first when `looksUpCache`; each attempt waits for room first when
-        /// `waitsForRoom`.
+        /// `waitsForRoom`, and follows at most `maxRedirects` redirects.
         init(partialFile: URL?, canRevalidate: Bool = false, looksUpCache: Bool = false, waitsForRoom: Bool = false,
-             isIdempotent: Bool = true, resendLimit: Int = 0,
+             isIdempotent: Bool = true, resendLimit: Int = 0, maxRedirects: Int = RedirectProposal.maxRedirects,
              reconnection: StreamReconnection? = nil, assertsOnBrokenTransition: Bool = true) {
             self.assertsOnBrokenTransition = assertsOnBrokenTransition
             self.looksUpCache = looksUpCache
@@ -157,6 +167,7 @@ extension RequestPipeline {
             self.canRevalidate = canRevalidate
             self.isIdempotent = isIdempotent
             self.resendLimit = resendLimit
+            self.maxRedirects = maxRedirects
         }
     }
 }
@@ -218,14 +229,26 @@ extension RequestPipeline.StateMachine {
         return finish(.failure(error))
     }
 
-    /// The transfer ended with `outcome`; `bodyCanBeSentAgain` is false when it read a body that
-    /// cannot be made again. Unless the request was stopped or its body is spent: a download whose
-    /// answer could not continue its partial file restarts; a failure the server did not process
-    /// is sent again. A `304` answers from the cache entry; any other answer is validated and parsed.
+    /// A transfer ended with `outcome`; `bodyCanBeSentAgain` is false when it read a body that
+    /// cannot be made again. Unless the request was stopped: a redirect the policy follows is the
+    /// attempt's next transfer, and past `maxRedirects` the outcome becomes the attempt's failure
+    /// (`RedirectProposal.tooManyRedirects`). Unless the request was stopped or its body is spent:
+    /// a download whose answer could not continue its partial file restarts; a failure the server
+    /// did not process is sent again. A `304` answers from the cache entry; any other answer is
+    /// validated and parsed.
     @inline(never)
-    mutating func transferred(_ outcome: TransferOutcome, stopRequested: Bool, bodyCanBeSentAgain: Bool = true) -> Action {
+    mutating func transferred(_ outcome: inout TransferOutcome, stopRequested: Bool, bodyCanBeSentAgain: Bool = true) -> Action {
         guard case .transferring(let attempt) = phase else { return unexpected("transferred") }
         if !bodyCanBeSentAgain { bodySpent = true }
+        if let redirect = outcome.redirect, let head = outcome.redirectHead, !stopRequested {
+            guard redirectsFollowed < maxRedirects else {
+                outcome = TransferOutcome(bytesSent: outcome.bytesSent, error: RedirectProposal.tooManyRedirects)
+                phase = .responding(attempt: attempt)
+                return .respond
+            }
+            redirectsFollowed += 1
+            return .followRedirect(redirect, after: head, attempt: attempt)
+        }
         if let reason = outcome.restartReason, let partialFile, !stopRequested {
             if bodySpent { return finish(.failure(.download(DownloadError(.rangeMismatch(reason), file: partialFile)))) }
             phase = .restartingDownload(attempt: attempt, reason: reason)
@@ -350,6 +373,7 @@ extension RequestPipeline.StateMachine {
 
     private mutating func send(attempt: Int) -> Action {
         phase = .transferring(attempt: attempt)
+        redirectsFollowed = 0
         return .send(attempt: attempt)
     }
 
@@ -407,5 +431,13 @@ extension RequestPipeline.StateMachine.Phase {
              .endingConnection(let attempt, _), .waitingToReconnect(let attempt):
             attempt
         }
+    }
+}
+
+extension RequestPipeline.StateMachine.Action {
+    /// True for `followRedirect`: the attempt goes on with another transfer.
+    var followsRedirect: Bool {
+        if case .followRedirect = self { return true }
+        return false
     }
 }

@@ -26,9 +26,10 @@ import FoundationNetworking
 /// 8. **finish**: the result to an awaiting `send` and the handlers (queued on the main actor),
 ///    then the event monitors' `requestDidFinish`.
 ///
-/// Stages 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (the next
-/// attempt, a download's restart from zero, an answer from the cache after a `304`, a retry's
-/// wait, a stream's next connection, the finish), and `attempts(recording:)` does the work. What
+/// Stages 3 to 7 make one attempt; `RequestPipeline.StateMachine` decides what follows each of them (a
+/// redirect's transfer, the next attempt, a download's restart from zero, an answer from the cache
+/// after a `304`, a retry's wait, a stream's next connection, the finish), and
+/// `attempts(recording:)` does the work. What
 /// the request's kind does that the others do not (its limits, where the body goes, its header
 /// fields, how the transfer starts, stages 5 and 6, its result) is its `strategy`'s: the pipeline
 /// never asks which kind it runs.
@@ -181,7 +182,8 @@ final class RequestPipeline: Sendable {
                                    isIdempotent: isIdempotent, resendLimit: settings.unprocessedResendLimit,
                                    reconnection: strategy.reconnection)
         var adapted = prepared            // the current attempt's request, once adapted
-        var outcome = TransferOutcome()   // the current attempt's transfer
+        var outcome = TransferOutcome()   // the current attempt's last transfer
+        var cookies: TransferCookies?     // what the current attempt's transfers carry of the service's cookies
         var holdsRoom = false             // whether the current attempt holds room in flight at its host
         var next = machine.start()
         while true {
@@ -209,12 +211,17 @@ final class RequestPipeline: Sendable {
                 holdsRoom = entered
                 next = machine.roomFound(cancelled: !entered)
             case .send(let attempt):                                                                  //    transfer
-                outcome = await sendAttempt(adapted, attempt: attempt, body: body, recording: &metrics)
-                if holdsRoom {
-                    leaveRoom(of: adapted)
-                    holdsRoom = false
-                }
-                next = machine.transferred(outcome, stopRequested: isCancelled, bodyCanBeSentAgain: adapted.body.canBeSent)
+                cookies = beginAttempt(adapted, attempt: attempt, recording: &metrics)
+                outcome = await transfer(adapted, attempt: attempt, origin: adapted.url, body: body, cookies: &cookies,
+                                         recording: &metrics)
+                next = machine.transferred(&outcome, stopRequested: isCancelled, bodyCanBeSentAgain: adapted.body.canBeSent)
+                if !next.followsRedirect { endAttempt(of: adapted, holdingRoom: &holdsRoom) }
+            case .followRedirect(let redirect, let head, let attempt):                                //    a redirect
+                for monitor in monitors { monitor.request(request.id, willFollowRedirect: head, to: redirect, attempt: attempt) }
+                outcome = await transfer(redirect, attempt: attempt, origin: adapted.url, isRedirect: true, body: body,
+                                         cookies: &cookies, recording: &metrics)
+                next = machine.transferred(&outcome, stopRequested: isCancelled, bodyCanBeSentAgain: adapted.body.canBeSent)
+                if !next.followsRedirect { endAttempt(of: adapted, holdingRoom: &holdsRoom) }
             case .resend(let attempt, let error):                                                     //    unprocessed
                 observer?.requestWillResend(error: error)
                 for monitor in monitors { monitor.request(request.id, willResendUnprocessed: attempt, error: error) }
@@ -266,36 +273,54 @@ final class RequestPipeline: Sendable {
         return adapted
     }
 
-    /// Stage 4: hands the request to the transport and waits for the answer, following the
-    /// redirects the policy allows (each a transfer of its own, within the same attempt); the
-    /// monitors hear each redirect before it is followed.
-    private func transfer(_ outgoing: OutgoingRequest, attempt: Int, body: Transfer.Body) async -> TransferOutcome {
+    /// Stage 4 for one attempt: counts it and tells the observer and the monitors; returns the
+    /// cookies its transfers carry, if the request uses the service's store.
+    @inline(never)
+    private func beginAttempt(_ adapted: OutgoingRequest, attempt: Int, recording metrics: inout RequestMetrics) -> TransferCookies? {
+        observer?.attemptWillSend(adapted)
+        metrics.attempts = request.beginAttempt()
+        metrics.url = adapted.url
+        for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
+        return cookieStore.map { TransferCookies(store: $0) }
+    }
+
+    /// Stage 4, one transfer of attempt `attempt`, first sent to `origin`: `outgoing` is the
+    /// attempt's request, or a redirect's (`isRedirect`: the observer hears it as a transfer of its own),
+    /// with the store's cookies for its URL; the transport sends it, and what it moved is added to
+    /// `metrics`.
+    @inline(never)
+    private func transfer(_ outgoing: OutgoingRequest, attempt: Int, origin: URL?, isRedirect: Bool = false, body: Transfer.Body,
+                          cookies: inout TransferCookies?, recording metrics: inout RequestMetrics) async -> TransferOutcome {
+        var next = outgoing
+        if var prepared = cookies {
+            next = prepared.prepare(next)
+            cookies = prepared
+        }
+        if isRedirect { observer?.transferWillStart(&next) }   // the first's, before the interceptors (`adaptAttempt`)
         let setup = Transfer.Setup(attempt: attempt, monitors: monitors,
                                    redirects: options.redirectPolicy ?? settings.redirectPolicy,
-                                   origin: outgoing.url, sizeLimit: sizeLimit, decompressionLimit: strategy.decompressionLimit(settings),
+                                   origin: origin, sizeLimit: sizeLimit, decompressionLimit: strategy.decompressionLimit(settings),
                                    transportDecodes: service.transport.decodesContentEncoding, body: body,
                                    envelope: envelope, jsonDecoder: settings.jsonDecoder,
                                    transportPausesReading: service.transport.pausesReading,
                                    idleWatch: service.idleWatch, cookies: cookieStore)
-        var next = outgoing, bytesSent: Int64 = 0
-        var cookies = setup.cookies.map { TransferCookies(store: $0) }
-        for redirects in 0...RedirectProposal.maxRedirects {
-            if var prepared = cookies {
-                next = prepared.prepare(next)
-                cookies = prepared
-            }
-            if redirects > 0 { observer?.transferWillStart(&next) }                                  // a redirect's transfer
-            var outcome = await send(next, setup: setup)
-            observer?.transferDidEnd(head: outcome.head ?? outcome.redirectHead, error: outcome.error)
-            bytesSent += outcome.bytesSent
-            outcome.bytesSent = bytesSent
-            guard let redirect = outcome.redirect, let head = outcome.redirectHead, !isCancelled else { return outcome }
-            for monitor in monitors { monitor.request(request.id, willFollowRedirect: head, to: redirect, attempt: attempt) }
-            next = redirect
+        let outcome = await send(next, setup: setup)
+        observer?.transferDidEnd(head: outcome.head ?? outcome.redirectHead, error: outcome.error)
+        metrics.bytesSent += outcome.bytesSent
+        metrics.bytesReceived += outcome.bytesReceived
+        metrics.statusCode = outcome.head?.status.code ?? metrics.statusCode
+        metrics.httpVersion = outcome.head?.httpVersion ?? metrics.httpVersion
+        return outcome
+    }
+
+    /// The end of an attempt's transfers: the room it held in flight given back, its span ended.
+    @inline(never)
+    private func endAttempt(of adapted: OutgoingRequest, holdingRoom holdsRoom: inout Bool) {
+        if holdsRoom {
+            service.inFlight.leave(host: adapted.head.host)
+            holdsRoom = false
         }
-        return TransferOutcome(bytesSent: bytesSent,
-                               error: .transport(TransportError(.httpTooManyRedirects,
-                                                                detail: "more than \(RedirectProposal.maxRedirects) redirects")))
+        observer?.attemptDidEnd()
     }
 
     /// One transfer: the kit's checks that hold for every transport, then the transport. A body
@@ -347,30 +372,6 @@ final class RequestPipeline: Sendable {
             return false
         }
         return true
-    }
-
-    /// The room `enterRoom(for:)` took for `adapted`, given back once its transfer ended.
-    @inline(never)
-    private func leaveRoom(of adapted: OutgoingRequest) {
-        service.inFlight.leave(host: adapted.head.host)
-    }
-
-    /// Stage 4 for one attempt: counts the attempt, tells the monitors, transfers it, and adds what
-    /// it moved to `metrics`.
-    @inline(never)
-    private func sendAttempt(_ adapted: OutgoingRequest, attempt: Int, body: Transfer.Body,
-                             recording metrics: inout RequestMetrics) async -> TransferOutcome {
-        observer?.attemptWillSend(adapted)
-        defer { observer?.attemptDidEnd() }
-        metrics.attempts = request.beginAttempt()
-        metrics.url = adapted.url
-        for monitor in monitors { monitor.request(request.id, didSend: adapted, attempt: attempt) }
-        let outcome = await transfer(adapted, attempt: attempt, body: body)
-        metrics.bytesSent += outcome.bytesSent
-        metrics.bytesReceived += outcome.bytesReceived
-        metrics.statusCode = outcome.head?.status.code ?? metrics.statusCode
-        metrics.httpVersion = outcome.head?.httpVersion ?? metrics.httpVersion
-        return outcome
     }
 
     /// The head of the answer a transfer ended with, for stages 5 and 6: its failure, or a

@@ -45,7 +45,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     }
 
     static let all: [Scenario] = [
-        wholeJSON, chunkedProgress, delayedChunks, noContent, upload, redirect, redirectAfterPost,
+        wholeJSON, chunkedProgress, delayedChunks, noContent, upload, redirect, redirectAfterPost, redirectLoop,
         droppedMidBody, headLaterThanTimeout, silentMidBody, cancelledInFlight, networkFailure,
     ] + errorStatuses + compressed + truncatedCompressed
 
@@ -114,6 +114,17 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         #expect(outcome.traces.map(\.method) == ["POST", "GET"])
         #expect(outcome.receivedBodyLengths == [3])
         #expect(outcome.trace.heads.first?.url?.path == "/scripted/posted-result")
+    }
+
+    /// A redirect to itself is followed `RedirectProposal.maxRedirects` times, then the attempt fails.
+    static let redirectLoop = Scenario("a redirect loop fails with httpTooManyRedirects after 16 redirects",
+                                       [("loop", .redirect(to: "/scripted/loop"))]) { outcome in
+        guard case .transport(let failure) = outcome.result.failure else {
+            Issue.record("got \(outcome.result)")
+            return
+        }
+        #expect(failure.code == .httpTooManyRedirects)
+        #expect(outcome.traces.count == 1 + RedirectProposal.maxRedirects)
     }
 
     // MARK: Errors

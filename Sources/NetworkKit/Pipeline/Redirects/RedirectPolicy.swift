@@ -53,8 +53,11 @@ public enum RedirectPolicy: Sendable {
 enum RedirectProposal {
     /// The statuses that propose a redirect.
     static let statuses: Set<Int> = [301, 302, 303, 307, 308]
-    /// As many redirects as one attempt follows before it fails with `URLError(.httpTooManyRedirects)`.
+    /// As many redirects as one attempt follows (`RequestPipeline.StateMachine` counts them).
     static let maxRedirects = 16
+    /// The failure of an attempt whose next redirect would pass `maxRedirects`.
+    static let tooManyRedirects = NetworkError.transport(TransportError(.httpTooManyRedirects,
+                                                                        detail: "more than \(maxRedirects) redirects"))
 
     /// The next request after `head`, or nil when `head` proposes no redirect one can follow (not
     /// a redirect status, no `Location`, or a location that is not http(s)).

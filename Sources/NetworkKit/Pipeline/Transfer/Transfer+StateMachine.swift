@@ -29,13 +29,23 @@ struct TransferOutcome: Sendable {
 }
 
 extension Transfer {
-    /// One transfer's bookkeeping as a state machine: the transport's events come in, the actions
-    /// for `Transfer` to take come back. It holds no lock and does no I/O, so its rules (limits,
-    /// redirects, downloads' error bodies, the idle timeout) are tested as tables
+    /// One transfer's rules as a state machine. The transport's events come in four families (the
+    /// head, the body, control, the completion); each family has one action type, which `Transfer`
+    /// carries out in the one function it has per family (which takes the lock and feeds the
+    /// event). The machine holds no lock and no transport task (it says when to cancel the one
+    /// `Transfer` holds) and does no I/O, so its rules (limits, redirects' and error bodies, what
+    /// is inflated, downloads' files, the idle timeout) are tested as tables
     /// (`TransferStateMachineTests`).
     ///
-    ///     awaitingHead ──head──▶ inMemory | toFile | streaming | errorBody | redirecting
-    ///     any ──limit, file error, bad encoding, idle, restart──▶ stopped
+    ///     awaitingHead ──head──▶ inMemory | streaming | errorBody | redirecting | awaitingFile | stopped
+    ///     awaitingFile ──fileBegan──▶ toFile | errorBody | stopped
+    ///     any ──limit, file error, failure, idle, restart──▶ stopped
+    ///     any ──transportCompleted (and inflaterFinished, for an inflated body)──▶ completed
+    ///
+    /// An event no phase waits for (a file's answer without a download's head, a second
+    /// completion) is a bug in the driver: it stops a debug build (`assertionFailure`) unless the
+    /// machine was made to record it (`assertsOnBrokenTransition: false`, as the tables test it),
+    /// and ``brokenTransition`` names it; the event is then ignored.
     struct StateMachine {
         /// Where the body goes.
         enum Phase: Equatable {
@@ -43,6 +53,8 @@ extension Transfer {
             /// The answer is a redirect the policy follows: its body is read and dropped, up to
             /// `redirectBodyLimit`, so the connection can carry the next request.
             case redirecting
+            /// A download's head: its file says whether the body continues it (`fileBegan`).
+            case awaitingFile
             /// Kept in memory, up to the limit.
             case inMemory
             /// Written to the download's file.
@@ -54,6 +66,8 @@ extension Transfer {
             case errorBody
             /// Stopped: later chunks are dropped.
             case stopped
+            /// The transport completed: nothing more happens to this transfer.
+            case completed
         }
 
         /// Where an answer's body goes when it is the one asked for.
@@ -74,51 +88,97 @@ extension Transfer {
         private(set) var outcome = TransferOutcome()
         /// The most body bytes to take, once the head said whether the body is content-encoded.
         private(set) var limit: Int64?
+        /// Inflates the body from the head on, when it is content-encoded and the transport
+        /// delivers it as sent.
+        private(set) var inflater: StreamingInflater?
         /// Bytes of a redirect's body dropped so far.
         private var discarded: Int64 = 0
         /// Replaces whatever error the transport completes with (the idle timeout, a bad encoding).
         private var failure: NetworkError?
-        /// The transfer, once the transport has handed it back, and whether to cancel it then.
-        private var task: (any TransportTask)?
-        private var cancelWhenAttached = false
-        /// Set once the transport completed: nothing more happens to this transfer.
-        private var isComplete = false
+        /// Set once the transfer is to be cancelled: `attached` cancels the task then, if the
+        /// transport had not handed it back yet.
+        private var cancelRequested = false
+        /// True between the transport's completion and the inflater's last check of the body.
+        private var isFinishingInflation = false
         /// When the transfer last received or sent a byte.
         private var lastActivity: ContinuousClock.Instant
         /// True while a stream's transport waits for its consumers: not idle by the server's doing.
         private var isPaused = false
         private let idleTimeout: IdleTimeout?
+        /// The request's limit on the body (none when nil).
+        private let sizeLimit: Int64?
+        /// The most bytes a content-encoded body may inflate to.
+        private let decompressionLimit: Int64
+        /// Where the body of the answer asked for goes.
+        private let destination: Destination
+        /// True when the transport inflates content-encoded bodies itself.
+        private let transportDecodes: Bool
+        /// The first event that came in a phase that does not wait for it, and that phase.
+        private(set) var brokenTransition: String?
+        /// Whether a broken transition stops a debug build; false only where a test records it.
+        private let assertsOnBrokenTransition: Bool
 
-        /// A transfer that fails when idle for `idleTimeout` (never when nil), started at `now`.
-        init(idleTimeout: IdleTimeout?, now: ContinuousClock.Instant) {
+        /// A transfer whose body goes to `destination`, within `sizeLimit` (none when nil) and,
+        /// when content-encoded, `decompressionLimit`; inflated here unless `transportDecodes`.
+        /// It fails when idle for `idleTimeout` (never when nil), counted from `now`.
+        init(sizeLimit: Int64?, decompressionLimit: Int64, destination: Destination, transportDecodes: Bool,
+             idleTimeout: IdleTimeout?, now: ContinuousClock.Instant, assertsOnBrokenTransition: Bool = true) {
+            self.sizeLimit = sizeLimit
+            self.decompressionLimit = decompressionLimit
+            self.destination = destination
+            self.transportDecodes = transportDecodes
             self.idleTimeout = idleTimeout
+            self.assertsOnBrokenTransition = assertsOnBrokenTransition
             lastActivity = now
         }
     }
 }
 
-// MARK: - Events
+// MARK: - The head
 
 extension Transfer.StateMachine {
-    /// What to do with a response head.
+    /// What the transport's head and, for a download, its file make of the answer.
+    enum HeadEvent {
+        /// The head arrived; `redirect` is the request the redirect policy follows it with, if any.
+        case head(ResponseHead, redirect: OutgoingRequest?, now: ContinuousClock.Instant)
+        /// The download's file answered the head (after `beginFile`).
+        case fileBegan(PartialDownload.Start)
+    }
+
+    /// What to do after a head event. The driver reports a head to the request and the monitors
+    /// unless the action is `followRedirect`, then carries the action out.
     enum HeadAction: Equatable {
         /// A redirect to follow: tell nobody, drop its body.
         case followRedirect
-        /// Report the head; the body goes to memory.
+        /// The body goes to memory.
         case receive
-        /// Report the head; then ask the download's file whether it continues (`fileBegan`).
+        /// Open the download's file with the head, then report how it began (`fileBegan`).
         case beginFile
-        /// Report the head; then begin the stream's body.
+        /// Begin the stream's body.
         case beginStream
-        /// Report the head; then stop the request: the announced body is over the limit.
+        /// Stop the request: the body (as announced, or as the file would grow) is over the limit.
         case tooLarge(limit: Int64)
+        /// The file takes the body: report progress against `total`.
+        case writeFile(total: Int64?)
+        /// Cancel the transfer: the download's file must start again from zero.
+        case cancelTransfer
+        /// Nothing more: the answer stays in memory, as the error it is.
+        case keepInMemory
     }
 
-    /// The head arrived. `redirect` is the request the policy follows it with, if any; content-
-    /// encoded bodies count against `decompressionLimit` too, as they are delivered inflated.
-    mutating func receive(head: ResponseHead, redirect: OutgoingRequest?, sizeLimit: Int64?, decompressionLimit: Int64,
-                          destination: Destination, now: ContinuousClock.Instant) -> HeadAction {
+    /// Feeds one event of the head's family.
+    mutating func receive(_ event: HeadEvent) -> HeadAction {
+        switch event {
+        case .head(let head, let redirect, let now):
+            receive(head: head, redirect: redirect, now: now)
+        case .fileBegan(let start):
+            fileBegan(start)
+        }
+    }
+
+    private mutating func receive(head: ResponseHead, redirect: OutgoingRequest?, now: ContinuousClock.Instant) -> HeadAction {
         lastActivity = now
+        // A head once the body was stopped (an idle timeout that fired first) is reported, and its body dropped.
         guard phase == .awaitingHead else { return .receive }
         if let redirect {
             outcome.redirect = redirect
@@ -127,8 +187,16 @@ extension Transfer.StateMachine {
             return .followRedirect
         }
         outcome.head = head
-        limit = head.contentCoding != nil ? min(sizeLimit ?? .max, decompressionLimit) : sizeLimit
-        if destination == .file { return .beginFile }
+        if let coding = head.contentCoding {
+            limit = min(sizeLimit ?? .max, decompressionLimit)
+            if !transportDecodes { inflater = StreamingInflater(coding: coding) }
+        } else {
+            limit = sizeLimit
+        }
+        if destination == .file {
+            phase = .awaitingFile
+            return .beginFile
+        }
         if let limit, let announced = head.deliveredLength, announced > limit {
             phase = .stopped
             return .tooLarge(limit: limit)
@@ -145,78 +213,126 @@ extension Transfer.StateMachine {
         return .receive
     }
 
-    /// What the download's file made of the head.
-    enum FileAction: Equatable {
-        /// Write the body to it, and report progress against `total`.
-        case write(total: Int64?)
-        /// Stop the request: the file would pass the limit.
-        case tooLarge(limit: Int64)
-        /// Cancel the transfer (`cancel`: now, or when the transport hands it back): the file must
-        /// start again from zero.
-        case restart(cancelNow: Bool)
-        /// Keep the answer in memory: it is not the file.
-        case keepInMemory
-    }
-
-    mutating func fileBegan(_ start: PartialDownload.Start) -> (FileAction, (any TransportTask)?) {
+    private mutating func fileBegan(_ start: PartialDownload.Start) -> HeadAction {
+        guard phase == .awaitingFile else {
+            broken("fileBegan")
+            return .keepInMemory
+        }
         switch start {
         case .write(let total):
             if let limit, let total, total > limit {
                 phase = .stopped
-                return (.tooLarge(limit: limit), nil)
+                return .tooLarge(limit: limit)
             }
             phase = .toFile
-            return (.write(total: total), nil)
+            return .writeFile(total: total)
         case .restart(let reason):
             outcome.restartReason = reason
             phase = .stopped
-            let task = transferToCancel()
-            return (.restart(cancelNow: task != nil), task)
+            cancelRequested = true
+            return .cancelTransfer
         case .notFile:
             phase = .errorBody
-            return (.keepInMemory, nil)
+            return .keepInMemory
+        }
+    }
+}
+
+// MARK: - The body
+
+extension Transfer.StateMachine {
+    /// A piece of the body.
+    enum BodyEvent {
+        /// A chunk as the transport delivered it.
+        case chunk(Data, now: ContinuousClock.Instant)
+        /// A piece the inflater made of the chunks (after `inflate`).
+        case inflated(Data, now: ContinuousClock.Instant)
+        /// A piece of `count` bytes went to the download's file, which is now `fileLength` long.
+        case wroteToFile(count: Int, fileLength: Int64)
+
+        /// The bytes a chunk or an inflated piece brings; nil for a write to the file.
+        var piece: Data? {
+            switch self {
+            case .chunk(let data, _), .inflated(let data, _): data
+            case .wroteToFile: nil
+            }
         }
     }
 
-    /// What became of a body chunk.
-    enum ChunkAction: Equatable {
-        /// Kept in memory: the body is now this long.
+    /// What to do with a piece of the body.
+    enum BodyAction: Equatable {
+        /// Inflate the chunk with this inflater, and feed each piece it makes (`inflated`).
+        case inflate(StreamingInflater)
+        /// Kept in memory: report the body's length so far.
         case kept(Int64)
-        /// For the download's file.
-        case toFile
-        /// For the stream's parser: the body is now this long.
-        case toStream(Int64)
+        /// Write it to the download's file, then report `wroteToFile`.
+        case writeToFile
+        /// Feed it to the stream's parser, and report the body's length so far.
+        case feedStream(Int64)
+        /// Written to the file: report the file's length.
+        case written(Int64)
         /// Dropped: stopped already, a redirect's body, or enough of a download's error body.
         case dropped
-        /// Refused: it would pass this limit. The request is to stop.
+        /// Refused, and the body stopped: it would pass this limit. Stop the request.
         case overLimit(Int64)
         /// A redirect's body too long to read to its end: cancel the transfer.
         case cancelTransfer
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            switch (lhs, rhs) {
+            case (.inflate(let a), .inflate(let b)): a === b
+            case (.kept(let a), .kept(let b)), (.feedStream(let a), .feedStream(let b)), (.written(let a), .written(let b)),
+                 (.overLimit(let a), .overLimit(let b)): a == b
+            case (.writeToFile, .writeToFile), (.dropped, .dropped), (.cancelTransfer, .cancelTransfer): true
+            default: false
+            }
+        }
     }
 
-    mutating func take(_ chunk: Data, now: ContinuousClock.Instant) -> ChunkAction {
-        lastActivity = now
-        let count = Int64(chunk.count)
+    /// Feeds one event of the body's family.
+    mutating func receive(_ event: BodyEvent) -> BodyAction {
+        switch event {
+        case .chunk(let chunk, let now):
+            lastActivity = now
+            if let inflater, phase != .stopped, phase != .completed { return .inflate(inflater) }
+            return take(chunk)
+        case .inflated(let piece, let now):
+            lastActivity = now
+            return take(piece)
+        case .wroteToFile(let count, let fileLength):
+            outcome.bytesReceived += Int64(count)
+            if let limit, fileLength > limit {
+                stop()
+                return .overLimit(limit)
+            }
+            return .written(fileLength)
+        }
+    }
+
+    /// A piece of the body as delivered (inflated when it was encoded).
+    private mutating func take(_ piece: Data) -> BodyAction {
+        let count = Int64(piece.count)
         switch phase {
-        case .awaitingHead, .stopped:
+        case .awaitingHead, .awaitingFile, .stopped, .completed:
             return .dropped
         case .redirecting:
             discarded += count
             guard discarded > Self.redirectBodyLimit else { return .dropped }
             phase = .stopped
+            cancelRequested = true
             return .cancelTransfer
         case .toFile:
-            return .toFile
+            return .writeToFile
         case .streaming:
             if let limit, outcome.bytesReceived + count > limit {
                 stop()
                 return .overLimit(limit)
             }
             outcome.bytesReceived += count
-            return .toStream(outcome.bytesReceived)
+            return .feedStream(outcome.bytesReceived)
         case .errorBody:
             guard Int64(outcome.body.count) + count <= Self.errorBodyLimit else { return .dropped }
-            outcome.keep(chunk)
+            outcome.keep(piece)
             outcome.bytesReceived = Int64(outcome.body.count)
             return .kept(outcome.bytesReceived)
         case .inMemory:
@@ -224,74 +340,130 @@ extension Transfer.StateMachine {
                 stop()
                 return .overLimit(limit)
             }
-            outcome.keep(chunk)
+            outcome.keep(piece)
             outcome.bytesReceived = Int64(outcome.body.count)
             return .kept(outcome.bytesReceived)
         }
     }
+}
 
-    /// A chunk of `count` bytes went to the file, which is now `fileLength` long; returns the
-    /// limit it passed, if it did.
-    mutating func wroteToFile(count: Int, fileLength: Int64) -> Int64? {
-        outcome.bytesReceived += Int64(count)
-        guard let limit, fileLength > limit else { return nil }
-        stop()
-        return limit
+// MARK: - Control
+
+extension Transfer.StateMachine {
+    /// What happens to the transfer besides its answer.
+    enum ControlEvent {
+        /// The transport handed the transfer back (`Transfer` keeps its task).
+        case attached
+        /// Upload progress: the transfer is not idle.
+        case sent(bytes: Int64, now: ContinuousClock.Instant)
+        /// A stream's transport waits for its consumers (true), or reads on: the wait is not idle time.
+        case paused(Bool, now: ContinuousClock.Instant)
+        /// The idle watch's check at `now`: the transfer fails with the idle timeout's error when
+        /// nothing moved for that long.
+        case idleCheck(now: ContinuousClock.Instant)
+        /// The transfer fails (not the request: a retry may follow) with this error, whatever the
+        /// transport completes with.
+        case failed(NetworkError)
+        /// The request stops for a limit or a file error: the body is no longer taken.
+        case stopped
     }
 
-    /// Upload progress: the transfer is not idle.
-    mutating func sent(bytes: Int64, now: ContinuousClock.Instant) {
-        lastActivity = now
-        outcome.bytesSent = bytes
+    /// What to do after a control event.
+    enum ControlAction: Equatable {
+        case none
+        /// Cancel the transfer's task (if the transport has not handed it back yet, `attached`
+        /// says so once it has).
+        case cancelTransfer
     }
 
-    /// A stream's transport waits for its consumers (`paused`), or reads on: the wait does not
-    /// count as idle time.
-    mutating func pause(_ paused: Bool, now: ContinuousClock.Instant) {
-        isPaused = paused
-        lastActivity = now
+    /// Feeds one event of the control family.
+    mutating func receive(_ event: ControlEvent) -> ControlAction {
+        switch event {
+        case .attached:
+            return cancelRequested && phase != .completed ? .cancelTransfer : .none
+        case .sent(let bytes, let now):
+            lastActivity = now
+            outcome.bytesSent = bytes
+            return .none
+        case .paused(let paused, let now):
+            isPaused = paused
+            lastActivity = now
+            return .none
+        case .idleCheck(let now):
+            guard let idleTimeout, !isPaused, idleTimeout.isReached(by: lastActivity.duration(to: now)) else { return .none }
+            return fail(.transport(idleTimeout.error))
+        case .failed(let error):
+            return fail(error)
+        case .stopped:
+            stop()
+            return .none
+        }
     }
 
-    /// Stops taking the body (a limit, a file error): later chunks are dropped.
-    mutating func stop() {
-        phase = .stopped
+    /// Stops taking the body: later chunks are dropped.
+    private mutating func stop() {
+        if phase != .completed { phase = .stopped }
         outcome.body = Data()
     }
 
-    /// Stops the transfer for `error`, which the outcome reports whatever the transport completes
-    /// with; returns the transfer to cancel, if it was handed back (else it is cancelled then).
-    mutating func fail(_ error: NetworkError) -> (any TransportTask)? {
-        guard failure == nil, !isComplete else { return nil }
+    /// Fails the transfer with `error`, once and before it completed.
+    private mutating func fail(_ error: NetworkError) -> ControlAction {
+        guard failure == nil, phase != .completed, !isFinishingInflation else { return .none }
         failure = error
         stop()
-        return transferToCancel()
+        cancelRequested = true
+        return .cancelTransfer
+    }
+}
+
+// MARK: - The completion
+
+extension Transfer.StateMachine {
+    /// The end of the transfer.
+    enum CompletionEvent {
+        /// The transport completed, with `failure` or none.
+        case transportCompleted(failure: NetworkError?)
+        /// The inflater's last check of the body (after `finishInflating`): a truncated or corrupt
+        /// stream's error, or none.
+        case inflaterFinished(failure: NetworkError?)
     }
 
-    /// The transfer to cancel now; nil when the transport has not handed it back yet, and then it
-    /// is cancelled as it is (`attach`).
-    mutating func transferToCancel() -> (any TransportTask)? {
-        if task == nil { cancelWhenAttached = true }
-        return task
+    /// What to do at the end.
+    enum CompletionAction {
+        /// Check that the inflated stream ended where the body did, then report `inflaterFinished`.
+        case finishInflating(StreamingInflater)
+        /// Hand this outcome to the waiting pipeline.
+        case hand(TransferOutcome)
     }
 
-    /// Fails the transfer with the idle timeout's error (a `.timedOut` failure) when nothing
-    /// moved for that long by `now`; returns whether it did, and the transfer to cancel.
-    mutating func checkIdle(now: ContinuousClock.Instant) -> (timedOut: Bool, task: (any TransportTask)?) {
-        guard let idleTimeout, failure == nil, !isComplete, !isPaused, idleTimeout.isReached(by: lastActivity.duration(to: now)) else {
-            return (false, nil)
+    /// Feeds one event of the completion's family.
+    mutating func receive(_ event: CompletionEvent) -> CompletionAction {
+        switch event {
+        case .transportCompleted(let transportFailure):
+            guard phase != .completed, !isFinishingInflation else {
+                broken("transportCompleted")
+                return .hand(TransferOutcome(error: .cancelled))
+            }
+            // A body refused on the way (a limit) is not checked to its end.
+            if transportFailure == nil, failure == nil, phase != .stopped, let inflater {
+                isFinishingInflation = true
+                return .finishInflating(inflater)
+            }
+            return .hand(complete(failure: transportFailure))
+        case .inflaterFinished(let inflaterFailure):
+            guard isFinishingInflation else {
+                broken("inflaterFinished")
+                return .hand(TransferOutcome(error: .cancelled))
+            }
+            isFinishingInflation = false
+            if failure == nil { failure = inflaterFailure }
+            return .hand(complete(failure: nil))
         }
-        return (true, fail(.transport(idleTimeout.error)))
     }
 
-    /// The transport handed the transfer back: returns true when it must be cancelled at once.
-    mutating func attach(_ task: any TransportTask) -> Bool {
-        self.task = task
-        return cancelWhenAttached
-    }
-
-    /// The transport completed with `failure`: the outcome to hand the pipeline. A failure the
-    /// kit decided wins over the transport's; a redirect whose body was dropped completes it.
-    mutating func complete(failure transportFailure: NetworkError?) -> TransferOutcome {
+    /// The outcome to hand the pipeline. A failure the kit decided wins over the transport's; a
+    /// redirect whose body was dropped completes it.
+    private mutating func complete(failure transportFailure: NetworkError?) -> TransferOutcome {
         var ended = outcome
         if let failure {
             ended.error = failure
@@ -301,9 +473,15 @@ extension Transfer.StateMachine {
             ended.error = transportFailure
         }
         outcome = TransferOutcome()
-        task = nil
-        phase = .stopped
-        isComplete = true
+        inflater = nil
+        phase = .completed
         return ended
+    }
+
+    /// An event the phase does not wait for: a bug in the driver (see the type's documentation).
+    private mutating func broken(_ event: StaticString) {
+        let transition = "\(event) while \(phase)"
+        if brokenTransition == nil { brokenTransition = transition }
+        if assertsOnBrokenTransition { assertionFailure("the transfer got \(transition)") }
     }
 }

@@ -7,8 +7,11 @@ import FoundationNetworking
 /// events, keeps the head and the body (in memory, or in the download's file), inflates a
 /// content-encoded body the transport left as sent, follows the redirect policy's choice,
 /// enforces the size limit and the idle timeout, reports progress to the request and the head
-/// to the monitors, and hands the outcome to the waiting pipeline when the transfer ends. The
-/// rules live in `Transfer.StateMachine` (Transfer+StateMachine.swift); this class performs its actions.
+/// to the monitors, and hands the outcome to the waiting pipeline when the transfer ends.
+/// The rules live in `Transfer.StateMachine` (Transfer+StateMachine.swift). This class keeps the
+/// machine and the transport's task behind one lock and has one function per family of events
+/// (`head`, `body`, `control`, `complete`): each takes the lock, feeds the event to the machine,
+/// and carries out the action it returns, outside the lock.
 final class Transfer: TransportEvents {
     /// What the transfer needs besides its request: the same for every transfer of an attempt.
     struct Setup: Sendable {
@@ -63,10 +66,9 @@ final class Transfer: TransportEvents {
 
     private struct Locked {
         var state: StateMachine
+        /// The transport's task, once handed back, for the machine's `cancelTransfer`.
+        var task: (any TransportTask)?
         var continuation: CheckedContinuation<TransferOutcome, Never>?
-        /// Inflates a content-encoded body the transport delivers as sent. Used only from the
-        /// transport's events, which the transport contract calls one at a time.
-        var inflater: StreamingInflater?
     }
 
     /// The request's idle timeout, fixed when the transfer is made: `IdleWatch` watches only a
@@ -85,23 +87,27 @@ final class Transfer: TransportEvents {
         self.setup = setup
         let idleTimeout = IdleTimeout(sent)
         self.idleTimeout = idleTimeout
-        locked = Protected(Locked(state: StateMachine(idleTimeout: idleTimeout, now: .now), continuation: continuation))
+        let state = StateMachine(sizeLimit: setup.sizeLimit, decompressionLimit: setup.decompressionLimit,
+                                 destination: setup.destination, transportDecodes: setup.transportDecodes,
+                                 idleTimeout: idleTimeout, now: .now)
+        locked = Protected(Locked(state: state, continuation: continuation))
     }
 
+    // MARK: The transport's events
+
     /// Keeps the transport's task so the transfer can stop it itself (a download that must
-    /// restart, a redirect's long body, the idle timeout).
+    /// restart, a redirect's long body, a failure, the idle timeout).
     func attach(_ task: any TransportTask) {
-        if locked.withLock({ $0.state.attach(task) }) { task.cancel() }
+        control(.attached, attaching: task)
     }
 
     /// Fails the transfer with a `.timedOut` failure if nothing moved for its idle timeout by `now`.
     func checkIdle(now: ContinuousClock.Instant) {
-        let (timedOut, task) = locked.withLock { $0.state.checkIdle(now: now) }
-        if timedOut { task?.cancel() }
+        control(.idleCheck(now: now))
     }
 
     func transportDidSend(bytes: Int64, of total: Int64?) {
-        locked.withLock { $0.state.sent(bytes: bytes, now: .now) }
+        control(.sent(bytes: bytes, now: .now))
         request.didSend(bytes: bytes, of: total)
     }
 
@@ -111,88 +117,113 @@ final class Transfer: TransportEvents {
            let url = sent.url {
             store.store(setCookieFields: cookies, from: url)
         }
+        // The policy may be the app's closure: it runs here, outside the lock.
         let redirect = RedirectProposal.next(after: sent, head: head).flatMap {
             setup.redirects.next($0, after: head, original: setup.origin)
         }
-        let action = locked.withLock { locked in
-            let action = locked.state.receive(head: head, redirect: redirect, sizeLimit: setup.sizeLimit,
-                                                 decompressionLimit: setup.decompressionLimit,
-                                                 destination: setup.destination, now: .now)
-            if action != .followRedirect, !setup.transportDecodes, let coding = head.contentCoding {
-                locked.inflater = StreamingInflater(coding: coding)
-            }
-            return action
+        self.head(.head(head, redirect: redirect, now: .now))
+    }
+
+    func transportDidReceive(chunk: Data) {
+        body(.chunk(chunk, now: .now))
+    }
+
+    /// A stream's backpressure: returns once its consumers have room (the wait is not idle time).
+    func transportReadyForMoreBody() async {
+        guard let sink = setup.sink, !sink.hasRoom else { return }
+        control(.paused(true, now: .now))
+        await sink.waitForRoom()
+        control(.paused(false, now: .now))
+    }
+
+    func transportDidComplete(failure: NetworkError?) {
+        complete(.transportCompleted(failure: failure))
+    }
+
+    // MARK: One function per family of events
+
+    /// Feeds a head event and carries out its action: the head reported (to the request and the
+    /// monitors) unless it is a redirect to follow, then the download's file or the stream begun,
+    /// or the request stopped over its limit.
+    private func head(_ event: StateMachine.HeadEvent) {
+        let (action, task) = locked.withLock { locked in
+            let action = locked.state.receive(event)
+            return (action, action == .cancelTransfer ? locked.task : nil)
         }
-        if action == .followRedirect { return }
-        request.didReceive(head: head)
-        for monitor in setup.monitors { monitor.request(request.id, didReceive: head, attempt: setup.attempt) }
+        if case .head(let head, _, _) = event, action != .followRedirect {
+            request.didReceive(head: head)
+            for monitor in setup.monitors { monitor.request(request.id, didReceive: head, attempt: setup.attempt) }
+        }
         switch action {
         case .beginFile:
-            if case .file(let file) = setup.body { beginFile(file, head: head) }
+            guard case .file(let file) = setup.body, case .head(let head, _, _) = event else { return }
+            let start: PartialDownload.Start
+            do {
+                start = try file.begin(head)
+            } catch {
+                return stop(error)
+            }
+            self.head(.fileBegan(start))
         case .beginStream:
-            guard let sink = setup.sink else { break }
+            guard let sink = setup.sink, case .head(let head, _, _) = event else { return }
             var response = Response(head, data: Data())
             response.envelope = setup.envelope
             response.jsonDecoder = setup.jsonDecoder
             do {
                 try sink.begin(response)
             } catch {
-                fail(error)
+                control(.failed(error))
             }
         case .tooLarge(let limit):
             request.stop(with: .responseTooLarge(limit: limit))
-        case .receive, .followRedirect:
+        case .writeFile(let total):
+            request.expectBody(total: total)
+        case .cancelTransfer:
+            task?.cancel()
+        case .followRedirect, .receive, .keepInMemory:
             break
         }
     }
 
-    /// A download's head: open its file, or restart, or keep an error body in memory.
-    private func beginFile(_ file: PartialDownload, head: ResponseHead) {
-        let start: PartialDownload.Start
-        do {
-            start = try file.begin(head)
-        } catch {
-            return stop(error)
+    /// Feeds a body event and carries out its action; returns false once the body is refused
+    /// (an inflater then stops: a bomb inflates far more than it sends).
+    @discardableResult
+    private func body(_ event: StateMachine.BodyEvent) -> Bool {
+        let (action, task) = locked.withLock { locked in
+            let action = locked.state.receive(event)
+            return (action, action == .cancelTransfer ? locked.task : nil)
         }
-        let (action, task) = locked.withLock { $0.state.fileBegan(start) }
         switch action {
-        case .write(let total): request.expectBody(total: total)
-        case .tooLarge(let limit): request.stop(with: .responseTooLarge(limit: limit))
-        case .restart: task?.cancel()
-        case .keepInMemory: break
-        }
-    }
-
-    func transportDidReceive(chunk: Data) {
-        guard let inflater = locked.withLock({ $0.inflater }) else {
-            _ = take(chunk)
-            return
-        }
-        do {
-            try inflater.inflate(chunk) { piece in
-                // A bomb inflates far more than it sends: stop inflating once the body is refused.
-                guard take(piece) else { throw CancellationError() }
+        case .inflate(let inflater):
+            guard case .chunk(let chunk, _) = event else { return false }
+            do {
+                try inflater.inflate(chunk) { piece in
+                    guard body(.inflated(piece, now: .now)) else { throw CancellationError() }
+                }
+                return true
+            } catch is CancellationError {
+                return false
+            } catch {
+                control(.failed(.transport(TransportError(.badContentEncoding, transportText: "\(error)"))))
+                return false
             }
-        } catch is CancellationError {
-            return
-        } catch {
-            fail(.transport(TransportError(.badContentEncoding, transportText: "\(error)")))
-        }
-    }
-
-    /// Takes one delivered (inflated) piece of the body; returns false once the body is refused.
-    private func take(_ piece: Data) -> Bool {
-        switch locked.withLock({ $0.state.take(piece, now: .now) }) {
-        case .kept(let received):
+        case .kept(let received), .written(let received):
             request.didReceive(bodyBytes: received)
             return true
-        case .toFile:
-            return write(piece)
-        case .toStream(let received):
+        case .writeToFile:
+            guard case .file(let file) = setup.body, let piece = event.piece else { return false }
+            // Written on the transport's context, as bytes arrive: nothing accumulates in memory.
+            do {
+                return body(.wroteToFile(count: piece.count, fileLength: try file.write(piece)))
+            } catch {
+                stop(error)
+                return false
+            }
+        case .feedStream(let received):
             request.didReceive(bodyBytes: received)
-            guard let sink = setup.sink else { return false }
+            guard let sink = setup.sink, let piece = event.piece else { return false }
             if let error = sink.feed(piece, request: request, canWait: setup.transportPausesReading) {
-                fail(error)
+                control(.failed(error))
                 return false
             }
             return true
@@ -202,63 +233,52 @@ final class Transfer: TransportEvents {
             request.stop(with: .responseTooLarge(limit: limit))
             return false
         case .cancelTransfer:
-            locked.withLock { $0.state.transferToCancel() }?.cancel()
+            task?.cancel()
             return false
         }
     }
 
-    /// Writes a download's piece (on the transport's context: the file is written as bytes
-    /// arrive, nothing accumulates in memory).
-    private func write(_ piece: Data) -> Bool {
-        guard case .file(let file) = setup.body else { return false }
-        do {
-            let length = try file.write(piece)
-            if let limit = locked.withLock({ $0.state.wroteToFile(count: piece.count, fileLength: length) }) {
-                request.stop(with: .responseTooLarge(limit: limit))
-                return false
-            }
-            request.didReceive(bodyBytes: length)
-            return true
-        } catch {
-            stop(error)
-            return false
+    /// Feeds a control event (keeping `task` first, when the transport hands it back) and
+    /// cancels the task when the machine says so.
+    private func control(_ event: StateMachine.ControlEvent, attaching task: (any TransportTask)? = nil) {
+        let toCancel = locked.withLock { locked -> (any TransportTask)? in
+            if let task { locked.task = task }
+            return locked.state.receive(event) == .cancelTransfer ? locked.task : nil
         }
+        toCancel?.cancel()
     }
 
-    /// Stops the transfer for a limit or a file error: the request finishes with `error`,
-    /// whatever the transport reports after its cancellation.
-    private func stop(_ error: NetworkError) {
-        locked.withLock { $0.state.stop() }
-        request.stop(with: error)
-    }
-
-    /// Fails this transfer (not the request: a retry may follow) with `error`.
-    private func fail(_ error: NetworkError) {
-        locked.withLock { $0.state.fail(error) }?.cancel()
-    }
-
-    /// A stream's backpressure: returns once its consumers have room (the wait is not idle time).
-    func transportReadyForMoreBody() async {
-        guard let sink = setup.sink, !sink.hasRoom else { return }
-        locked.withLock { $0.state.pause(true, now: .now) }
-        await sink.waitForRoom()
-        locked.withLock { $0.state.pause(false, now: .now) }
-    }
-
-    func transportDidComplete(failure: NetworkError?) {
-        if failure == nil, let inflater = locked.withLock({ $0.inflater }) {
+    /// Feeds a completion event and carries out its action: the inflater's last check, or the
+    /// outcome handed to the pipeline (the task and the continuation let go).
+    private func complete(_ event: StateMachine.CompletionEvent) {
+        let (action, continuation) = locked.withLock { locked in
+            let action = locked.state.receive(event)
+            guard case .hand = action else { return (action, CheckedContinuation<TransferOutcome, Never>?.none) }
+            defer { locked.continuation = nil; locked.task = nil }
+            return (action, locked.continuation)
+        }
+        switch action {
+        case .finishInflating(let inflater):
+            var failure: NetworkError?
             do {
                 try inflater.finish()
             } catch {
-                fail(.transport(TransportError(.badContentEncoding, transportText: "\(error)")))
+                failure = .transport(TransportError(.badContentEncoding, transportText: "\(error)"))
             }
+            complete(.inflaterFinished(failure: failure))
+        case .hand(let outcome):
+            setup.idleWatch.remove(self)
+            continuation?.resume(returning: outcome)
         }
-        let (outcome, continuation) = locked.withLock { locked in
-            defer { locked.continuation = nil; locked.inflater = nil }
-            return (locked.state.complete(failure: failure), locked.continuation)
-        }
-        setup.idleWatch.remove(self)
-        continuation?.resume(returning: outcome)
+    }
+
+    // MARK: Helpers
+
+    /// Stops the transfer for a file error: the request finishes with `error`, whatever the
+    /// transport reports after its cancellation.
+    private func stop(_ error: NetworkError) {
+        control(.stopped)
+        request.stop(with: error)
     }
 }
 
