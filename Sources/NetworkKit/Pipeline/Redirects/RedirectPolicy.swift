@@ -9,7 +9,9 @@ import FoundationNetworking
 /// scheme, host and port the request was sent to, its `Authorization`, `Proxy-Authorization` and
 /// `Cookie` headers are dropped (the session still sends that origin's own cookies). Nor is a
 /// redirect followed to a scheme other than http: or https:, whatever the policy returns: the
-/// 3xx answer is the response then.
+/// 3xx answer is the response then. An attempt follows at most 16 redirects; the next fails it
+/// with a `.transport` error whose code is `httpTooManyRedirects`, which the retry policy is
+/// asked about like any failure.
 public enum RedirectPolicy: Sendable {
     /// Follow redirects (the default).
     case follow
