@@ -150,13 +150,14 @@ final class Transfer: TransportEvents {
             let action = locked.state.receive(event)
             return (action, action == .cancelTransfer ? locked.task : nil)
         }
-        if case .head(let head, _, _) = event, action != .followRedirect {
+        let head: ResponseHead? = if case .head(let head, _, _) = event { head } else { nil }
+        if let head, action != .followRedirect {
             request.didReceive(head: head)
             for monitor in setup.monitors { monitor.request(request.id, didReceive: head, attempt: setup.attempt) }
         }
         switch action {
         case .beginFile:
-            guard case .file(let file) = setup.body, case .head(let head, _, _) = event else { return }
+            guard case .file(let file) = setup.body, let head else { return }
             let start: PartialDownload.Start
             do {
                 start = try file.begin(head)
@@ -165,7 +166,7 @@ final class Transfer: TransportEvents {
             }
             self.head(.fileBegan(start))
         case .beginStream:
-            guard let sink = setup.sink, case .head(let head, _, _) = event else { return }
+            guard let sink = setup.sink, let head else { return }
             var response = Response(head, data: Data())
             response.envelope = setup.envelope
             response.jsonDecoder = setup.jsonDecoder
@@ -204,7 +205,7 @@ final class Transfer: TransportEvents {
             } catch is CancellationError {
                 return false
             } catch {
-                control(.failed(.transport(TransportError(.badContentEncoding, transportText: "\(error)"))))
+                control(.failed(Self.badEncoding(error)))
                 return false
             }
         case .kept(let received), .written(let received):
@@ -263,7 +264,7 @@ final class Transfer: TransportEvents {
             do {
                 try inflater.finish()
             } catch {
-                failure = .transport(TransportError(.badContentEncoding, transportText: "\(error)"))
+                failure = Self.badEncoding(error)
             }
             complete(.inflaterFinished(failure: failure))
         case .hand(let outcome):
@@ -273,6 +274,11 @@ final class Transfer: TransportEvents {
     }
 
     // MARK: Helpers
+
+    /// The failure of a content-encoded body the inflater refused (corrupt, or cut short).
+    private static func badEncoding(_ error: any Error) -> NetworkError {
+        .transport(TransportError(.badContentEncoding, transportText: "\(error)"))
+    }
 
     /// Stops the transfer for a file error: the request finishes with `error`, whatever the
     /// transport reports after its cancellation.
