@@ -7,10 +7,11 @@ struct StartContext: Sendable {
 }
 
 extension AnyRequest {
-    /// A request's lifecycle as a state machine: events come in as calls, the actions to take come
-    /// back as values. It holds no lock, touches no queue and calls no handler, so every pair of
-    /// phase and event is tested as a table (`RequestStateMachineTests`). `AnyRequest` keeps it under
-    /// its lock and performs the actions.
+    /// A request's lifecycle as a state machine: its phase alone. Events come in as calls, the
+    /// actions to take come back as values. It holds no lock, touches no queue, keeps no data and
+    /// calls no handler, so every pair of phase and event is tested as a table
+    /// (`RequestStateMachineTests`). `AnyRequest` keeps it in `Locked`, beside the request's data,
+    /// under one lock, and carries out its actions.
     ///
     ///     ready ──start──▶ running ──finish──▶ finished
     ///       │                 ├──stop──▶ finished (with the stop's error)
@@ -18,7 +19,8 @@ extension AnyRequest {
     ///       └──stop──▶ stoppedBeforeStart ──start──▶ finished (with the stop's error)
     ///
     /// A request finishes once: the first finish wins, and every later one learns the result it
-    /// finished with. Nothing is reported after it finishes.
+    /// finished with. An action that finishes the request carries a `Finish`; nothing is reported
+    /// after it.
     struct StateMachine {
         /// Where the request is.
         enum Phase {
@@ -48,17 +50,6 @@ extension AnyRequest {
         }
 
         private(set) var phase: Phase = .ready
-        /// What the request asks for: set before start, read once at start.
-        var options: RequestOptions
-        /// The current attempt: its count, response head, expected length and progress throttles.
-        private(set) var attempt = AttemptRecord()
-        /// What was measured, once the request has finished.
-        private(set) var metrics: RequestMetrics?
-        private var handlers = Handlers()
-
-        init(options: RequestOptions) {
-            self.options = options
-        }
 
         /// The public face of `phase`.
         var state: RequestState {
@@ -97,23 +88,41 @@ extension AnyRequest {
 
 // MARK: - Events
 
+/// An action of the lifecycle that may finish the request: `Locked` takes the handlers to call
+/// for its `finish`, in one place.
+protocol LifecycleAction {
+    /// The finish this action carries out; nil when the request does not finish now.
+    var finish: AnyRequest.StateMachine.Finish? { get }
+}
+
 extension AnyRequest.StateMachine {
+    /// The request finished now: with what, in which public state, and the context it leaves.
+    struct Finish {
+        let result: AnyResult
+        let state: RequestState
+        let context: StartContext
+    }
+
     /// What to do after `start`.
-    enum StartAction {
+    enum StartAction: LifecycleAction {
         /// Run the pipeline; enter the registry (under the lock: a stop right after must find it
-        /// there) and tell the state handlers, if any.
-        case run(StateReport?)
+        /// there) and tell the state handlers.
+        case run
         /// It was stopped before start: finish at once.
-        case finish(HandlersToCall)
+        case finish(Finish)
         /// Started before: nothing to do.
         case ignore
+
+        var finish: Finish? {
+            if case .finish(let finish) = self { finish } else { nil }
+        }
     }
 
     mutating func start(_ context: StartContext, pipelineFinishesStops: Bool) -> StartAction {
         switch phase {
         case .ready:
             phase = .running(Running(context: context, pipelineFinishesStops: pipelineFinishesStops))
-            return .run(stateReport(.running))
+            return .run
         case .stoppedBeforeStart(let reason):
             return .finish(finish(with: .failure(reason), context: context))
         case .running, .stopping, .finished:
@@ -122,13 +131,17 @@ extension AnyRequest.StateMachine {
     }
 
     /// What to do after `stop`.
-    enum StopAction {
+    enum StopAction: LifecycleAction {
         /// Nothing (not started yet, or stopped or finished already).
         case ignore
         /// Cancel the running work; the pipeline finishes the request.
         case cancel(AnyRequest.CancellableWork)
         /// Cancel the running work and finish now.
-        case cancelAndFinish(AnyRequest.CancellableWork, HandlersToCall)
+        case cancelAndFinish(AnyRequest.CancellableWork, Finish)
+
+        var finish: Finish? {
+            if case .cancelAndFinish(_, let finish) = self { finish } else { nil }
+        }
     }
 
     /// `cancel()`, or a limit the kit enforces: the request is to finish with `reason`.
@@ -174,54 +187,96 @@ extension AnyRequest.StateMachine {
         return .kept
     }
 
-    /// What to do after the pipeline's `finish`: the result the request finished with, the
-    /// metrics as kept, and the handlers to call when this finish was the one that won.
-    struct FinishAction {
-        /// What the request finished with: the pipeline's result, or the stop's error, or an
-        /// earlier finish's result.
-        var result: AnyResult
-        /// The metrics as kept, with the error the request finished with.
-        var metrics: RequestMetrics
-        /// The handlers to call; nil when an earlier finish called them.
-        var handlersToCall: HandlersToCall?
+    /// What the pipeline's `finish` comes to.
+    enum FinishAction: LifecycleAction {
+        /// This finish won: the request finished now (with the stop's error, if it was stopped).
+        case finished(Finish)
+        /// An earlier finish won: the request finished with `result`.
+        case finishedBefore(result: AnyResult)
+        /// The request never started: there is nobody to tell.
+        case notStarted
+
+        var finish: Finish? {
+            if case .finished(let finish) = self { finish } else { nil }
+        }
     }
 
     /// The pipeline is done with `result`. A stop wins over it; an earlier finish wins over both.
-    mutating func finish(_ result: AnyResult, metrics: RequestMetrics) -> FinishAction {
-        var kept = metrics
-        let final: AnyResult
-        var handlersToCall: HandlersToCall?
+    mutating func finish(_ result: AnyResult) -> FinishAction {
         switch phase {
         case .running(let running):
-            final = result
-            handlersToCall = finish(with: result, context: running.context)
+            .finished(finish(with: result, context: running.context))
         case .stopping(let running, let reason):
-            final = .failure(reason)
-            handlersToCall = finish(with: final, context: running.context)
+            .finished(finish(with: .failure(reason), context: running.context))
         case .finished(let earlier, _):
-            final = earlier
+            .finishedBefore(result: earlier)
         case .ready, .stoppedBeforeStart:
-            // Never started: there is nobody to tell.
-            return FinishAction(result: result, metrics: metrics, handlersToCall: nil)
+            .notStarted
         }
-        if case .failure(let error) = final { kept.error = error }
-        self.metrics = kept
-        return FinishAction(result: final, metrics: kept, handlersToCall: handlersToCall)
     }
 
-    private mutating func finish(with result: AnyResult, context: StartContext) -> HandlersToCall {
+    private mutating func finish(with result: AnyResult, context: StartContext) -> Finish {
         let state: RequestState = if case .failure(.cancelled) = result { .cancelled } else { .finished }
         phase = .finished(result: result, state: state)
-        let taken = handlers
-        handlers = Handlers()
-        return HandlersToCall(result: result, state: state, context: context, completionHandlers: taken.completion,
-                         stateHandlers: taken.state, resultObservers: taken.resultObservers)
+        return Finish(result: result, state: state, context: context)
+    }
+}
+
+// MARK: - What the lock guards
+
+extension AnyRequest {
+    /// Everything a request's one lock guards: its lifecycle, what it asks for, the record of its
+    /// current attempt, its metrics and who listens. The lifecycle decides; this keeps the data
+    /// and applies the rules that read both (progress and handlers only while the request is
+    /// active, a late completion handler called with the result).
+    struct Locked {
+        /// The request's phase.
+        var lifecycle = StateMachine()
+        /// What the request asks for: set before start, read once at start.
+        var options: RequestOptions
+        /// The current attempt: its count, response head, expected length and progress throttles.
+        private(set) var attempt = AttemptRecord()
+        /// What was measured, once the request has finished.
+        private(set) var metrics: RequestMetrics?
+        private var handlers = Handlers()
+
+        init(options: RequestOptions) {
+            self.options = options
+        }
+
+        /// Feeds an event to the lifecycle; when its action finishes the request, takes the
+        /// handlers to call (they are handed out once, to the finish that won).
+        mutating func feed<Action: LifecycleAction>(_ event: (inout StateMachine) -> Action) -> (Action, HandlersToCall?) {
+            let action = event(&lifecycle)
+            guard let finish = action.finish else { return (action, nil) }
+            let taken = handlers
+            handlers = Handlers()
+            return (action, HandlersToCall(finish: finish, completionHandlers: taken.completion,
+                                           stateHandlers: taken.state, resultObservers: taken.resultObservers))
+        }
+
+        /// The pipeline's finish: what the request finished with, the metrics as kept (with the
+        /// error it finished with), and the handlers to call when this finish won.
+        mutating func finish(_ result: AnyResult, metrics: RequestMetrics)
+            -> (result: AnyResult, metrics: RequestMetrics, handlersToCall: HandlersToCall?) {
+            let (action, handlersToCall) = feed { $0.finish(result) }
+            let final: AnyResult
+            switch action {
+            case .notStarted: return (result, metrics, nil)
+            case .finishedBefore(let earlier): final = earlier
+            case .finished(let finish): final = finish.result
+            }
+            var kept = metrics
+            if case .failure(let error) = final { kept.error = error }
+            self.metrics = kept
+            return (final, kept, handlersToCall)
+        }
     }
 }
 
 // MARK: - Attempts and progress
 
-extension AnyRequest.StateMachine {
+extension AnyRequest.Locked {
     /// A new attempt is about to be sent: count it, forget the last one's response and progress.
     mutating func beginAttempt() -> Int {
         attempt = AttemptRecord(count: attempt.count + 1)
@@ -249,7 +304,7 @@ extension AnyRequest.StateMachine {
     /// takes the length the head announced (downloads).
     mutating func progress(_ direction: TransferProgress.Direction, completedBytes: Int64,
                            totalBytes: Int64?? = nil) -> ProgressReport? {
-        guard !handlers.progress.isEmpty, isActive else { return nil }
+        guard !handlers.progress.isEmpty, lifecycle.isActive else { return nil }
         var value = TransferProgress(direction: direction, completedBytes: completedBytes,
                                      totalBytes: totalBytes ?? attempt.expectedBytes)
         guard attempt.shouldReport(&value) else { return nil }
@@ -259,7 +314,7 @@ extension AnyRequest.StateMachine {
 
 // MARK: - Handlers
 
-extension AnyRequest.StateMachine {
+extension AnyRequest.Locked {
     /// What to do after adding a completion handler.
     enum AddAction {
         /// Kept for the finish.
@@ -269,54 +324,54 @@ extension AnyRequest.StateMachine {
     }
 
     mutating func addCompletionHandler(_ handler: @escaping CompletionHandler) -> AddAction {
-        if case .finished(let result, _) = phase { return .callNow(result) }
+        if let result = lifecycle.result { return .callNow(result) }
         handlers.completion.append(handler)
         return .kept
     }
 
     /// Progress handlers added after the finish are dropped: there is no progress left.
     mutating func addProgressHandler(_ handler: @escaping ProgressHandler) {
-        if case .finished = phase { return }
+        if lifecycle.result != nil { return }
         handlers.progress.append(handler)
     }
 
     mutating func addStateHandler(_ handler: @escaping StateHandler) {
-        if case .finished = phase { return }
+        if lifecycle.result != nil { return }
         handlers.state.append(handler)
     }
 
     /// Keeps `observer` for the finish; returns the result instead when there is one.
     mutating func observeResult(_ observer: @escaping @Sendable (AnyResult) -> Void) -> AnyResult? {
-        if let result { return result }
+        if let result = lifecycle.result { return result }
         handlers.resultObservers.append(observer)
         return nil
     }
 
     mutating func observeCachedReply(_ observer: @escaping @Sendable (CachedReply) -> Void) {
-        if case .finished = phase { return }
+        if lifecycle.result != nil { return }
         handlers.cachedReplyObservers.append(observer)
     }
 
     /// Who hears a cache-then-network request's cached reply: nil unless it is started and not
     /// finished.
     func cachedReplyListeners() -> CachedReplyListeners? {
-        guard isActive else { return nil }
+        guard lifecycle.isActive else { return nil }
         return CachedReplyListeners(completionHandlers: handlers.completion, observers: handlers.cachedReplyObservers)
     }
 
     /// A state change to report: nil when no state handler listens.
-    private func stateReport(_ state: RequestState) -> StateReport? {
+    func stateReport(_ state: RequestState) -> StateReport? {
         handlers.state.isEmpty ? nil : StateReport(state: state, handlers: handlers.state)
     }
 }
 
-extension AnyRequest.StateMachine {
-    /// A completion handler as the lifecycle keeps it: the typed layer (`Request<Output>`)
+extension AnyRequest.Locked {
+    /// A completion handler as the request keeps it: the typed layer (`Request<Output>`)
     /// wraps the caller's handler into one of these. Handlers run on the main actor.
     typealias CompletionHandler = @MainActor @Sendable (AnyRequest, AnyResult) -> Void
-    /// A progress handler as the lifecycle keeps it.
+    /// A progress handler as the request keeps it.
     typealias ProgressHandler = @MainActor @Sendable (AnyRequest, TransferProgress) -> Void
-    /// A state handler as the lifecycle keeps it.
+    /// A state handler as the request keeps it.
     typealias StateHandler = @MainActor @Sendable (AnyRequest, RequestState) -> Void
 
     /// Everyone to tell about the request, until it finishes.
@@ -333,11 +388,10 @@ extension AnyRequest.StateMachine {
 
     /// The handlers and observers a request that just finished calls after the lock, and with
     /// what: leave the registry, tell the observers, then queue the state and completion
-    /// handlers on the main actor. The lifecycle hands it out once, to the finish that won.
+    /// handlers on the main actor. `feed` hands it out once, to the finish that won.
     struct HandlersToCall {
-        let result: AnyResult
-        let state: RequestState
-        let context: StartContext
+        /// The finish that won: the result, the public state and the context to leave.
+        let finish: AnyRequest.StateMachine.Finish
         let completionHandlers: [CompletionHandler]
         let stateHandlers: [StateHandler]
         let resultObservers: [@Sendable (AnyResult) -> Void]

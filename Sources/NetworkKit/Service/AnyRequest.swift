@@ -4,50 +4,51 @@ import Foundation
 /// request is a ``Request``, the typed layer on top, which adds the parser and the typed
 /// handlers; a service, a batch or a chain works with requests as `AnyRequest`.
 ///
-/// `@unchecked Sendable`: every stored property is a `let` of a Sendable type; the state machine
-/// is read and written only inside its `Protected`'s lock (see `withStateMachine`). The class is
+/// `@unchecked Sendable`: every stored property is a `let` of a Sendable type; the lifecycle and
+/// the request's data (`Locked`) are read and written only inside its `Protected`'s lock (see
+/// `withLocked`). The class is
 /// not final: ``Request`` is its typed subclass.
 public class AnyRequest: @unchecked Sendable {
     /// This request's process-unique identity.
     public let id = RequestID.next()
     /// The parser chain, without its output type (`Request.parser` has it).
     let anyParser: any ResponseParser
-    private let stateMachine: Protected<StateMachine>
+    private let locked: Protected<Locked>
 
     init(options: RequestOptions, parser: any ResponseParser) {
         anyParser = parser
-        stateMachine = Protected(StateMachine(options: options))
+        locked = Protected(Locked(options: options))
     }
 
-    /// Runs `body` on the state machine under the request's one lock.
-    func withStateMachine<Value>(_ body: (inout StateMachine) throws -> Value) rethrows -> Value {
-        try stateMachine.withLock(body)
+    /// Runs `body` on the lifecycle and the request's data under the request's one lock.
+    func withLocked<Value>(_ body: (inout Locked) throws -> Value) rethrows -> Value {
+        try locked.withLock(body)
     }
 
     /// Where the request is in its lifecycle.
     public var state: RequestState {
-        withStateMachine { $0.state }
+        withLocked { $0.lifecycle.state }
     }
 
     /// The response head of the latest attempt, once it has arrived.
     public var responseHead: ResponseHead? {
-        withStateMachine { $0.attempt.head }
+        withLocked { $0.attempt.head }
     }
 
     /// The business code and message of the latest answer, where a parser read them through an
     /// envelope and the code meant success (see ``BusinessStatus``).
     public var businessStatus: BusinessStatus? {
-        withStateMachine { $0.attempt.businessStatus }
+        withLocked { $0.attempt.businessStatus }
     }
 
     /// How many times the request has been sent so far (retries included).
     public var attemptCount: Int {
-        withStateMachine { $0.attempt.count }
+        withLocked { $0.attempt.count }
     }
 
     /// What was measured about the request, once it has finished: duration, attempts, bytes, status.
     public var metrics: RequestMetrics? {
-        withStateMachine { $0.metrics }
+        withLocked { $0.metrics }
     }
 
     /// Cancels the request. Running: the transfer stops and the handlers get `NetworkError.cancelled`.
@@ -58,13 +59,13 @@ public class AnyRequest: @unchecked Sendable {
 
     /// One option of what the request asks for; the pipeline reads them all when it starts.
     subscript<Value>(option path: WritableKeyPath<RequestOptions, Value>) -> Value {
-        get { withStateMachine { $0.options[keyPath: path] } }
-        set { withStateMachine { $0.options[keyPath: path] = newValue } }
+        get { withLocked { $0.options[keyPath: path] } }
+        set { withLocked { $0.options[keyPath: path] = newValue } }
     }
 
     /// The options as they are now.
     var options: RequestOptions {
-        withStateMachine { $0.options }
+        withLocked { $0.options }
     }
 }
 
@@ -134,7 +135,7 @@ extension AnyRequest {
     /// `append`.
     public var interceptors: [any RequestInterceptor] {
         get { self[option: \.interceptors].ownInterceptors }
-        set { withStateMachine { $0.options.interceptors.replaceOwnInterceptors(with: newValue) } }
+        set { withLocked { $0.options.interceptors.replaceOwnInterceptors(with: newValue) } }
     }
 
     /// Whether the interceptors you added to the service run for this request too (true by
@@ -219,17 +220,18 @@ extension AnyRequest {
     /// request whose `pipelineFinishesStops` (a download, a cache-then-network request) is
     /// finished by its pipeline when stopped.
     func start(_ context: StartContext, pipelineFinishesStops: Bool = false) -> StartOutcome {
-        let action = withStateMachine { lifecycle in
-            let action = lifecycle.start(context, pipelineFinishesStops: pipelineFinishesStops)
-            if case .run(let report) = action {
+        let (action, handlers) = withLocked { locked in
+            let fed = locked.feed { $0.start(context, pipelineFinishesStops: pipelineFinishesStops) }
+            if case .run = fed.0 {
                 context.registry.insert(self)
-                report.map(queue)
+                locked.stateReport(.running).map(queue)
             }
-            return action
+            return fed
         }
+        handlers.map(call)
         switch action {
         case .run: return .started
-        case .finish(let handlers): call(handlers); return .finishedAtStart
+        case .finish: return .finishedAtStart
         case .ignore: return .startedBefore
         }
     }
@@ -237,72 +239,71 @@ extension AnyRequest {
     /// Keeps `item` so `cancel()` can stop it; stops it at once when the request was stopped or
     /// finished meanwhile.
     func attach(_ item: CancellableWork.Item) {
-        if withStateMachine({ $0.attach(item) }) == .cancelAtOnce { item.cancel() }
+        if withLocked({ $0.lifecycle.attach(item) }) == .cancelAtOnce { item.cancel() }
     }
 
     /// Stops the request and finishes it with `error`: what `cancel()` does, for the kit's own
     /// reasons too (a size or time limit). The first finish wins.
     func stop(with error: NetworkError) {
-        switch withStateMachine({ $0.stop(error) }) {
+        let (action, handlers) = withLocked { $0.feed { $0.stop(error) } }
+        switch action {
         case .ignore:
             break
-        case .cancel(let work):
+        case .cancel(let work), .cancelAndFinish(let work, _):
             work.cancel()
-        case .cancelAndFinish(let work, let handlers):
-            work.cancel()
-            call(handlers)
         }
+        handlers.map(call)
     }
 
     /// Commits the request to its result before an act that cannot be undone (a download's
     /// file moved into place): true when it still runs, and a stop after it changes nothing;
     /// false when it was stopped or finished, and the act must not happen.
     func commit() -> Bool {
-        withStateMachine { $0.commit() }
+        withLocked { $0.lifecycle.commit() }
     }
 
     /// Finishes the request from its pipeline: a stop wins over `result`, and an earlier finish
     /// over both. Returns what the request finished with and the metrics as kept.
     func finish(_ result: AnyResult, metrics: RequestMetrics) -> (result: AnyResult, metrics: RequestMetrics) {
-        let action = withStateMachine { $0.finish(result, metrics: metrics) }
-        if let handlers = action.handlersToCall { call(handlers) }
-        return (action.result, action.metrics)
+        let finished = withLocked { $0.finish(result, metrics: metrics) }
+        finished.handlersToCall.map(call)
+        return (finished.result, finished.metrics)
     }
 
     /// The result, once the request has finished.
     var result: AnyResult? {
-        withStateMachine { $0.result }
+        withLocked { $0.lifecycle.result }
     }
 
     /// True once the request was stopped or has finished.
     var isStoppedOrFinished: Bool {
-        withStateMachine { $0.isStoppedOrFinished }
+        withLocked { $0.lifecycle.isStoppedOrFinished }
     }
 
     /// Calls `observer` with the result as soon as it exists (right away if it does).
     func observeAnyResult(_ observer: @escaping @Sendable (AnyResult) -> Void) {
-        if let result = withStateMachine({ $0.observeResult(observer) }) { observer(result) }
+        if let result = withLocked({ $0.observeResult(observer) }) { observer(result) }
     }
 
     /// A new attempt is about to be sent: count it, forget the last one's response and progress.
     func beginAttempt() -> Int {
-        withStateMachine { $0.beginAttempt() }
+        withLocked { $0.beginAttempt() }
     }
 
     /// The response head of the current attempt.
     func didReceive(head: ResponseHead) {
-        withStateMachine { $0.receive(head: head) }
+        withLocked { $0.receive(head: head) }
     }
 
     /// The business status the current attempt's parsers read, if any.
     func didRead(_ status: BusinessStatus?) {
-        withStateMachine { $0.read(status) }
+        withLocked { $0.read(status) }
     }
 
     /// A download's file will be `total` bytes long (progress counts the whole file, bytes
     /// resumed from an earlier attempt included).
     func expectBody(total: Int64?) {
-        withStateMachine { $0.expectBody(total: total) }
+        withLocked { $0.expectBody(total: total) }
     }
 
     /// Download progress: `bytes` of the body have arrived.
@@ -324,8 +325,8 @@ extension AnyRequest {
     /// a finish decided after it; returns false (and queues nothing) when the request is not
     /// running.
     func queueWhileRunning(_ work: @escaping @MainActor @Sendable () -> Void) -> Bool {
-        withStateMachine { lifecycle in
-            guard lifecycle.isActive else { return false }
+        withLocked { locked in
+            guard locked.lifecycle.isActive else { return false }
             MainActorQueue.async(work)
             return true
         }
@@ -335,7 +336,7 @@ extension AnyRequest {
     /// the completion handlers with the cached value on the main actor, and returns once they
     /// ran. The request keeps running; its handlers are called again when it finishes.
     func deliverCached(_ reply: CachedReply) async {
-        guard let listeners = withStateMachine({ $0.cachedReplyListeners() }) else { return }
+        guard let listeners = withLocked({ $0.cachedReplyListeners() }) else { return }
         for observer in listeners.observers { observer(reply) }
         let handlers = listeners.completionHandlers
         guard !handlers.isEmpty else { return }
@@ -347,27 +348,27 @@ extension AnyRequest {
         }
     }
 
-    private func reportProgress(_ event: (inout StateMachine) -> StateMachine.ProgressReport?) {
-        withStateMachine { lifecycle in
-            guard let report = event(&lifecycle) else { return }
+    private func reportProgress(_ event: (inout Locked) -> Locked.ProgressReport?) {
+        withLocked { locked in
+            guard let report = event(&locked) else { return }
             MainActorQueue.async { for handler in report.handlers { handler(self, report.progress) } }
         }
     }
 
-    private func queue(_ report: StateMachine.StateReport) {
+    private func queue(_ report: Locked.StateReport) {
         MainActorQueue.async { for handler in report.handlers { handler(self, report.state) } }
     }
 
     /// Carries out a finish: out of the service's registry before anyone hears of it (a batch
     /// that observes it may finish at once), the observers, then the handlers on the main actor
     /// (the queued block keeps the request alive until they have run).
-    private func call(_ handlers: StateMachine.HandlersToCall) {
-        handlers.context.registry.remove(id)
-        let result = handlers.result
+    private func call(_ handlers: Locked.HandlersToCall) {
+        handlers.finish.context.registry.remove(id)
+        let result = handlers.finish.result
         for observer in handlers.resultObservers { observer(result) }
         let completionHandlers = handlers.completionHandlers, stateHandlers = handlers.stateHandlers
         guard !completionHandlers.isEmpty || !stateHandlers.isEmpty else { return }
-        let state = handlers.state
+        let state = handlers.finish.state
         MainActorQueue.async {
             for handler in stateHandlers { handler(self, state) }
             for handler in completionHandlers { handler(self, result) }
@@ -379,16 +380,16 @@ extension AnyRequest {
 /// A typed request (`Request`, `StreamRequest`) whose handlers get the request as its own class.
 protocol TypedHandlers: AnyRequest {}
 
-/// The handlers of every typed request, written once: each wraps the caller's closure for the
-/// lifecycle, which keeps handlers of every type alike and calls them with the request itself.
+/// The handlers of every typed request, written once: each wraps the caller's closure into the
+/// untyped handler the request keeps (`Locked`), which keeps handlers of every type alike and calls them with the request itself.
 /// The wrapper holds the request unowned (the request holds its handlers); whoever calls a
 /// handler holds the request until it returns.
 extension TypedHandlers {
     /// Keeps a completion handler for the finish; one added after it is called with the stored
     /// result, queued on the main actor as every handler is.
     func addTypedCompletionHandler<Output>(_ handler: @escaping @MainActor @Sendable (Self, Result<Output, NetworkError>) -> Void) {
-        let action = withStateMachine { lifecycle in
-            lifecycle.addCompletionHandler { [unowned self] _, result in handler(self, result.typed()) }
+        let action = withLocked { locked in
+            locked.addCompletionHandler { [unowned self] _, result in handler(self, result.typed()) }
         }
         if case .callNow(let result) = action {
             MainActorQueue.async { handler(self, result.typed()) }
@@ -397,15 +398,15 @@ extension TypedHandlers {
 
     /// Keeps a progress handler while the request has not finished.
     func addTypedProgressHandler(_ handler: @escaping @MainActor @Sendable (Self, TransferProgress) -> Void) {
-        withStateMachine { lifecycle in
-            lifecycle.addProgressHandler { [unowned self] _, progress in handler(self, progress) }
+        withLocked { locked in
+            locked.addProgressHandler { [unowned self] _, progress in handler(self, progress) }
         }
     }
 
     /// Keeps a state handler while the request has not finished.
     func addTypedStateHandler(_ handler: @escaping @MainActor @Sendable (Self, RequestState) -> Void) {
-        withStateMachine { lifecycle in
-            lifecycle.addStateHandler { [unowned self] _, state in handler(self, state) }
+        withLocked { locked in
+            locked.addStateHandler { [unowned self] _, state in handler(self, state) }
         }
     }
 }

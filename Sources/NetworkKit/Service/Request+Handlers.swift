@@ -46,8 +46,8 @@ extension Request: TypedHandlers {
 
     /// Calls `observer` with the cached reply a cache-then-network request delivers first.
     func observeCachedReply(_ observer: @escaping @Sendable (Reply<Output>) -> Void) {
-        withStateMachine { lifecycle in
-            lifecycle.observeCachedReply { reply in reply.typed().map(observer) }
+        withLocked { locked in
+            locked.observeCachedReply { reply in reply.typed().map(observer) }
         }
     }
 }

@@ -77,6 +77,6 @@ extension AnyRequest {
     /// (``NetworkError/invalidParameter(name:reason:)``).
     public var parameterRules: [ParameterRule] {
         get { self[option: \.interceptors].builtIn(ParameterRulesInterceptor.self)?.rules ?? [] }
-        set { withStateMachine { $0.options.interceptors.setBuiltIn(newValue.isEmpty ? nil : ParameterRulesInterceptor(newValue)) } }
+        set { withLocked { $0.options.interceptors.setBuiltIn(newValue.isEmpty ? nil : ParameterRulesInterceptor(newValue)) } }
     }
 }
