@@ -75,6 +75,11 @@ extension AnyRequest {
             return result
         }
 
+        /// True once the request has finished.
+        var isFinished: Bool {
+            if case .finished = phase { true } else { false }
+        }
+
         /// True while the request is started and not finished: what it reports now precedes
         /// its finish.
         var isActive: Bool {
@@ -331,12 +336,12 @@ extension AnyRequest.Locked {
 
     /// Progress handlers added after the finish are dropped: there is no progress left.
     mutating func addProgressHandler(_ handler: @escaping ProgressHandler) {
-        if lifecycle.result != nil { return }
+        if lifecycle.isFinished { return }
         handlers.progress.append(handler)
     }
 
     mutating func addStateHandler(_ handler: @escaping StateHandler) {
-        if lifecycle.result != nil { return }
+        if lifecycle.isFinished { return }
         handlers.state.append(handler)
     }
 
@@ -348,7 +353,7 @@ extension AnyRequest.Locked {
     }
 
     mutating func observeCachedReply(_ observer: @escaping @Sendable (CachedReply) -> Void) {
-        if lifecycle.result != nil { return }
+        if lifecycle.isFinished { return }
         handlers.cachedReplyObservers.append(observer)
     }
 

@@ -20,7 +20,7 @@ final class RequestObserver: RequestObserving, EventMonitor {
     private struct State {
         var request: (any Span)?
         var transfer: (any Span)?
-        /// Hops announced so far.
+        /// Transfers announced so far.
         var transfers = 0
         /// The host label of the last URL built or sent.
         var host = "none"
