@@ -123,6 +123,8 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
@@ -131,13 +133,13 @@ let package = Package(
         // The 1/8-scale JPEG decoder: steps split into slices that NetworkKitImage runs on Dispatch's threads.
         .target(name: "CJPEGEighth", dependencies: ["CJPEG"]),
 
-        // The core stays lean: Foundation, zlib, swift-log and swift-http-types; swift-distributed-tracing and
+        // The core stays lean: Foundation, zlib, libbrotli, libzstd, swift-log and swift-http-types; swift-distributed-tracing and
         // swift-metrics with the `Observability` trait only, swift-service-lifecycle with the
         // `ServiceLifecycle` trait only.
         .target(
             name: "NetworkKit",
             dependencies: [
-                "CZlib", .product(name: "Logging", package: "swift-log"),
+                "CZlib", "CBrotli", "CZstd", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 observability("Tracing", package: "swift-distributed-tracing"),
@@ -206,7 +208,8 @@ let package = Package(
         .target(
             name: "FixtureServer",
             dependencies: [
-                "CZlib",
+                // Its own encoders of every content coding, apart from the kit's (FixtureCodings.swift).
+                "CZlib", "CBrotli", "CZstd",
                 // Plays the stub's answers over the wire (the conformance scenarios).
                 "NetworkKitTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -317,7 +320,11 @@ let package = Package(
         // and every input that once crashed, replayed by FuzzCorpusTests).
         .target(name: "FuzzSupport", path: "Fuzz/Support", swiftSettings: strict),
         fuzzTarget("fuzz-json", path: "Fuzz/JSON", ["NetworkKit"]),
-        fuzzTarget("fuzz-inflate", path: "Fuzz/Inflate", ["NetworkKit"]),
+        // The content decoders' fuzzing, one target per library: zlib, libbrotli, libzstd.
+        .target(name: "FuzzInflating", dependencies: ["FuzzSupport", "NetworkKit"], path: "Fuzz/Inflating", swiftSettings: strict),
+        fuzzTarget("fuzz-inflate", path: "Fuzz/Inflate", ["FuzzInflating"]),
+        fuzzTarget("fuzz-brotli", path: "Fuzz/Brotli", ["FuzzInflating"]),
+        fuzzTarget("fuzz-zstd", path: "Fuzz/Zstd", ["FuzzInflating"]),
         fuzzTarget("fuzz-multipart", path: "Fuzz/Multipart", ["NetworkKit", .product(name: "MultipartKit", package: "multipart-kit")]),
         fuzzTarget("fuzz-downloads", path: "Fuzz/Downloads", ["NetworkKit"]),
         fuzzTarget("fuzz-images", path: "Fuzz/Images", ["NetworkKit", "NetworkKitImage"]),

@@ -2,16 +2,16 @@ import Foundation
 import FuzzSupport
 import NetworkKit
 
-/// gzip and deflate bodies under a limit, one-shot (`Decompressor`) and in pieces
-/// (`StreamingInflater`): never more than the limit, and the same bytes whenever both succeed.
-@main enum FuzzInflate { static func main() { fuzzMain(fuzzInflate) } }
-
 /// Thrown to stop the streaming inflater at the limit.
 struct OverLimit: Error {}
 
-func fuzzInflate(_ data: Data) {
+/// One content-encoded body under a limit, decoded one-shot (`Decompressor`) and in pieces
+/// (`StreamingInflater`): never more than the limit, never a piece larger than asked for, and
+/// the same bytes whenever both succeed. The input's first byte picks one of `codings`, the next
+/// two the limit and the size of the pieces fed; the rest is the body.
+public func fuzzInflate(_ data: Data, codings: [ContentCoding]) {
     var input = FuzzInput(data)
-    let coding: ContentCoding = input.byte() % 2 == 0 ? .gzip : .deflate
+    let coding = codings[Int(input.byte()) % codings.count]
     let limit = 1 + Int(input.byte()) * 4096
     let pieceSize = 1 + Int(input.byte())
     let compressed = input.rest()

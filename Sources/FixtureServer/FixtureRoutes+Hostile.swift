@@ -14,73 +14,34 @@ extension FixtureRoutes {
                          while true { try await writer.write(block) }
                      })
         }
-        // ?mb=N (default 1024): N MiB of zeros as one gzip stream, sent with
-        // `Content-Encoding: gzip`; about 1/1000 of that on the wire.
+        // ?mb=N (default 1024): N MiB of zeros as one stream of ?coding= (gzip by default, or
+        // br, zstd, deflate), sent with that `Content-Encoding`; a few KB on the wire.
         router.get("bomb") { request, _ in
             let megabytes = min(4096, max(1, Int(query(request, "mb") ?? "") ?? 1024))
-            let body = GzipBomb.make(megabytes: megabytes)
-            return respond(contentType: "application/json", body: body, extraHeaders: [.contentEncoding: "gzip"])
+            guard let coding = FixtureCoding(rawValue: query(request, "coding") ?? "gzip") else {
+                return json(#"{"error": "unknown coding"}"#, status: .badRequest)
+            }
+            return respond(contentType: "application/json", body: coding.zeros(megabytes: megabytes),
+                           extraHeaders: [.contentEncoding: coding.headerValue])
         }
-        // /compressed/gzip|deflate|rawdeflate?count=N (default 100): a JSON array of N items,
-        // compressed (deflate zlib-wrapped, rawdeflate without a wrapper but sent as `deflate`);
-        // ?cut=K leaves out the last K bytes of the compressed body; ?corrupt=1 spoils its middle.
+        // /compressed/gzip|deflate|rawdeflate|br|zstd?count=N (default 100): a JSON array of N
+        // items, compressed (deflate zlib-wrapped, rawdeflate without a wrapper but sent as
+        // `deflate`); ?cut=K leaves out the last K bytes of the compressed body; ?corrupt=1 spoils
+        // its middle.
         router.get("compressed/{coding}") { request, context in
-            let coding = context.parameters.get("coding") ?? ""
-            let windowBits: Int32? = ["gzip": 31, "deflate": 15, "rawdeflate": -15][coding]
-            guard let windowBits else { return json(#"{"error": "unknown coding"}"#, status: .badRequest) }
+            guard let coding = FixtureCoding(rawValue: context.parameters.get("coding") ?? "") else {
+                return json(#"{"error": "unknown coding"}"#, status: .badRequest)
+            }
             let count = min(100_000, max(0, Int(query(request, "count") ?? "") ?? 100))
             let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
-            var body = FixtureZlib.compress(Data(("[" + items.joined(separator: ",") + "]").utf8), windowBits: windowBits)
+            var body = coding.compress(Data(("[" + items.joined(separator: ",") + "]").utf8))
             body.removeLast(min(body.count, max(0, Int(query(request, "cut") ?? "") ?? 0)))
             if query(request, "corrupt") == "1", body.count > 16 {
                 body.replaceSubrange(body.count / 2 ..< body.count / 2 + 8, with: repeatElement(0xFF, count: 8))
             }
-            return respond(contentType: "application/json", body: body,
-                           extraHeaders: [.contentEncoding: coding == "gzip" ? "gzip" : "deflate"])
+            return respond(contentType: "application/json", body: body, extraHeaders: [.contentEncoding: coding.headerValue])
         }
         // `/drip`, a body slow enough for the time limit, is with the streaming routes (`addStreams`).
-    }
-}
-
-/// Gzip streams of zeros, made once per size and kept.
-enum GzipBomb {
-    private static let cache = NSLock()
-    nonisolated(unsafe) private static var made: [Int: Data] = [:]  // guarded by `cache`
-
-    static func make(megabytes: Int) -> Data {
-        cache.withLock {
-            if let data = made[megabytes] { return data }
-            let data = deflateZeros(megabytes: megabytes)
-            made[megabytes] = data
-            return data
-        }
-    }
-
-    private static func deflateZeros(megabytes: Int) -> Data {
-        var stream = z_stream()
-        // windowBits 15 + 16: a gzip wrapper.
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return Data() }
-        defer { deflateEnd(&stream) }
-        let input = [UInt8](repeating: 0, count: 1024 * 1024)
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        for block in 0..<megabytes {
-            let flush = block == megabytes - 1 ? Z_FINISH : Z_NO_FLUSH
-            input.withUnsafeBufferPointer { source in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = UInt32(source.count)
-                repeat {
-                    buffer.withUnsafeMutableBufferPointer { target in
-                        stream.next_out = target.baseAddress
-                        stream.avail_out = UInt32(target.count)
-                        deflate(&stream, flush)
-                        output.append(target.baseAddress!, count: target.count - Int(stream.avail_out))
-                    }
-                } while stream.avail_out == 0 || (flush == Z_FINISH && stream.avail_in > 0)
-            }
-        }
-        return output
     }
 }
 

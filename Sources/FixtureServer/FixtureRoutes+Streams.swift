@@ -1,4 +1,3 @@
-import CZlib
 import Dispatch
 import Foundation
 import Hummingbird
@@ -32,9 +31,9 @@ extension FixtureRoutes {
     ///   (`id: K` and `data: partial`, without the blank line that would dispatch it) and aborts:
     ///   the chunked body never gets its last chunk, so a client sees a lost connection, not a
     ///   clean end. Later connections serve events as `/events` does (a 204 once done).
-    /// - `GET /events/gzip`: `/events` (same query and header) with `Content-Encoding: gzip`,
-    ///   compressed as it is written; each event (and comment) is flushed (`Z_SYNC_FLUSH`), so it
-    ///   arrives whole without waiting for the end.
+    /// - `GET /events/gzip`, `/events/br`, `/events/zstd`: `/events` (same query and header) with
+    ///   that `Content-Encoding`, compressed as it is written; each event (and comment) is flushed
+    ///   (`FlushingEncoder`), so it arrives whole without waiting for the end.
     /// - `GET /events/status/{code}`: that status, with a short `text/plain` body.
     /// - `GET /events/wrong-type`: 200, `text/plain`, with a body shaped like an event.
     /// - `GET /events/no-content`: 204.
@@ -74,9 +73,11 @@ extension FixtureRoutes {
             if plan.connection == 1 { plan.dropAfter = plan.count / 2 }
             return eventStream(plan)
         }
-        router.get("events/gzip") { request, _ in
-            eventStream(EventPlan(request, connection: connections.increment("gzip/" + EventPlan.stream(request))),
-                        gzip: true)
+        for coding in [FixtureCoding.gzip, .br, .zstd] {
+            router.get("events/\(coding.rawValue)") { request, _ in
+                let key = "\(coding.rawValue)/" + EventPlan.stream(request)
+                return eventStream(EventPlan(request, connection: connections.increment(key)), coding: coding)
+            }
         }
         router.get("events/status/{code}") { _, context in
             let code = context.parameters.get("code", as: Int.self) ?? 500
@@ -221,15 +222,15 @@ extension FixtureRoutes {
 
     /// The answer to one request of an `/events` route as `plan` describes it: a 204 (or an empty
     /// event stream) once every event was sent, else the events due on this connection.
-    static func eventStream(_ plan: EventPlan, gzip: Bool = false) -> Response {
+    static func eventStream(_ plan: EventPlan, coding: FixtureCoding? = nil) -> Response {
         guard plan.first <= plan.count else {
             return plan.closeWhenDone ? Response(status: .ok, headers: eventHeaders, body: ResponseBody())
                                       : Response(status: .noContent)
         }
         var headers = eventHeaders
-        if gzip { headers[.contentEncoding] = "gzip" }
+        if let coding { headers[.contentEncoding] = coding.headerValue }
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let deflater = gzip ? try GzipWriter() : nil
+            let deflater = try coding.map { try FlushingEncoder($0) }
             if let retry = plan.retry { try await send("retry: \(retry)\n\n", to: &writer, deflater) }
             var sent = 0
             for n in plan.first...plan.last {
@@ -247,22 +248,22 @@ extension FixtureRoutes {
                 try await send(plan.event(n), to: &writer, deflater)
                 sent += 1
             }
-            if let deflater { try await writer.write(deflater.compress([], flush: Z_FINISH)) }
+            if let deflater { try await writer.write(deflater.write([], end: true)) }
             try await writer.finish(nil)
         })
     }
 
     /// Writes `text`, compressed and flushed through `deflater` when there is one.
-    private static func send(_ text: String, to writer: inout any ResponseBodyWriter, _ deflater: GzipWriter?) async throws {
+    private static func send(_ text: String, to writer: inout any ResponseBodyWriter, _ deflater: FlushingEncoder?) async throws {
         if let deflater {
-            try await writer.write(deflater.compress(Array(text.utf8), flush: Z_SYNC_FLUSH))
+            try await writer.write(deflater.write(Array(text.utf8)))
         } else {
             try await writer.write(ByteBuffer(string: text))
         }
     }
 
     /// Waits `plan.interval` ms, writing a `: ping` comment every `plan.commentEvery` ms meanwhile.
-    private static func pause(_ plan: EventPlan, writer: inout any ResponseBodyWriter, _ deflater: GzipWriter?) async throws {
+    private static func pause(_ plan: EventPlan, writer: inout any ResponseBodyWriter, _ deflater: FlushingEncoder?) async throws {
         guard plan.interval > 0 else { return }
         let clock = ContinuousClock()
         let end = clock.now + .milliseconds(plan.interval)
@@ -349,49 +350,6 @@ struct EventPlan: Sendable {
             }
         }
         return result
-    }
-}
-
-/// zlib's streaming deflate with a gzip wrapper, for a body compressed as it is written.
-///
-/// The `z_stream` lives at a fixed address: zlib keeps a pointer back to it.
-final class GzipWriter {
-    private let stream: UnsafeMutablePointer<z_stream>
-
-    init() throws {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        // windowBits 15 + 16: a gzip wrapper.
-        guard deflateInit2_(stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            stream.deallocate()
-            throw FixtureFault.compressionFailed
-        }
-    }
-
-    deinit {
-        deflateEnd(stream)
-        stream.deallocate()
-    }
-
-    /// The compressed bytes of `bytes` that `flush` lets out: with `Z_SYNC_FLUSH` everything
-    /// given so far, with `Z_FINISH` that and the gzip trailer (the stream ends).
-    func compress(_ bytes: [UInt8], flush: Int32) -> ByteBuffer {
-        var output = ByteBuffer()
-        var block = [UInt8](repeating: 0, count: 16 * 1024)
-        bytes.withUnsafeBufferPointer { source in
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-            stream.pointee.avail_in = UInt32(source.count)
-            repeat {
-                block.withUnsafeMutableBufferPointer { target in
-                    stream.pointee.next_out = target.baseAddress
-                    stream.pointee.avail_out = UInt32(target.count)
-                    deflate(stream, flush)
-                    output.writeBytes(UnsafeBufferPointer(rebasing: target[..<(target.count - Int(stream.pointee.avail_out))]))
-                }
-            } while stream.pointee.avail_out == 0
-        }
-        return output
     }
 }
 

@@ -80,6 +80,9 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(help: "Print a curl command that sends the request as nk would (credentials included), and exit.")
     var curl = false
 
+    @Flag(help: "Offer every content coding the kit decodes (gzip, deflate, br, zstd), as curl's --compressed; without it the answer is asked for unencoded.")
+    var compressed = false
+
     @Flag(name: [.customShort("v"), .customLong("verbose")],
           help: "Log each attempt's request and response headers to stderr, as curl -v does (secrets hidden).")
     var verbose = false
@@ -96,6 +99,7 @@ struct GetCommand: AsyncParsableCommand {
         let parameters = Dictionary(params.map(Self.splitParameter), uniquingKeysWith: { _, last in last })
         var configuration = ServiceConfiguration()
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
+        configuration.acceptedCodings = compressed ? ContentCoding.offered : []
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
         let recorder = har.recorder()

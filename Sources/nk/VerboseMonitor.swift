@@ -1,13 +1,17 @@
 import Foundation
 import NetworkKit
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// `nk get --verbose`: what each attempt sends and receives, on stderr, the way `curl -v`
-/// shows it (`>` sent, `<` received, `*` notes), with secrets hidden.
-struct VerboseMonitor: EventMonitor {
+/// shows it (`>` sent, `<` received, `*` notes), with secrets hidden. An encoded answer's
+/// coding is noted, and its decoded size at the end.
+final class VerboseMonitor: EventMonitor {
     let redaction = Redaction.standard
+    /// The coding of each request's latest answer, while it runs.
+    private let codings = Mutex<[RequestID: ContentCoding]>([:])
 
     func request(_ id: RequestID, didSend request: OutgoingRequest, attempt: Int) {
         var lines = ["* attempt \(attempt)"]
@@ -31,6 +35,8 @@ struct VerboseMonitor: EventMonitor {
         // URLSession does not say which version of HTTP answered.
         let version = head.httpVersion.map { "\($0) " } ?? ""
         write(["< \(version)\(head.status.code) \(reason)"] + redaction.headerLines(head.headerFields).map { "< " + $0 } + ["<"])
+        codings.withLock { $0[id] = head.contentCoding }
+        if let coding = head.contentCoding { write(["* the body is \(coding.name)-encoded: decoded as it arrives"]) }
     }
 
     func request(_ id: RequestID, willFollowRedirect head: ResponseHead, to request: OutgoingRequest, attempt: Int) {
@@ -57,7 +63,10 @@ struct VerboseMonitor: EventMonitor {
         case .revalidated: write(["* cache revalidated: 304 Not Modified, answered from the cache"])
         case .refreshed: write(["* cache refreshed: the stale entry was replaced"])
         }
-        write(["* \(status) in \(String(format: "%.1f", metrics.duration.milliseconds)) ms, \(metrics.bytesReceived) bytes received, \(attempts)"])
+        let coding = codings.withLock { $0.removeValue(forKey: metrics.id) }
+        let received = coding.map { "\(metrics.bytesReceived) bytes received (decoded from \($0.name))" }
+            ?? "\(metrics.bytesReceived) bytes received"
+        write(["* \(status) in \(String(format: "%.1f", metrics.duration.milliseconds)) ms, \(received), \(attempts)"])
     }
 
     private func write(_ lines: [String]) {

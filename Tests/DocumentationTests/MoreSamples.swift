@@ -7,8 +7,12 @@ import NetworkKitImage
 func compressionUpload(api: Service) async throws {
     let upload = Request(path: "/logs", method: .post, parser: JSONParser())
     upload.body = .data(Data(repeating: 65, count: 100_000), contentType: "text/plain")
-    upload.bodyEncoding = .gzip             // sent with Content-Encoding: gzip
+    upload.bodyEncoding = .zstd             // sent with Content-Encoding: zstd
     _ = try await api.send(upload)
+}
+
+func compressionOffered(api: Service) {
+    api.configure { $0.acceptedCodings = [.zstd, .gzip] }   // Accept-Encoding: zstd, gzip
 }
 
 func compressionLimit(api: Service) {

@@ -3,13 +3,14 @@ import NetworkKit
 import FixtureServer
 import Testing
 
-/// gzip/deflate in the core (`Decompressor`): pure functions, checked against the gzip tool.
+/// The content codings in the core (`Decompressor`): pure functions, checked against the gzip
+/// and zstd tools.
 @Suite struct CompressionTests {
     let text = Data((0..<5_000).map { "line \($0): the quick brown fox\n" }.joined().utf8)
 
-    @Test(arguments: [ContentCoding.gzip, .deflate])
+    @Test(arguments: ContentCoding.allCases)
     func roundTrips(_ coding: ContentCoding) throws {
-        for level in [0, 1, 6, 9] {
+        for level in Set([coding.levels.lowerBound, 1, 6, 9, coding.levels.upperBound]) {
             let compressed = try Decompressor.compress(text, coding: coding, level: level)
             #expect(level == 0 || compressed.count < text.count / 5)
             #expect(try Decompressor.inflate(compressed, coding: coding, limit: text.count) == text)
@@ -23,6 +24,38 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         try Decompressor.compress(text, coding: .gzip).write(to: file)
         #expect(runTool(["gzip", "-t", file.path]) == 0)
+    }
+
+    @Test func zstdIsReadableByTheZstdTool() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nk-\(UUID().uuidString).zst")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Decompressor.compress(text, coding: .zstd).write(to: file)
+        #expect(runTool(["zstd", "-q", "-t", file.path]) == 0)
+    }
+
+    /// Concatenated zstd frames are read one after another, as the zstd tool does; zero padding
+    /// after the last is skipped, and other bytes after it are corrupt.
+    @Test func zstdFramesAreJoinedAndPaddingSkipped() throws {
+        let first = try Decompressor.compress(Data("hello, ".utf8), coding: .zstd)
+        let second = try Decompressor.compress(Data("world".utf8), coding: .zstd)
+        #expect(try Decompressor.inflate(first + second + Data(count: 3), coding: .zstd, limit: 100) == Data("hello, world".utf8))
+        #expect(throws: ParseError.self) { try Decompressor.inflate(first + Data("junk".utf8), coding: .zstd, limit: 100) }
+    }
+
+    /// A zstd frame that asks for a window over 8 MiB is refused (RFC 9659), before the decoder
+    /// reserves it: the zstd tool's `--long=27` writes one.
+    @Test func aZstdWindowOver8MiBIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = folder.appendingPathComponent("plain"), packed = folder.appendingPathComponent("plain.zst")
+        try Data(count: 32 << 20).write(to: plain)
+        try #require(runTool(["zstd", "-q", "--long=27", plain.path, "-o", packed.path]) == 0, "the zstd tool is needed")
+        #expect {
+            try Decompressor.inflate(try Data(contentsOf: packed), coding: .zstd, limit: 64 << 20)
+        } throws: { error in
+            (error as? ParseError)?.reason.contains("corrupt zstd stream") == true
+        }
     }
 
     @Test func rawDeflateIsAcceptedAsDeflate() throws {
@@ -55,7 +88,18 @@ import Testing
         #expect(throws: ParseError.self) { try Decompressor.inflate(small, coding: .deflate, limit: 999) }
     }
 
-    @Test(arguments: [ContentCoding.gzip, .deflate])
+    @Test(arguments: ContentCoding.allCases)
+    func bombsAreRefusedAtTheLimit(_ coding: ContentCoding) throws {
+        let bomb = try Decompressor.compress(Data(count: 64 << 20), coding: coding, level: 9)
+        #expect(bomb.count < 100_000)
+        #expect {
+            try Decompressor.inflate(bomb, coding: coding, limit: 1 << 20)
+        } throws: { error in
+            (error as? ParseError) == ParseError(parser: "decompress", reason: "decompressed size exceeds limit of 1048576 bytes", kind: .limit)
+        }
+    }
+
+    @Test(arguments: ContentCoding.allCases)
     func truncatedAndCorruptStreamsThrow(_ coding: ContentCoding) throws {
         let compressed = try Decompressor.compress(text, coding: coding)
         for length in stride(from: 0, to: compressed.count, by: 7) {
@@ -73,13 +117,23 @@ import Testing
         #expect {
             try Decompressor.inflate(compressed.prefix(compressed.count / 2), coding: coding, limit: 1 << 20)
         } throws: { error in
-            (error as? ParseError)?.reason.hasPrefix("truncated \(coding.rawValue) stream") == true
+            (error as? ParseError)?.reason.hasPrefix("truncated \(coding.name) stream") == true
         }
         #expect(throws: ParseError.self) { try Decompressor.inflate(compressed + Data("junk".utf8), coding: coding, limit: 1 << 20) }
     }
 
-    @Test func invalidLevelThrows() {
-        #expect(throws: ParseError.self) { try Decompressor.compress(text, coding: .gzip, level: 10) }
+    @Test(arguments: ContentCoding.allCases)
+    func levelsOutsideTheCodingsRangeThrow(_ coding: ContentCoding) {
+        for level in [coding.levels.lowerBound - 1, coding.levels.upperBound + 1] {
+            #expect(throws: ParseError.self, "\(level)") { try Decompressor.compress(text, coding: coding, level: level) }
+        }
+    }
+
+    @Test func headerValuesNameTheCodings() {
+        #expect(ContentCoding(headerValue: " BR ") == .brotli)
+        #expect(ContentCoding(headerValue: "zstd") == .zstd)
+        #expect(ContentCoding(headerValue: "compress") == nil)
+        #expect(ContentCoding.offered.map(\.rawValue) == ["gzip", "deflate", "br", "zstd"])
     }
 
     /// Heads look `Content-Encoding` up when their headers are set: a header changed after the
@@ -110,7 +164,7 @@ struct CompressedAnswerTests {
     static let sample = Data((0..<20_000).map { UInt8(truncatingIfNeeded: ($0 * 7) % 251 / 3) })
 
     /// Every way of cutting a body into two pieces inflates to the same bytes.
-    @Test(arguments: [ContentCoding.gzip, .deflate])
+    @Test(arguments: ContentCoding.allCases)
     func splitAnywhereInflatesTheSame(_ coding: ContentCoding) throws {
         let compressed = try Decompressor.compress(Self.sample, coding: coding)
         for cut in stride(from: 0, through: compressed.count, by: max(1, compressed.count / 300)) + [1, 2, 3] {
@@ -140,9 +194,10 @@ struct CompressedAnswerTests {
         #expect(output == Self.sample + Self.sample)
     }
 
-    @Test func pieceSizeBoundsEachDeliveryAndAThrowStopsInflating() throws {
-        let bomb = try Decompressor.compress(Data(count: 8 << 20), coding: .gzip)
-        let inflater = StreamingInflater(coding: .gzip, pieceSize: 64 * 1024)
+    @Test(arguments: ContentCoding.allCases)
+    func pieceSizeBoundsEachDeliveryAndAThrowStopsInflating(_ coding: ContentCoding) throws {
+        let bomb = try Decompressor.compress(Data(count: 8 << 20), coding: coding)
+        let inflater = StreamingInflater(coding: coding, pieceSize: 64 * 1024)
         var delivered = 0
         struct Enough: Error {}
         #expect(throws: Enough.self) {
@@ -155,21 +210,56 @@ struct CompressedAnswerTests {
         #expect(delivered == 1 << 20)
     }
 
-    @Test func truncatedAndCorruptStreamsThrowParseErrors() throws {
-        let gzip = try Decompressor.compress(Self.sample, coding: .gzip)
-        let cut = StreamingInflater(coding: .gzip)
-        try cut.inflate(gzip.dropLast(10)) { _ in }
-        #expect(throws: ParseError.self) { try cut.finish() }
+    @Test(arguments: ContentCoding.allCases)
+    func truncatedAndCorruptStreamsThrowParseErrors(_ coding: ContentCoding) throws {
+        let compressed = try Decompressor.compress(Self.sample, coding: coding)
+        let cut = StreamingInflater(coding: coding)
+        try cut.inflate(compressed.dropLast(10)) { _ in }
+        #expect { try cut.finish() } throws: { error in
+            (error as? ParseError)?.reason.hasPrefix("truncated \(coding.name) stream") == true
+        }
 
-        var damaged = gzip
+        var damaged = compressed
         damaged[20] ^= 0xff
         damaged[21] ^= 0xff
-        let corrupt = StreamingInflater(coding: .gzip)
-        #expect(throws: ParseError.self) {
-            try corrupt.inflate(damaged) { _ in }
-            try corrupt.finish()
+        let corrupt = StreamingInflater(coding: coding)
+        // Brotli has no checksum: a damaged stream may decode to other bytes, never crash.
+        if coding == .brotli {
+            _ = try? { try corrupt.inflate(damaged) { _ in }; try corrupt.finish() }()
+        } else {
+            #expect(throws: ParseError.self) {
+                try corrupt.inflate(damaged) { _ in }
+                try corrupt.finish()
+            }
         }
-        let trailing = StreamingInflater(coding: .gzip)
-        #expect(throws: ParseError.self) { try trailing.inflate(gzip + Data("junk".utf8)) { _ in } }
+        let trailing = StreamingInflater(coding: coding)
+        #expect(throws: ParseError.self) {
+            try trailing.inflate(compressed + Data("junk".utf8)) { _ in }
+            try trailing.finish()
+        }
+        let empty = StreamingInflater(coding: coding)
+        try empty.finish()
+    }
+}
+
+/// `nk get --compressed`, as curl's, and what `-v` says of an encoded answer.
+@Suite("nk get --compressed")
+struct CompressedCommandLineTests {
+    @Test("--compressed offers every coding and -v names the one that answered; without it, identity",
+          arguments: ["nio", "urlsession"], ["br", "zstd"])
+    func compressed(transport: String, coding: String) async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let run = try await CommandLine_.nk(["get", "--transport", transport, "--compressed", "-v",
+                                             server.url("/compressed/\(coding)?count=50")])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("item 49"), "\(run.output)")
+        #expect(run.errors.contains("> Accept-Encoding: gzip, deflate, br, zstd"), "\(run.errors)")
+        let name = coding == "br" ? "brotli" : coding
+        #expect(run.errors.contains("the body is \(name)-encoded"), "\(run.errors)")
+        #expect(run.errors.contains("bytes received (decoded from \(name))"), "\(run.errors)")
+
+        let plain = try await CommandLine_.nk(["get", "--transport", transport, "-v", server.url("/echo")])
+        #expect(plain.errors.contains("> Accept-Encoding: identity"), "\(plain.errors)")
     }
 }

@@ -30,6 +30,29 @@ struct DownloadTests {
         #expect(length == size, "file has \(length) bytes, expected \(size)", sourceLocation: sourceLocation)
     }
 
+    /// An encoded body is decoded on its way to disk, in every coding, and a bomb stops at the
+    /// service's decompression limit with nothing left at the destination.
+    @Test("an encoded body downloads decoded; a bomb stops at the limit", arguments: TransportKind.allCases, ["gzip", "br", "zstd"])
+    func encodedDownload(transport: TransportKind, coding: String) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let folder = try TestFolder()
+        let destination = folder.url.appendingPathComponent("items.json")
+        let file = try await fixture.service.send(Request(path: "/compressed/\(coding)?count=5000", downloadTo: .file(destination)))
+        let json = try JSON(data: try Data(contentsOf: file.url))
+        #expect(json[4999]?["name"] == "item 4999")
+        #expect(file.head.contentCoding?.rawValue == coding)
+
+        let bomb = Request(path: "/bomb?mb=64&coding=\(coding)", downloadTo: .file(folder.url.appendingPathComponent("bomb.json")))
+        bomb.maxResponseBytes = 4 << 20
+        guard case .responseTooLarge(let limit) = await fixture.service.completion(of: bomb).failure else {
+            Issue.record("expected responseTooLarge")
+            return
+        }
+        #expect(limit == 4 << 20)
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("bomb.json").path))
+    }
+
     @Test("a large download streams to disk byte for byte, memory flat", arguments: TransportKind.allCases)
     func largeDownload(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)

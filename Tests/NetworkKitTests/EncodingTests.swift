@@ -27,6 +27,19 @@ struct EncodingTests {
         #expect(named.head.headerFields.count == 1)
     }
 
+    /// Every request offers the service's codings, in its order, over the wire on each transport;
+    /// none offers `identity` alone.
+    @Test(arguments: TransportKind.allCases) func theServiceOffersItsCodings(transport: TransportKind) async throws {
+        let fixture = try await Fixture.start(transport: transport)
+        defer { fixture.server.stop() }
+        let offered = { try await fixture.service.send(Request(path: "/echo", parser: JSONParser()))["headers"]?["Accept-Encoding"] }
+        #expect(try await offered() == "gzip, deflate, br, zstd")
+        fixture.service.configure { $0.acceptedCodings = [.zstd, .gzip] }
+        #expect(try await offered() == "zstd, gzip")
+        fixture.service.configure { $0.acceptedCodings = [] }
+        #expect(try await offered() == "identity")
+    }
+
     @Test(arguments: TransportKind.allCases) func getParametersGoInTheQuery(transport: TransportKind) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }

@@ -9,7 +9,7 @@ struct FuzzCorpusTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("every committed input runs through its target without a crash or a broken invariant",
-          arguments: ["fuzz-json", "fuzz-inflate", "fuzz-multipart", "fuzz-downloads", "fuzz-images", "fuzz-streams"])
+          arguments: ["fuzz-json", "fuzz-inflate", "fuzz-brotli", "fuzz-zstd", "fuzz-multipart", "fuzz-downloads", "fuzz-images", "fuzz-streams"])
     func replay(target: String) async throws {
         let corpus = Self.root.appendingPathComponent("Fuzz/Corpus/\(target)")
         let inputs = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count

@@ -20,12 +20,16 @@ struct HostileServerTests {
         case hugeHeader = "/raw/huge-header"
         /// A gzip body whose middle is spoiled.
         case corruptGzip = "/compressed/gzip?count=5000&corrupt=1"
+        /// A brotli body whose middle is spoiled.
+        case corruptBrotli = "/compressed/br?count=5000&corrupt=1"
+        /// A zstd body whose middle is spoiled.
+        case corruptZstd = "/compressed/zstd?count=5000&corrupt=1"
 
         var testDescription: String { rawValue }
 
         func url(on server: FixtureServer) -> String {
             switch self {
-            case .corruptGzip: server.url(rawValue)
+            case .corruptGzip, .corruptBrotli, .corruptZstd: server.url(rawValue)
             default: server.rawURL(rawValue)
             }
         }
@@ -35,7 +39,7 @@ struct HostileServerTests {
             case .garbageStatus: .notHTTP
             case .badChunk: .badChunk
             case .manyHeaders, .hugeHeader: .headersTooLarge
-            case .corruptGzip: .badContentEncoding
+            case .corruptGzip, .corruptBrotli, .corruptZstd: .badContentEncoding
             }
         }
     }
@@ -46,6 +50,14 @@ struct HostileServerTests {
         defer { fixture.server.stop() }
         let request = Request(url: hostile.url(on: fixture.server))
         let measured = await fixture.finishMeasured(request)
+        // libcurl 7.88 (and the curl tool built on it) ends a brotli body at the first block it
+        // cannot decode and reports a success: URLSession delivers the part before it.
+        if transport == .urlSession, hostile == .corruptBrotli, measured.result.failure == nil {
+            withKnownIssue("libcurl takes a corrupt brotli body for a short one") {
+                Issue.record("a corrupt brotli body was delivered as \(measured.result)")
+            }
+            return
+        }
         guard case .transport(let error) = measured.result.failure else {
             Issue.record("expected a transport error, got \(measured.result)")
             return

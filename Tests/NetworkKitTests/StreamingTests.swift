@@ -239,11 +239,11 @@ struct StreamingTests {
         #expect(signed.all.count == 1)
     }
 
-    @Test("a gzip event stream arrives event by event", arguments: TransportKind.allCases)
-    func gzip(transport: TransportKind) async throws {
+    @Test("an encoded event stream arrives event by event", arguments: TransportKind.allCases, ["gzip", "br", "zstd"])
+    func encoded(transport: TransportKind, coding: String) async throws {
         let fixture = try await Fixture.start(transport: transport)
         defer { fixture.server.stop() }
-        let request = StreamRequest(path: "/events/gzip?count=4", reconnection: .never)
+        let request = StreamRequest(path: "/events/\(coding)?count=4&stream=\(UUID().uuidString)", reconnection: .never)
         var ids: [String] = []
         for try await event in fixture.service.stream(request) { ids.append(event.id) }
         #expect(ids == ["1", "2", "3", "4"])

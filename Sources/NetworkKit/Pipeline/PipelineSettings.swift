@@ -18,6 +18,8 @@ struct PipelineSettings: Sendable {
     var maxResponseBytes: Int64?
     var maxDownloadBytes: Int64?
     var maxDecompressedBytes = Int64.max
+    /// The `Accept-Encoding` every request sends unless it names its own.
+    var acceptEncoding = ContentCoding.offered.acceptEncoding
     /// The environment paths are resolved on (a download's identity reads it).
     var environment = ServiceEnvironment(name: "default", baseURL: nil)
     /// Where requests with a ``CachePolicy`` keep their answers; nil caches nothing.

@@ -137,11 +137,8 @@ final class RequestPipeline: Sendable {
         if let custom = options.customRequest { return try custom.get() }
         let draft = try interceptors.prepare(options, context: context(attempt: 1))
         do {
-            // The kit asks for the codings it inflates when the transport leaves inflating to it (a
-            // transport that inflates asks in its own words).
-            let acceptEncoding = service.transport.decodesContentEncoding ? nil : "gzip, deflate"
             return try OutgoingRequestBuilder.build(draft, options: options, timeout: settings.timeout,
-                                               acceptEncoding: acceptEncoding)
+                                                    acceptEncoding: settings.acceptEncoding)
         } catch {
             throw NetworkError.wrap(error)
         }

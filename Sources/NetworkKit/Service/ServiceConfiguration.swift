@@ -10,11 +10,16 @@ public struct ServiceConfiguration: Sendable {
     /// A timeout of a billion seconds or more is none. The kit watches it itself, to the tenth
     /// of a second, on every transport and platform.
     public var timeout: Duration
-    /// The most bytes a content-encoded (gzip, deflate) response may inflate to before it is
-    /// refused, downloads to disk included (256 MiB by default): a gzip bomb fails instead of
-    /// filling memory or the disk. For an in-memory request the smaller of this and
-    /// `maxResponseBytes` applies.
+    /// The most bytes a content-encoded (gzip, deflate, brotli, zstd) response may inflate to
+    /// before it is refused, downloads to disk and streams included (256 MiB by default): a bomb
+    /// fails instead of filling memory or the disk. For an in-memory request the smaller of this
+    /// and `maxResponseBytes` applies.
     public var maxDecompressedBytes: Int64
+    /// The content codings requests offer in `Accept-Encoding`, in this order (`gzip, deflate,
+    /// br, zstd` by default, a browser's order); empty offers `identity` alone. A request that
+    /// sets its own `Accept-Encoding` sends that. Whatever was offered, an answer in any
+    /// ``ContentCoding`` is decoded: on NIO by the kit, on URLSession by libcurl.
+    public var acceptedCodings: [ContentCoding] = ContentCoding.offered
     /// The most body bytes an in-memory request accepts (64 MiB by default), counted as
     /// delivered, after any content decoding; nil accepts any size. A request's own wins.
     public var maxResponseBytes: Int64? = 64 * 1024 * 1024
@@ -206,6 +211,7 @@ extension ServiceConfiguration {
                          responseValidation: responseValidation, timeout: timeout, timeLimit: timeLimit,
                          downloadTimeLimit: downloadTimeLimit, maxResponseBytes: maxResponseBytes,
                          maxDownloadBytes: maxDownloadBytes, maxDecompressedBytes: maxDecompressedBytes,
+                         acceptEncoding: acceptedCodings.isEmpty ? "identity" : acceptedCodings.acceptEncoding,
                          environment: environment, responseCache: responseCache,
                          ignoredCacheKeyArguments: ignoredCacheKeyArguments, cookies: cookies,
                          redirectPolicy: redirectPolicy, unprocessedResendLimit: unprocessedResendLimit,

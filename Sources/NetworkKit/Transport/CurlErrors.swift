@@ -116,5 +116,6 @@ enum CurlErrors {
         ("subject name matches target host", .certificateWrongHost), // "no alternative certificate …"
         ("content unencoding", .badContentEncoding),             // "Error while processing content unencoding: …"
         ("Unrecognized content encoding", .badContentEncoding),
+        ("Unrecognized or bad HTTP Content or Transfer-Encoding", .badContentEncoding), // a zstd body libcurl cannot decode
     ]
 }

@@ -30,7 +30,7 @@ package enum ServerFault: Sendable {
     case certificateWrongHost
     /// The server's certificate has expired or is not valid yet.
     case certificateOutOfDate
-    /// The body's `Content-Encoding` (gzip, deflate) does not decode: corrupt or cut short.
+    /// The body's `Content-Encoding` (gzip, deflate, brotli, zstd) does not decode: corrupt or cut short.
     case badContentEncoding
 
     /// The code a caller switches on.

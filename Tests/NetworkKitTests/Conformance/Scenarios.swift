@@ -205,18 +205,17 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
     // MARK: Content coding
 
-    /// A JSON array of 5,000 items, compressed as the coding says (`rawdeflate`: raw deflate
-    /// sent as `deflate`).
-    static func compressedItems(_ coding: String, cut: Int = 0) -> StubResponse {
-        let windowBits: Int32 = ["gzip": 31, "deflate": 15, "rawdeflate": -15][coding] ?? 31
+    /// A JSON array of 5,000 items, compressed by the fixture's own encoders as the coding says
+    /// (`rawdeflate`: raw deflate sent as `deflate`).
+    static func compressedItems(_ coding: FixtureCoding, cut: Int = 0) -> StubResponse {
         let items = (0..<5000).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
-        var body = FixtureZlib.compress(Data(("[" + items.joined(separator: ",") + "]").utf8), windowBits: windowBits)
+        var body = coding.compress(Data(("[" + items.joined(separator: ",") + "]").utf8))
         body.removeLast(min(cut, body.count))
-        return StubResponse(headerFields: [.contentType: "application/json", .contentEncoding: coding == "gzip" ? "gzip" : "deflate"],
+        return StubResponse(headerFields: [.contentType: "application/json", .contentEncoding: coding.headerValue],
                             body: body).chunked(bySize: 4096)
     }
 
-    static let compressed = ["gzip", "deflate", "rawdeflate"].map { coding in
+    static let compressed = FixtureCoding.allCases.map { coding in
         Scenario("a \(coding) body is delivered inflated", [("compressed-\(coding)", compressedItems(coding))]) { outcome in
             let json = outcome.result.success.flatMap { try? JSON(data: $0) }
             #expect(json?[4999]?["name"] == "item 4999", "\(outcome.result)")
@@ -227,7 +226,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     /// libcurl does not notice a compressed stream that stops early: URLSession hands the kit
     /// what inflated, which the JSON parser refuses. The NIO transport and the stub inflate with
     /// the kit's inflater, which does notice, and say so as URLSession does for corrupt data.
-    static let truncatedCompressed = ["gzip", "deflate"].map { coding in
+    static let truncatedCompressed = [FixtureCoding.gzip, .deflate, .br, .zstd].map { coding in
         Scenario("a cut \(coding) body fails", [("cut-\(coding)", compressedItems(coding, cut: 20))]) { outcome in
             let parsed = outcome.result.flatMap { data in
                 Result { try JSON(data: data) }.mapError { NetworkError.wrap($0) }

@@ -2,16 +2,20 @@ import CZlib
 import Foundation
 
 extension Decompressor {
-    /// Compresses a request body as gzip or (zlib-wrapped) deflate.
+    /// Compresses a request body as `coding`.
     /// - Parameters:
     ///   - data: the bytes to compress.
-    ///   - coding: gzip, or deflate in its zlib wrapper.
-    ///   - level: 0 (store) … 9 (smallest); 6 is zlib's default trade-off.
-    /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure.
+    ///   - coding: gzip, deflate in its zlib wrapper, brotli or zstd.
+    ///   - level: the coding's level (``ContentCoding/levels``); 6 suits each: zlib's default trade-off.
+    /// - Throws: `ParseError(parser: "compress")` for a level outside the coding's range or a
+    ///   library's failure.
     public static func compress(_ data: Data, coding: ContentCoding, level: Int = 6) throws -> Data {
+        guard coding == .gzip || coding == .deflate else {
+            return try Deflater(coding: coding, level: level).compress(data, finishing: true)
+        }
         let stream = try deflater(coding: coding, level: level)
         let result = data.withUnsafeBytes { input in
-            Result { () throws(ZlibFailure) -> Data in
+            Result { () throws(CodingFailure) -> Data in
                 let bound = Int(clamping: deflateBound(stream.stream, uLong(input.count)))
                 return try stream.run(input: input, initialCapacity: bound, limit: Int.max) { z in
                     switch deflate(z, Z_FINISH) {
@@ -25,16 +29,16 @@ extension Decompressor {
         do {
             return try result.get()
         } catch {
-            throw ParseError(parser: "compress", reason: "\(coding.rawValue) compression failed: \(error)")
+            throw compressionError(error, coding: coding)
         }
     }
 }
 
 extension Decompressor {
-    /// Compresses the file at `source` into a new file at `destination` as gzip or (zlib-wrapped)
-    /// deflate, 64 KiB at a time, so memory stays flat whatever the file's size.
-    /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure; the
-    ///   file system's error when a file cannot be read or written.
+    /// Compresses the file at `source` into a new file at `destination` as `coding`, 64 KiB at a
+    /// time, so memory stays flat whatever the file's size.
+    /// - Throws: `ParseError(parser: "compress")` for a level outside the coding's range or a
+    ///   library's failure; the file system's error when a file cannot be read or written.
     public static func compress(file source: URL, to destination: URL, coding: ContentCoding, level: Int = 6) throws {
         let deflater = try Deflater(coding: coding, level: level)
         let input = try FileHandle(forReadingFrom: source)
@@ -52,69 +56,131 @@ extension Decompressor {
         }
     }
 
-    /// A deflating stream writing `coding`'s wrapper at `level`.
+    /// A deflating zlib stream writing `coding`'s wrapper (gzip or zlib) at `level`.
     /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure.
     fileprivate static func deflater(coding: ContentCoding, level: Int) throws -> ZlibStream {
-        guard (0...9).contains(level) else {
-            throw ParseError(parser: "compress", reason: "compression level \(level) is outside 0...9")
-        }
+        try checkLevel(level, coding: coding)
         do {
             return try ZlibStream(deflateLevel: Int32(level), windowBits: (coding == .gzip ? Wrapper.gzip : .zlib).rawValue)
         } catch {
-            throw ParseError(parser: "compress", reason: "\(coding.rawValue) compression failed: \(error)")
+            throw compressionError(error, coding: coding)
+        }
+    }
+
+    /// - Throws: `ParseError(parser: "compress")` when `level` is outside `coding`'s range.
+    fileprivate static func checkLevel(_ level: Int, coding: ContentCoding) throws {
+        guard coding.levels.contains(level) else {
+            throw ParseError(parser: "compress", reason: "\(coding.name) compression level \(level) is outside \(coding.levels)")
+        }
+    }
+
+    fileprivate static func compressionError(_ error: any Error, coding: ContentCoding) -> ParseError {
+        ParseError(parser: "compress", reason: "\(coding.name) compression failed: \(error)")
+    }
+}
+
+/// One coding's streaming encoder. Its failures are `CodingFailure`s; what `deliver` throws
+/// passes through.
+protocol StreamEncoding: AnyObject {
+    /// Compresses all of `input`, filling `scratch` and handing each filled part to `deliver`
+    /// (often none: an encoder holds input back); when `finishing`, also everything held back
+    /// and the stream's end.
+    func encode(_ input: UnsafeRawBufferPointer, finishing: Bool, scratch: UnsafeMutableRawBufferPointer,
+                deliver: (UnsafeRawBufferPointer) throws -> Void) throws
+}
+
+extension ContentCoding {
+    /// A streaming encoder of this coding at `level`, which is in `levels`.
+    fileprivate func makeEncoder(level: Int) throws -> any StreamEncoding {
+        switch self {
+        case .gzip, .deflate: ZlibEncoder(stream: try Decompressor.deflater(coding: self, level: level))
+        case .brotli: try BrotliEncoder(level: level)
+        case .zstd: try ZstdEncoder(level: level)
         }
     }
 }
 
-/// Compresses a body piece by piece as gzip or (zlib-wrapped) deflate: what a file or a
-/// streamed request body is sent as under ``AnyRequest/bodyEncoding``. Used by one task at a time.
+/// Compresses a body piece by piece as one coding: what a file or a streamed request body is sent
+/// as under ``AnyRequest/bodyEncoding``. Used by one task at a time.
 final class Deflater {
     /// The size of the pieces read and written.
     static let pieceSize = 64 * 1024
-    private let stream: ZlibStream
-    private var buffer = [UInt8](repeating: 0, count: Deflater.pieceSize)
+    private let coding: ContentCoding
+    private let encoder: any StreamEncoding
+    private var scratch: UnsafeMutableRawBufferPointer
 
-    /// A deflater writing `coding`'s wrapper at `level`.
-    /// - Throws: `ParseError(parser: "compress")` for a level outside 0…9 or a zlib failure.
+    /// A deflater writing `coding` at `level`.
+    /// - Throws: `ParseError(parser: "compress")` for a level outside the coding's range or a
+    ///   library's failure.
     init(coding: ContentCoding, level: Int = 6) throws {
-        stream = try Decompressor.deflater(coding: coding, level: level)
+        try Decompressor.checkLevel(level, coding: coding)
+        self.coding = coding
+        do {
+            encoder = try coding.makeEncoder(level: level)
+        } catch let error as ParseError {
+            throw error
+        } catch {
+            throw Decompressor.compressionError(error, coding: coding)
+        }
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Deflater.pieceSize, alignment: 1)
     }
 
-    /// The compressed bytes `chunk` adds (often none: zlib holds input back); when `finishing`,
-    /// everything left and the stream's end.
-    /// - Throws: `ParseError(parser: "compress")` for a zlib failure.
+    deinit {
+        scratch.deallocate()
+    }
+
+    /// The compressed bytes `chunk` adds (often none: an encoder holds input back); when
+    /// `finishing`, everything left and the stream's end.
+    /// - Throws: `ParseError(parser: "compress")` for a library's failure.
     func compress(_ chunk: Data, finishing: Bool) throws -> Data {
         var output = Data()
-        let flush = finishing ? Z_FINISH : Z_NO_FLUSH
-        try chunk.withUnsafeBytes { bytes in
-            let z = stream.stream
-            z.pointee.next_in = UnsafeMutablePointer(mutating: bytes.bindMemory(to: Bytef.self).baseAddress)
-            z.pointee.avail_in = UInt32(bytes.count)
-            var finished = false
-            repeat {
-                let (status, produced) = buffer.withUnsafeMutableBytes { out in
-                    z.pointee.next_out = out.bindMemory(to: Bytef.self).baseAddress
-                    z.pointee.avail_out = UInt32(out.count)
-                    let status = deflate(z, flush)
-                    return (status, out.count - Int(z.pointee.avail_out))
-                }
-                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                    throw ParseError(parser: "compress", reason: stream.message(or: "deflate status \(status)"))
-                }
-                if produced > 0 { output.append(contentsOf: buffer[..<produced]) }
-                finished = status == Z_STREAM_END
-                // Until deflate leaves room in the output (it took all the input), or, at the
-                // end, until it has written the stream's end.
-            } while finishing ? !finished : z.pointee.avail_out == 0
+        do {
+            try chunk.withUnsafeBytes { input in
+                try encoder.encode(input, finishing: finishing, scratch: scratch) { output.append(contentsOf: $0) }
+            }
+        } catch {
+            throw Decompressor.compressionError(error, coding: coding)
         }
         return output
+    }
+}
+
+/// gzip and deflate through zlib.
+private final class ZlibEncoder: StreamEncoding {
+    private let stream: ZlibStream
+
+    init(stream: ZlibStream) {
+        self.stream = stream
+    }
+
+    func encode(_ input: UnsafeRawBufferPointer, finishing: Bool, scratch: UnsafeMutableRawBufferPointer,
+                deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard input.count <= Int(UInt32.max) else { throw CodingFailure.inputTooLarge }
+        let flush = finishing ? Z_FINISH : Z_NO_FLUSH
+        let z = stream.stream
+        z.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+        z.pointee.avail_in = UInt32(input.count)
+        var finished = false
+        repeat {
+            z.pointee.next_out = scratch.bindMemory(to: Bytef.self).baseAddress
+            z.pointee.avail_out = UInt32(scratch.count)
+            let status = deflate(z, flush)
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw CodingFailure.corrupt(stream.message(or: "deflate status \(status)"))
+            }
+            let produced = scratch.count - Int(z.pointee.avail_out)
+            if produced > 0 { try deliver(UnsafeRawBufferPointer(rebasing: scratch[..<produced])) }
+            finished = status == Z_STREAM_END
+            // Until deflate leaves room in the output (it took all the input), or, at the end,
+            // until it has written the stream's end.
+        } while finishing ? !finished : z.pointee.avail_out == 0
     }
 }
 
 extension NetworkError {
     /// The failure of compressing a request body as `coding`: the request is not sent.
     static func bodyCompressionFailed(_ coding: ContentCoding, _ error: any Error) -> NetworkError {
-        .invalidRequest("cannot \(coding.rawValue)-compress the body: \(error)")
+        .invalidRequest("cannot \(coding.name)-compress the body: \(error)")
     }
 }
 

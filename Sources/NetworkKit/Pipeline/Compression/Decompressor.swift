@@ -1,10 +1,10 @@
 import CZlib
 import Foundation
 
-/// gzip and deflate for HTTP bodies: bounded, stream-wise inflating of responses and
-/// compressing of request bodies.
+/// The content codings for HTTP bodies (gzip, deflate, brotli, zstd): bounded, stream-wise
+/// inflating of responses and compressing of request bodies.
 ///
-/// Inflating never holds more than `limit + 1` output bytes, so a gzip bomb fails with a
+/// Inflating never holds more than `limit + 1` output bytes, so a bomb fails with a
 /// `ParseError` instead of exhausting memory.
 package enum Decompressor {
     /// The wire formats zlib reads, chosen by `windowBits`.
@@ -14,10 +14,10 @@ package enum Decompressor {
         case raw = -15
     }
 
-    /// Inflates a gzip or deflate body, refusing to produce more than `limit` bytes.
+    /// Inflates a whole body, refusing to produce more than `limit` bytes.
     ///
-    /// gzip accepts several concatenated members (as `gzip` itself writes them). deflate
-    /// accepts zlib-wrapped data and falls back to raw deflate, since servers send both.
+    /// gzip accepts several concatenated members (as `gzip` itself writes them), zstd several
+    /// frames. deflate accepts zlib-wrapped data and falls back to raw deflate, since servers send both.
     /// - Throws: `ParseError(parser: "decompress")` when the output would exceed `limit`
     ///   or the stream is truncated or corrupt.
     package static func inflate(_ data: Data, coding: ContentCoding, limit: Int) throws -> Data {
@@ -29,21 +29,23 @@ package enum Decompressor {
     }
 
     /// `inflate(_:coding:limit:)` with zlib's own failure, for callers that decide what to do with it.
-    static func inflateReportingFailure(_ data: Data, coding: ContentCoding, limit: Int) throws(ZlibFailure) -> Data {
+    static func inflateReportingFailure(_ data: Data, coding: ContentCoding, limit: Int) throws(CodingFailure) -> Data {
         switch coding {
         case .gzip:
             return try inflate(data, wrapper: .gzip, limit: limit)
+        case .brotli, .zstd:
+            return try inflateStreaming(data, coding: coding, limit: limit)
         case .deflate:
             guard hasZlibHeader(data) else { return try inflate(data, wrapper: .raw, limit: limit) }
             do {
                 return try inflate(data, wrapper: .zlib, limit: limit)
-            } catch ZlibFailure.limitExceeded(let limit) {
+            } catch CodingFailure.limitExceeded(let limit) {
                 throw .limitExceeded(limit)
             } catch {
                 // A raw stream can start with two bytes that pass the zlib header check.
                 do {
                     return try inflate(data, wrapper: .raw, limit: limit)
-                } catch ZlibFailure.limitExceeded(let limit) {
+                } catch CodingFailure.limitExceeded(let limit) {
                     throw .limitExceeded(limit)
                 } catch _ {
                     throw error
@@ -52,10 +54,37 @@ package enum Decompressor {
         }
     }
 
-    /// Inflates `data` in one `wrapper`.
-    static func inflate(_ data: Data, wrapper: Wrapper, limit: Int) throws(ZlibFailure) -> Data {
+    /// Inflates `data` through the coding's streaming decoder, collecting at most `limit` bytes.
+    private static func inflateStreaming(_ data: Data, coding: ContentCoding, limit: Int) throws(CodingFailure) -> Data {
+        var output = Data()
         let result = data.withUnsafeBytes { input in
-            Result { () throws(ZlibFailure) -> Data in
+            Result { () throws -> Void in
+                let decoder = try coding.makeDecoder()
+                let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+                defer { scratch.deallocate() }
+                if !input.isEmpty {
+                    try decoder.decode(input, scratch: scratch) { piece in
+                        guard output.count + piece.count <= limit else { throw CodingFailure.limitExceeded(limit) }
+                        output.append(contentsOf: piece)
+                    }
+                }
+                if !decoder.isAtEnd { throw CodingFailure.truncated }
+            }
+        }
+        do {
+            try result.get()
+        } catch let failure as CodingFailure {
+            throw failure
+        } catch {
+            throw .corrupt("\(error)")
+        }
+        return output
+    }
+
+    /// Inflates `data` in one `wrapper`.
+    static func inflate(_ data: Data, wrapper: Wrapper, limit: Int) throws(CodingFailure) -> Data {
+        let result = data.withUnsafeBytes { input in
+            Result { () throws(CodingFailure) -> Data in
                 let stream = try ZlibStream(inflateWindowBits: wrapper.rawValue)
                 let guess = input.count < Int.max / 4 ? max(input.count * 4, 16 * 1024) : Int.max
                 return try stream.run(input: input, initialCapacity: guess, limit: limit) { z in
@@ -106,8 +135,8 @@ package enum Decompressor {
     }
 
     /// The `ParseError` a failure is reported as.
-    static func parseError(_ error: ZlibFailure, coding: ContentCoding) -> ParseError {
-        let name = coding.rawValue
+    static func parseError(_ error: CodingFailure, coding: ContentCoding) -> ParseError {
+        let name = coding.name
         let reason: String
         var kind = ParseError.Kind.malformed
         switch error {

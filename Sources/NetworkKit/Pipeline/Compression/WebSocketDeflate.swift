@@ -81,7 +81,7 @@ package enum WebSocketCompressionError: Error, Equatable {
     /// The bytes do not inflate (or zlib failed), with zlib's words.
     case corrupt(String)
 
-    init(_ failure: ZlibFailure) {
+    init(_ failure: CodingFailure) {
         switch failure {
         case .limitExceeded(let limit): self = .limitExceeded(limit)
         case .corrupt(let reason): self = .corrupt(reason)
@@ -121,7 +121,7 @@ package final class WebSocketDeflater {
         }
     }
 
-    private func deflated(_ message: UnsafeRawBufferPointer) throws(ZlibFailure) -> Data {
+    private func deflated(_ message: UnsafeRawBufferPointer) throws(CodingFailure) -> Data {
         var output = try stream.run(input: message, initialCapacity: message.count / 2 + 64, limit: Int.max) { z in
             let status = deflate(z, Z_SYNC_FLUSH)
             guard status == Z_OK || status == Z_BUF_ERROR else { return .failed(.corrupt("deflate failed with zlib status \(status)")) }
@@ -156,14 +156,14 @@ package final class WebSocketInflater {
         input.append(contentsOf: syncFlushTrailer)
         do {
             return try input.withUnsafeBytes { try inflated($0, limit: limit) }
-        } catch let failure as ZlibFailure {
+        } catch let failure as CodingFailure {
             throw WebSocketCompressionError(failure)
         } catch {
             throw .corrupt("\(error)")
         }
     }
 
-    private func inflated(_ bytes: UnsafeRawBufferPointer, limit: Int) throws(ZlibFailure) -> Data {
+    private func inflated(_ bytes: UnsafeRawBufferPointer, limit: Int) throws(CodingFailure) -> Data {
         let stream = stream
         return try stream.run(input: bytes, initialCapacity: min(max(bytes.count * 3, 256), max(limit, 0) + 1), limit: limit) { z in
             switch inflate(z, Z_SYNC_FLUSH) {

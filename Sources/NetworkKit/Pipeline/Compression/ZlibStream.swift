@@ -1,8 +1,9 @@
 import CZlib
 import Foundation
 
-/// Why a zlib run stopped early; `Decompressor` turns it into a `ParseError`.
-enum ZlibFailure: Error {
+/// Why a decoder or an encoder (zlib, brotli, zstd) stopped early; `Decompressor` turns it into a
+/// `ParseError` naming the coding.
+enum CodingFailure: Error {
     case limitExceeded(Int)
     case truncated
     case corrupt(String)
@@ -13,7 +14,7 @@ enum ZlibFailure: Error {
 enum ZlibStep {
     case more
     case finished
-    case failed(ZlibFailure)
+    case failed(CodingFailure)
 }
 
 /// A `z_stream` on the heap. zlib stores a pointer back to the stream and checks it on
@@ -25,7 +26,7 @@ final class ZlibStream {
     private let direction: Direction
 
     /// An inflating stream; `windowBits` selects the wrapper: 31 gzip, 15 zlib, -15 raw.
-    init(inflateWindowBits windowBits: Int32) throws(ZlibFailure) {
+    init(inflateWindowBits windowBits: Int32) throws(CodingFailure) {
         stream = Self.allocate()
         direction = .inflate
         let status = inflateInit2_(stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -33,7 +34,7 @@ final class ZlibStream {
     }
 
     /// A deflating stream at `level` (0…9, -1 default); `windowBits` 31 writes gzip, 15 zlib.
-    init(deflateLevel level: Int32, windowBits: Int32) throws(ZlibFailure) {
+    init(deflateLevel level: Int32, windowBits: Int32) throws(CodingFailure) {
         stream = Self.allocate()
         direction = .deflate
         let status = deflateInit2_(
@@ -57,7 +58,7 @@ final class ZlibStream {
         return pointer
     }
 
-    private func check(_ status: Int32, _ call: String) throws(ZlibFailure) {
+    private func check(_ status: Int32, _ call: String) throws(CodingFailure) {
         guard status == Z_OK else { throw .corrupt("\(call) failed with zlib status \(status)") }
     }
 
@@ -73,7 +74,7 @@ final class ZlibStream {
         initialCapacity: Int,
         limit: Int,
         step: (UnsafeMutablePointer<z_stream>) -> ZlibStep
-    ) throws(ZlibFailure) -> Data {
+    ) throws(CodingFailure) -> Data {
         guard input.count <= Int(UInt32.max) else { throw .inputTooLarge }
         let ceiling = limit < Int.max ? max(limit, 0) + 1 : Int.max
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
