@@ -249,6 +249,8 @@ let package = Package(
             name: "nk-bench",
             dependencies: [
                 "NetworkKit", "NetworkKitImage", "NetworkKitNIO", "NetworkKitTesting", "FixtureServer", "CJPEG", "CPNG", "CWebP",
+                // The C libraries' own decode, the codings benchmark's baseline.
+                "CBrotli", "CZstd",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // A generated client on ServiceClientTransport against it on the runtime's own transports.

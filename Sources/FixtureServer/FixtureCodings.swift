@@ -40,11 +40,15 @@ public enum FixtureCoding: String, Sendable, CaseIterable {
     /// `megabytes` MiB of zeros in this coding: a bomb, a few KB on the wire. Made once per
     /// coding and size, and kept.
     public func zeros(megabytes: Int) -> Data {
-        Bombs.lock.withLock {
-            if let data = Bombs.made[Bombs.Key(coding: self, megabytes: megabytes)] { return data }
-            let data = makeZeros(megabytes: megabytes)
-            Bombs.made[Bombs.Key(coding: self, megabytes: megabytes)] = data
-            return data
+        Made.body(.init(coding: self, kind: "zeros", count: megabytes)) { makeZeros(megabytes: megabytes) }
+    }
+
+    /// A JSON array of `count` items (`{"id": N, "name": "item N", "tags": ["a", "b"]}`, about 50
+    /// bytes each) in this coding. Made once per coding and count, and kept.
+    public func items(_ count: Int) -> Data {
+        Made.body(.init(coding: self, kind: "items", count: count)) {
+            let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
+            return compress(Data(("[" + items.joined(separator: ",") + "]").utf8))
         }
     }
 
@@ -59,13 +63,24 @@ public enum FixtureCoding: String, Sendable, CaseIterable {
         return output
     }
 
-    private enum Bombs {
+    /// The bodies made so far, kept for the next request of the same.
+    private enum Made {
         struct Key: Hashable {
             let coding: FixtureCoding
-            let megabytes: Int
+            let kind: String
+            let count: Int
         }
         static let lock = NSLock()
-        nonisolated(unsafe) static var made: [Key: Data] = [:]  // guarded by `lock`
+        nonisolated(unsafe) static var bodies: [Key: Data] = [:]  // guarded by `lock`
+
+        static func body(_ key: Key, make: () -> Data) -> Data {
+            lock.withLock {
+                if let data = bodies[key] { return data }
+                let data = make()
+                bodies[key] = data
+                return data
+            }
+        }
     }
 }
 

@@ -24,17 +24,16 @@ extension FixtureRoutes {
             return respond(contentType: "application/json", body: coding.zeros(megabytes: megabytes),
                            extraHeaders: [.contentEncoding: coding.headerValue])
         }
-        // /compressed/gzip|deflate|rawdeflate|br|zstd?count=N (default 100): a JSON array of N
-        // items, compressed (deflate zlib-wrapped, rawdeflate without a wrapper but sent as
-        // `deflate`); ?cut=K leaves out the last K bytes of the compressed body; ?corrupt=1 spoils
-        // its middle.
+        // /compressed/gzip|deflate|rawdeflate|br|zstd?count=N (default 100, at most 1,000,000): a
+        // JSON array of N items, compressed (deflate zlib-wrapped, rawdeflate without a wrapper but
+        // sent as `deflate`; each body made once and kept); ?cut=K leaves out the last K bytes of
+        // the compressed body; ?corrupt=1 spoils its middle.
         router.get("compressed/{coding}") { request, context in
             guard let coding = FixtureCoding(rawValue: context.parameters.get("coding") ?? "") else {
                 return json(#"{"error": "unknown coding"}"#, status: .badRequest)
             }
-            let count = min(100_000, max(0, Int(query(request, "count") ?? "") ?? 100))
-            let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
-            var body = coding.compress(Data(("[" + items.joined(separator: ",") + "]").utf8))
+            let count = min(1_000_000, max(0, Int(query(request, "count") ?? "") ?? 100))
+            var body = coding.items(count)
             body.removeLast(min(body.count, max(0, Int(query(request, "cut") ?? "") ?? 0)))
             if query(request, "corrupt") == "1", body.count > 16 {
                 body.replaceSubrange(body.count / 2 ..< body.count / 2 + 8, with: repeatElement(0xFF, count: 8))

@@ -9,7 +9,8 @@ import Foundation
 /// `NK_BENCH_ONLY=cache` the response cache's hits, `NK_BENCH_ONLY=nio` the SwiftNIO transport
 /// against bare AsyncHTTPClient and against URLSession, `NK_BENCH_ONLY=thumbnails` thumbnails under
 /// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
-/// (`LoadRun`), `NK_BENCH_ONLY=bomb` a gzip bomb's memory on each transport (`BombRun`),
+/// (`LoadRun`), `NK_BENCH_ONLY=bomb` a bomb's memory in each coding on each transport (`BombRun`),
+/// `NK_BENCH_ONLY=codings` brotli and zstd answers against curl and the C libraries (`CodingBenchmarks`),
 /// `NK_BENCH_ONLY=streams` the event-stream parser against its peers and streams end to end
 /// (`StreamBenchmarks`), `NK_BENCH_ONLY=tls` a pinned handshake against an unpinned one on NIO
 /// (`TLSBenchmarks`), `NK_BENCH_ONLY=progressive` thumbnails of a progressive JPEG against its full
@@ -19,7 +20,7 @@ import Foundation
 /// a 10,000-entry HAR (`HARBenchmarks`), `NK_BENCH_ONLY=observability` the `Observability`
 /// trait's spans and metrics against none (`ObservabilityBenchmarks`), `NK_BENCH_ONLY=openapi` a
 /// generated OpenAPI client on the kit's `ClientTransport` against it on swift-openapi-runtime's own
-/// transports (`OpenAPIBenchmarks`). The last eleven are not part of the default run.
+/// transports (`OpenAPIBenchmarks`). The last twelve are not part of the default run.
 @main
 enum Bench {
     /// Runs the benchmarks; a failure (a missing tool, a wrong answer) is one line on standard
@@ -34,10 +35,11 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | streams | tls | rotation | progressive | previews | websocket | har | observability | openapi
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | codings | streams | tls | rotation | progressive | previews | websocket | har | observability | openapi
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
+        if only == "codings" { return try await Task.detached { try await CodingBenchmarks.run() }.value }
         if only == "tls" { return try await Task.detached { try await TLSBenchmarks.run() }.value }
         if only == "rotation" { return try await Task.detached { try await RotationBenchmarks.run() }.value }
         if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }

@@ -6,8 +6,9 @@ import NetworkKitNIO
 import FoundationNetworking
 #endif
 
-/// `NK_BENCH_ONLY=bomb`: what a gzip bomb (`Content-Encoding: gzip`, `NK_BOMB_MB` MiB of zeros
-/// inflated, 128 by default) costs in peak resident memory under an 8 MiB response limit,
+/// `NK_BENCH_ONLY=bomb`: what a bomb in each coding of `NK_BOMB_CODINGS` (`gzip br zstd` by
+/// default: `Content-Encoding: gzip`, `br`, `zstd`, `NK_BOMB_MB` MiB of zeros decoded, 128 by
+/// default) costs in peak resident memory under an 8 MiB response limit,
 /// through NetworkKit on URLSession, through a bare URLSession delegate that counts and cancels
 /// at the same limit, and through NetworkKit on NIO. The server runs in a process of its own
 /// (`LoadServer`). The bare delegate shows what the platform allows: when it grows as much as
@@ -16,13 +17,25 @@ enum BombRun {
     static let limit = 8 * 1024 * 1024
 
     static func run() async throws {
-        let megabytes = Int(ProcessInfo.processInfo.environment["NK_BOMB_MB"] ?? "") ?? 128
+        let environment = ProcessInfo.processInfo.environment
+        let megabytes = Int(environment["NK_BOMB_MB"] ?? "") ?? 128
+        let codings = (environment["NK_BOMB_CODINGS"] ?? "gzip br zstd").split(separator: " ").map(String.init)
         let server = try LoadServer()
         defer { server.stop() }
-        let url = server.baseURL.absoluteString + "/bomb?mb=\(megabytes)"
-        // The server makes each bomb once: ask for it before measuring.
-        _ = try? await URLSession.shared.data(from: try url.asURL())
-        print("bomb: \(megabytes) MiB of zeros gzipped, 8 MiB limit; peak RSS growth in this process:")
+        for coding in codings {
+            let url = server.baseURL.absoluteString + "/bomb?mb=\(megabytes)&coding=\(coding)"
+            // The server makes each bomb once: ask for it before measuring (through the kit on
+            // NIO, which stops at the limit: nothing of it stays in this process).
+            let made = ContinuousClock.now
+            _ = await kit(url: url, transport: NIOTransport())
+            print("bomb: \(megabytes) MiB of zeros as \(coding) (the server made it in \(made.duration(to: .now))), "
+                  + "8 MiB limit; peak RSS growth in this process:")
+            try await measure(url: url)
+        }
+    }
+
+    /// Each way of fetching the bomb at `url`, with its peak memory growth.
+    private static func measure(url: String) async throws {
         let cases: [(String, () async -> String)] = [
             ("NetworkKit on URLSession", { await kit(url: url, transport: nil) }),
             ("bare URLSession delegate", { await bare(url: url) }),
