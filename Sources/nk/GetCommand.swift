@@ -99,7 +99,7 @@ struct GetCommand: AsyncParsableCommand {
         let parameters = Dictionary(params.map(Self.splitParameter), uniquingKeysWith: { _, last in last })
         var configuration = ServiceConfiguration()
         if retry > 0 { configuration.interceptors.append(RetryPolicy(maxRetries: retry)) }
-        configuration.acceptedCodings = compressed ? ContentCoding.offered : []
+        configuration.acceptedCodings = compressed ? ContentCoding.allCases : []
         if verbose { configuration.eventMonitors.append(VerboseMonitor()) }
         if cache != nil { configuration.responseCache = ResponseCache(directory: cacheDirectory) }
         let recorder = har.recorder()

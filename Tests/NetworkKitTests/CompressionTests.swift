@@ -133,7 +133,7 @@ import Testing
         #expect(ContentCoding(headerValue: " BR ") == .brotli)
         #expect(ContentCoding(headerValue: "zstd") == .zstd)
         #expect(ContentCoding(headerValue: "compress") == nil)
-        #expect(ContentCoding.offered.map(\.rawValue) == ["gzip", "deflate", "br", "zstd"])
+        #expect(ContentCoding.allCases.map(\.rawValue) == ["gzip", "deflate", "br", "zstd"])
     }
 
     /// Heads look `Content-Encoding` up when their headers are set: a header changed after the

@@ -19,7 +19,7 @@ struct PipelineSettings: Sendable {
     var maxDownloadBytes: Int64?
     var maxDecompressedBytes = Int64.max
     /// The `Accept-Encoding` every request sends unless it names its own.
-    var acceptEncoding = ContentCoding.offered.acceptEncoding
+    var acceptEncoding = "identity"
     /// The environment paths are resolved on (a download's identity reads it).
     var environment = ServiceEnvironment(name: "default", baseURL: nil)
     /// Where requests with a ``CachePolicy`` keep their answers; nil caches nothing.

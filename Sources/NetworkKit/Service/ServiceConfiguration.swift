@@ -19,7 +19,7 @@ public struct ServiceConfiguration: Sendable {
     /// br, zstd` by default, a browser's order); empty offers `identity` alone. A request that
     /// sets its own `Accept-Encoding` sends that. Whatever was offered, an answer in any
     /// ``ContentCoding`` is decoded: on NIO by the kit, on URLSession by libcurl.
-    public var acceptedCodings: [ContentCoding] = ContentCoding.offered
+    public var acceptedCodings: [ContentCoding] = ContentCoding.allCases
     /// The most body bytes an in-memory request accepts (64 MiB by default), counted as
     /// delivered, after any content decoding; nil accepts any size. A request's own wins.
     public var maxResponseBytes: Int64? = 64 * 1024 * 1024
@@ -211,12 +211,17 @@ extension ServiceConfiguration {
                          responseValidation: responseValidation, timeout: timeout, timeLimit: timeLimit,
                          downloadTimeLimit: downloadTimeLimit, maxResponseBytes: maxResponseBytes,
                          maxDownloadBytes: maxDownloadBytes, maxDecompressedBytes: maxDecompressedBytes,
-                         acceptEncoding: acceptedCodings.isEmpty ? "identity" : acceptedCodings.acceptEncoding,
+                         acceptEncoding: acceptEncoding,
                          environment: environment, responseCache: responseCache,
                          ignoredCacheKeyArguments: ignoredCacheKeyArguments, cookies: cookies,
                          redirectPolicy: redirectPolicy, unprocessedResendLimit: unprocessedResendLimit,
                          inFlightLimits: inFlightLimits, clock: clock, dates: ClockDates(clock),
                          observation: requestObservation)
+    }
+
+    /// The `Accept-Encoding` that offers ``acceptedCodings``, in their order; `identity` for none.
+    private var acceptEncoding: String {
+        acceptedCodings.isEmpty ? "identity" : acceptedCodings.map(\.rawValue).joined(separator: ", ")
     }
 
     /// The limits on requests in flight, as the pipeline reads them; nil when neither is set.

@@ -2,7 +2,8 @@ import Foundation
 
 /// An HTTP `Content-Encoding` the kit can decode and produce. Every one is decoded with the same
 /// limit on what it decodes to (``ServiceConfiguration/maxDecompressedBytes``), on every path:
-/// bodies in memory, downloads to disk and streams.
+/// bodies in memory, downloads to disk and streams. `allCases` lists them in a browser's order of
+/// preference (`gzip, deflate, br, zstd`), the order requests offer them in by default.
 public enum ContentCoding: String, Sendable, CaseIterable {
     /// RFC 1952 gzip: a header, raw deflate data and a CRC-32 trailer (`windowBits` 16 + 15).
     case gzip
@@ -28,10 +29,6 @@ public enum ContentCoding: String, Sendable, CaseIterable {
         }
     }
 
-    /// The codings a request offers in `Accept-Encoding` by default, in a browser's order:
-    /// `gzip, deflate, br, zstd`.
-    public static let offered: [ContentCoding] = [.gzip, .deflate, .brotli, .zstd]
-
     /// The coding's name in messages: `gzip`, `deflate`, `brotli`, `zstd`.
     public var name: String {
         self == .brotli ? "brotli" : rawValue
@@ -45,12 +42,5 @@ public enum ContentCoding: String, Sendable, CaseIterable {
         case .brotli: 0...11
         case .zstd: 1...19
         }
-    }
-}
-
-extension [ContentCoding] {
-    /// The `Accept-Encoding` value that offers these codings, in this order.
-    var acceptEncoding: String {
-        map(\.rawValue).joined(separator: ", ")
     }
 }
