@@ -51,10 +51,14 @@ public final class RotatingServer: Sendable {
         /// How long the server waits between a request's end and its answer (or its CANCEL
         /// reset), to keep many requests in flight.
         public var answerDelay: Duration
+        /// HTTP/2: the `SETTINGS_MAX_CONCURRENT_STREAMS` each connection announces (NIOHTTP2
+        /// refuses a stream over it). nil: NIOHTTP2's default, 100.
+        public var maxConcurrentStreams: Int?
 
         /// A behaviour; the defaults rotate nothing and answer at once.
         public init(goAwayAfterStreams: Int? = nil, refuseEvery: Int? = nil, cancelEvery: Int? = nil,
-                    closeHTTP1After: Int? = nil, answerDelay: Duration = .zero) {
+                    closeHTTP1After: Int? = nil, answerDelay: Duration = .zero, maxConcurrentStreams: Int? = nil) {
+            self.maxConcurrentStreams = maxConcurrentStreams
             self.goAwayAfterStreams = goAwayAfterStreams
             self.refuseEvery = refuseEvery
             self.cancelEvery = cancelEvery
@@ -81,10 +85,20 @@ public final class RotatingServer: Sendable {
         /// How many times a request with each value of the `id` query parameter was processed
         /// (requests without one are counted in ``processed`` only).
         public var processedIDs: [String: Int]
+        /// The most HTTP/2 streams open at once, over all connections (streams above a GOAWAY's
+        /// last stream ID left out).
+        public var peakOpenStreams: Int
+        /// The most HTTP/2 streams open at once on one connection.
+        public var peakOpenStreamsOnAConnection: Int
+        /// HTTP/2 streams open now, over all connections.
+        var openStreams = 0
 
         /// Counts with the given values (all zero by default).
         public init(connections: Int = 0, processed: Int = 0, refused: Int = 0, cancelled: Int = 0,
-                    goAways: Int = 0, http1Closes: Int = 0, processedIDs: [String: Int] = [:]) {
+                    goAways: Int = 0, http1Closes: Int = 0, processedIDs: [String: Int] = [:],
+                    peakOpenStreams: Int = 0, peakOpenStreamsOnAConnection: Int = 0) {
+            self.peakOpenStreams = peakOpenStreams
+            self.peakOpenStreamsOnAConnection = peakOpenStreamsOnAConnection
             self.connections = connections
             self.processed = processed
             self.refused = refused

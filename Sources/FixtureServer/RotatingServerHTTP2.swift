@@ -39,7 +39,12 @@ enum RotatingHTTP2 {
             let streams = NIOLoopBound(Streams(goAwayWriter: writer), eventLoop: connection.eventLoop)
             let sync = connection.pipeline.syncOperations
             try sync.addHandler(writer)
-            _ = try sync.configureHTTP2Pipeline(mode: .server, connectionConfiguration: .init(),
+            var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+            if let limit = shared.behaviour.maxConcurrentStreams {
+                configuration.initialSettings.removeAll { $0.parameter == .maxConcurrentStreams }
+                configuration.initialSettings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: limit))
+            }
+            _ = try sync.configureHTTP2Pipeline(mode: .server, connectionConfiguration: configuration,
                                                 streamConfiguration: .init()) { stream in
                 stream.eventLoop.makeCompletedFuture {
                     try open(stream, on: connection, streams: streams, shared: shared)
@@ -63,7 +68,14 @@ enum RotatingHTTP2 {
         }
         state.opened += 1
         state.open += 1
+        let openOnConnection = state.open
+        shared.counts.withLockedValue { counts in
+            counts.openStreams += 1
+            counts.peakOpenStreams = max(counts.peakOpenStreams, counts.openStreams)
+            counts.peakOpenStreamsOnAConnection = max(counts.peakOpenStreamsOnAConnection, openOnConnection)
+        }
         stream.closeFuture.whenComplete { _ in
+            shared.counts.withLockedValue { $0.openStreams -= 1 }
             let state = streams.value
             state.open -= 1
             // Every stream up to the GOAWAY's last stream ID is closed: what was written goes out

@@ -5,14 +5,23 @@ import NIOCore
 import NIOHTTP2
 
 /// How the NIO transport tells an HTTP/2 request the server never processed from one it may have:
-/// RFC 9113 §6.8 and §8.7. A connection's `GoAwayWatcher` keeps the last stream ID of the
+/// RFC 9113 §6.8 and §8.7. A connection's `ConnectionWatcher` keeps the last stream ID of the
 /// `GOAWAY`s it receives; a stream's `StreamFateHandler`, first in its pipeline, turns the
 /// stream's closing error into an ``HTTP2StreamFailure`` that says which it was, before
 /// AsyncHTTPClient fails the request with it. Both go in through AsyncHTTPClient's channel
-/// initializers, after any the client's configuration already has.
+/// initializers, after any the client's configuration already has. The connection's watcher
+/// also reports, when asked, each stream that opens or closes, for the transport's
+/// ``NIOHTTP2Spread``.
 enum NIOConnectionRotation {
-    /// `configuration` with the watchers installed on every HTTP/2 connection and stream.
-    static func installed(in configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
+    /// What a connection reports as a stream opens (`opened`) or closes: the connection's
+    /// `:authority` and its streams open then (with the new one; before the closed one closed).
+    /// Called on the connection's event loop.
+    typealias StreamReport = @Sendable (_ authority: String, _ opened: Bool, _ openStreams: Int) -> Void
+
+    /// `configuration` with the watchers installed on every HTTP/2 connection and stream; each
+    /// connection reports its streams to `report` when one is given.
+    static func installed(in configuration: HTTPClient.Configuration,
+                          report: StreamReport? = nil) -> HTTPClient.Configuration {
         var configuration = configuration
         let connection = configuration.http2ConnectionDebugInitializer
         configuration.http2ConnectionDebugInitializer = { channel in
@@ -21,7 +30,7 @@ enum NIOConnectionRotation {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     let frames = try sync.handler(type: NIOHTTP2Handler.self)
-                    try sync.addHandler(GoAwayWatcher(), position: .after(frames))
+                    try sync.addHandler(ConnectionWatcher(report: report), position: .after(frames))
                 }
             }
         }
@@ -78,14 +87,27 @@ extension HTTP2StreamFailure {
 }
 
 /// On an HTTP/2 connection's pipeline, after NIOHTTP2's handler: keeps the lowest last stream ID
-/// of the `GOAWAY` frames received. NIOHTTP2 passes a `GOAWAY` on before it closes the streams
-/// above that ID, so a stream's handler finds the ID here when its closing error arrives.
-final class GoAwayWatcher: ChannelInboundHandler, RemovableChannelHandler {
+/// of the `GOAWAY` frames received, and counts the streams open. NIOHTTP2 passes a `GOAWAY` on
+/// before it closes the streams above that ID, so a stream's handler finds the ID here when its
+/// closing error arrives. With a report, it tells it each stream that opens or closes.
+final class ConnectionWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
+    typealias OutboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
 
     /// The lowest last stream ID of the `GOAWAY`s received so far; nil before the first.
     private(set) var lastStreamID: HTTP2StreamID?
+    /// The `:authority` of the connection's streams (AsyncHTTPClient sends one host's requests
+    /// on a connection), set by the first stream's handler.
+    var authority: String?
+    /// Streams open now.
+    private var openStreams = 0
+    private let report: NIOConnectionRotation.StreamReport?
+
+    init(report: NIOConnectionRotation.StreamReport?) {
+        self.report = report
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .goAway(let last, _, _) = unwrapInboundIn(data).payload {
@@ -93,18 +115,44 @@ final class GoAwayWatcher: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.fireChannelRead(data)
     }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case is NIOHTTP2StreamCreatedEvent:
+            openStreams += 1
+            if let report, let authority { report(authority, true, openStreams) }
+        case is StreamClosedEvent:
+            if let report, let authority { report(authority, false, openStreams) }
+            openStreams = max(0, openStreams - 1)
+        default:
+            break
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
 }
 
 /// First on an HTTP/2 stream's pipeline: passes the error a stream closes with on as an
 /// ``HTTP2StreamFailure``, which knows the connection's `GOAWAY`, and everything else as it is.
-final class StreamFateHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// It gives the connection's watcher the `:authority` of the first request's head going out.
+final class StreamFateHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame.FramePayload
     typealias InboundOut = HTTP2Frame.FramePayload
+    typealias OutboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .headers(let headers) = unwrapOutboundIn(data),
+           let watcher = try? context.channel.parent?.pipeline.syncOperations.handler(type: ConnectionWatcher.self),
+           watcher.authority == nil {
+            watcher.authority = headers.headers.first(name: ":authority")
+        }
+        context.write(data, promise: promise)
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let closed = error as? NIOHTTP2Errors.StreamClosed else { return context.fireErrorCaught(error) }
         // The stream's parent is its connection, on the same event loop.
-        let watcher = try? context.channel.parent?.pipeline.syncOperations.handler(type: GoAwayWatcher.self)
+        let watcher = try? context.channel.parent?.pipeline.syncOperations.handler(type: ConnectionWatcher.self)
         context.fireErrorCaught(HTTP2StreamFailure(streamID: closed.streamID, errorCode: closed.errorCode,
                                                    goAwayLastStreamID: watcher?.lastStreamID))
     }

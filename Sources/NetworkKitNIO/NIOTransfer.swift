@@ -19,6 +19,9 @@ struct NIOTransfer: Sendable {
     /// the request's host when it differs from the client's, the error a failure is.
     let routing: NIORouting
     let events: any TransportEvents
+    /// Where the transport's spread of HTTP/2 requests placed this one, if it did: told the
+    /// answer's version.
+    var ticket: NIOHTTP2Spread.Ticket?
 
     /// Sends `request` and reports everything to the events but the completion: returns the
     /// failure to complete with (nil on success), so the caller can finish its own bookkeeping
@@ -32,6 +35,7 @@ struct NIOTransfer: Sendable {
                 // Sent to the proxy itself: its own 407, not the server's.
                 return .connection(.proxyAuthenticationRequired(proxy: proxy.server.description))
             }
+            ticket?.answered(over: response.version)
             guard let head = ResponseHead(url: url, status: response.status, headers: response.headers,
                                           version: response.version) else {
                 return .unreadableStatus(response.status.code)

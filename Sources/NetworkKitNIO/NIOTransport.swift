@@ -27,7 +27,8 @@ import FoundationNetworking
 /// request the server did not process fails with `ServerProcessing.notProcessed`, which the kit
 /// sends again (see "HTTP Versions and Connection Rotation" in the docs).
 public final class NIOTransport: Transport {
-    /// The one client behind this transport.
+    /// The client behind this transport: the one, or the first of those HTTP/2 requests spread
+    /// over (``init(configuration:eventLoopGroup:http2ConnectionsPerHost:)``).
     public let client: HTTPClient
     /// The transport reads a body only as fast as its receiver takes it.
     public var pausesReading: Bool { true }
@@ -36,6 +37,8 @@ public final class NIOTransport: Transport {
     private let routing: NIORouting
     /// The clients of the proxies, when the connection settings name any.
     private let proxyClients: NIOProxyClients
+    /// The clients HTTP/2 requests spread over, when the transport spreads them.
+    private let spread: NIOHTTP2Spread?
     /// The client's TLS configuration and pin check, for the WebSocket connections the
     /// transport makes itself.
     private let webSocketTLS: TLSConfiguration?
@@ -43,38 +46,58 @@ public final class NIOTransport: Transport {
 
     /// A transport whose client has AsyncHTTPClient's defaults (TLS with certificate validation,
     /// HTTP/2 where the server offers it) with at most `connectionsPerHost` HTTP/1 connections to
-    /// one host at a time (8 by default). A connection that cannot be made fails the request at
-    /// once, as with URLSession (AsyncHTTPClient's default retries until the connect timeout, 10 s
-    /// for an https URL to a plain HTTP port); retrying is the request's interceptors' choice.
-    public convenience init(connectionsPerHost: Int = 8) {
-        self.init(configuration: Self.defaultConfiguration(connectionsPerHost: connectionsPerHost))
+    /// one host at a time (8 by default), and at most `http2ConnectionsPerHost` HTTP/2
+    /// connections to one host (1 by default: see ``init(configuration:eventLoopGroup:http2ConnectionsPerHost:)``).
+    /// A connection that cannot be made fails the request at once, as with URLSession
+    /// (AsyncHTTPClient's default retries until the connect timeout, 10 s for an https URL to a
+    /// plain HTTP port); retrying is the request's interceptors' choice.
+    public convenience init(connectionsPerHost: Int = 8, http2ConnectionsPerHost: Int = 1) {
+        self.init(configuration: Self.defaultConfiguration(connectionsPerHost: connectionsPerHost),
+                  routing: NIORouting(), proxy: .none, http2ConnectionsPerHost: http2ConnectionsPerHost)
     }
 
-    /// A transport as ``init(connectionsPerHost:)`` makes it, that reaches servers as `connection`
-    /// says: through its proxy, trusting what its trust settings trust. Throws
-    /// `NetworkError.connection` when a setting cannot be used (a PEM file that does not parse,
-    /// a key that is not its certificate's). A server that fails a TLS check fails the request
-    /// with `NetworkError.connection(.tls(host:check:))`, the check named, as on every transport.
-    public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8) throws(NetworkError) {
+    /// A transport as ``init(connectionsPerHost:http2ConnectionsPerHost:)`` makes it, that reaches
+    /// servers as `connection` says: through its proxy, trusting what its trust settings trust.
+    /// Throws `NetworkError.connection` when a setting cannot be used (a PEM file that does not
+    /// parse, a key that is not its certificate's). A server that fails a TLS check fails the
+    /// request with `NetworkError.connection(.tls(host:check:))`, the check named, as on every
+    /// transport.
+    public convenience init(connection: ConnectionSettings, connectionsPerHost: Int = 8,
+                            http2ConnectionsPerHost: Int = 1) throws(NetworkError) {
         var configuration = Self.defaultConfiguration(connectionsPerHost: connectionsPerHost)
         if connection.httpVersions == .http1Only { configuration.httpVersion = .http1Only }
         try NIOProxyClients.check(connection.proxy)
         var routing = NIORouting()
         try Self.applyTrust(connection.trust, to: &configuration, routing: &routing)
-        self.init(configuration: configuration, routing: routing, proxy: connection.proxy)
+        self.init(configuration: configuration, routing: routing, proxy: connection.proxy,
+                  http2ConnectionsPerHost: http2ConnectionsPerHost)
     }
 
     /// A transport with a client of `configuration` (TLS, proxy, pool, timeouts) on
     /// `eventLoopGroup`. Redirects and decompression are turned off in it: the kit does both; so
     /// is its tracing under the `Observability` trait, whose spans the kit makes on every transport.
+    ///
+    /// With `http2ConnectionsPerHost` above 1, requests to an `https` host that speaks HTTP/2
+    /// spread over up to that many connections when the server's stream limit
+    /// (`SETTINGS_MAX_CONCURRENT_STREAMS`) would hold them back: a request goes on the least
+    /// loaded connection with room under its limit, and another connection opens only when every
+    /// open one is at its limit. AsyncHTTPClient keeps one HTTP/2 connection per host in a
+    /// client, so the transport keeps one more client per extra connection, all of
+    /// `configuration`, made as they are first needed; ``client`` is the first. While the first
+    /// request to a host learns whether it speaks HTTP/2, the others to that host wait for its
+    /// stream to open (or its answer, over HTTP/1.1), so that they can spread. Requests through a
+    /// proxy are not spread. The default, 1, sends every request through ``client`` at once:
+    /// most servers allow 100 streams or more (nginx 128), where one connection is the faster.
     public convenience init(configuration: HTTPClient.Configuration,
-                            eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
-        self.init(configuration: configuration, routing: NIORouting(), proxy: .none, eventLoopGroup: eventLoopGroup)
+                            eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
+                            http2ConnectionsPerHost: Int = 1) {
+        self.init(configuration: configuration, routing: NIORouting(), proxy: .none,
+                  http2ConnectionsPerHost: http2ConnectionsPerHost, eventLoopGroup: eventLoopGroup)
     }
 
     private init(configuration: HTTPClient.Configuration, routing: NIORouting, proxy: ProxySettings,
-                 eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
-        var configuration = NIOConnectionRotation.installed(in: configuration)
+                 http2ConnectionsPerHost: Int, eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
+        var configuration = configuration
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         #if Observability
@@ -82,11 +105,24 @@ public final class NIOTransport: Transport {
         // AsyncHTTPClient's own span would trace the hop twice and write its context over the kit's.
         configuration.tracing.tracer = nil
         #endif
-        client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        if http2ConnectionsPerHost > 1 {
+            let spread = NIOHTTP2Spread(maxConnections: http2ConnectionsPerHost) { [configuration] index, spread in
+                let reporting = NIOConnectionRotation.installed(in: configuration) { authority, opened, open in
+                    spread.stream(to: authority, connection: index, opened: opened, openStreams: open)
+                }
+                return HTTPClient(eventLoopGroup: eventLoopGroup, configuration: reporting)
+            }
+            self.spread = spread
+            client = spread.client(0)
+        } else {
+            spread = nil
+            client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: NIOConnectionRotation.installed(in: configuration))
+        }
         webSocketTLS = configuration.tlsConfiguration
         pinCheck = configuration.http1_1ConnectionDebugInitializer
         self.routing = routing
-        proxyClients = proxy.isNone ? NIOProxyClients() : NIOProxyClients(settings: proxy, configuration: configuration) {
+        let rotating = NIOConnectionRotation.installed(in: configuration)
+        proxyClients = proxy.isNone ? NIOProxyClients() : NIOProxyClients(settings: proxy, configuration: rotating) {
             HTTPClient(eventLoopGroup: eventLoopGroup, configuration: $0)
         }
     }
@@ -115,9 +151,13 @@ public final class NIOTransport: Transport {
         }
         let url = request.url   // parsed once, for the proxy, the TLS settings and the head
         let route = proxyClients.route(for: url)
-        let transfer = NIOTransfer(client: route?.client ?? client, proxy: route, routing: routing, events: events)
+        var ticket: NIOHTTP2Spread.Ticket?
+        if route == nil, let spread, let host = NIOHTTP2Spread.hostKey(of: url) { ticket = spread.place(host: host) }
+        let transfer = NIOTransfer(client: ticket?.client ?? route?.client ?? client, proxy: route, routing: routing,
+                                   events: events, ticket: ticket)
         let task = Task {
             let failure = await transfer.run(request, url: url)
+            ticket?.end()
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
             self.transferDidEnd()
@@ -159,7 +199,7 @@ public final class NIOTransport: Transport {
     /// once and that transfer's end shuts them down.
     public func shutdown() async {
         guard life.invalidate() else { return }
-        try? await client.shutdown()
+        for client in ownClients() { try? await client.shutdown() }
         for proxied in proxyClients.clients { try? await proxied.shutdown() }
     }
 
@@ -169,8 +209,14 @@ public final class NIOTransport: Transport {
 
     /// The one shutdown `NIOTransportLife` hands out.
     private func shutDown() {
-        client.shutdown { _ in }
+        for client in ownClients() { client.shutdown { _ in } }
         for proxied in proxyClients.clients { proxied.shutdown { _ in } }
+    }
+
+    /// The clients of direct requests, to shut down: ``client``, and those HTTP/2 requests spread
+    /// over, handed over once.
+    private func ownClients() -> [HTTPClient] {
+        spread?.takeClients() ?? [client]
     }
 }
 

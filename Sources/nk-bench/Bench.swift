@@ -11,6 +11,8 @@ import Foundation
 /// load and of huge PNGs (`ThumbnailBenchmarks`), `NK_BENCH_ONLY=load` the load and leak run
 /// (`LoadRun`), `NK_BENCH_ONLY=bomb` a bomb's memory in each coding on each transport (`BombRun`),
 /// `NK_BENCH_ONLY=codings` brotli and zstd answers against curl and the C libraries (`CodingBenchmarks`),
+/// `NK_BENCH_ONLY=h2spread` HTTP/2 requests spread over several connections to nghttpd allowing 8
+/// streams, against a bare AsyncHTTPClient and h2load (`HTTP2SpreadBenchmarks`),
 /// `NK_BENCH_ONLY=streams` the event-stream parser against its peers and streams end to end
 /// (`StreamBenchmarks`), `NK_BENCH_ONLY=tls` a pinned handshake against an unpinned one on NIO
 /// (`TLSBenchmarks`), `NK_BENCH_ONLY=progressive` thumbnails of a progressive JPEG against its full
@@ -35,13 +37,14 @@ enum Bench {
     }
 
     private static func run() async throws {
-        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | codings | streams | tls | rotation | progressive | previews | websocket | har | observability | openapi
+        let only = ProcessInfo.processInfo.environment["NK_BENCH_ONLY"]  // network | service | images | model | transfers | cache | nio | thumbnails | load | bomb | codings | h2spread | streams | tls | rotation | progressive | previews | websocket | har | observability | openapi
         if ProcessInfo.processInfo.environment["NK_BENCH_SERVE"] == "1" { return try await LoadServer.serve() }
         if only == "load" { return try await LoadRun.runAll() }
         if only == "bomb" { return try await BombRun.run() }
         if only == "codings" { return try await Task.detached { try await CodingBenchmarks.run() }.value }
         if only == "tls" { return try await Task.detached { try await TLSBenchmarks.run() }.value }
         if only == "rotation" { return try await Task.detached { try await RotationBenchmarks.run() }.value }
+        if only == "h2spread" { return try await Task.detached { try await HTTP2SpreadBenchmarks.run() }.value }
         if only == "progressive" { return try await Task.detached { try ProgressiveThumbnailBenchmarks.run() }.value }
         if only == "previews" { return try await Task.detached { try ImagePreviewBenchmarks.run() }.value }
         if only == "websocket" { return try await Task.detached { try await WebSocketBenchmarks().run() }.value }

@@ -237,17 +237,19 @@ struct ConnectionRotationTests {
         }
     }
 
-    /// Runs `body` with a rotating server behaving as `behaviour` and a rig trusting its CA; stops
+    /// Runs `body` with a rotating server behaving as `behaviour` and a rig trusting its CA (its
+    /// transport spreading HTTP/2 requests over up to `http2ConnectionsPerHost` connections); stops
     /// the server and removes the certificates after, whatever happens.
     static func run(_ behaviour: RotatingServer.Behaviour, versions: HTTPVersionPreference = .http2WhenOffered,
-                    resendLimit: Int? = nil,
+                    resendLimit: Int? = nil, http2ConnectionsPerHost: Int = 1,
                     _ body: (RotatingServer, Rig) async throws -> Void) async throws {
         let certificates = try TestCertificates.make()
         defer { certificates.remove() }
         let server = try await RotatingServer.start(presenting: certificates.server, behaviour: behaviour)
         do {
             let trust = TrustSettings(roots: .custom([.file(certificates.ca.certificateFile)]))
-            let transport = try NIOTransport(connection: ConnectionSettings(trust: trust, httpVersions: versions))
+            let transport = try NIOTransport(connection: ConnectionSettings(trust: trust, httpVersions: versions),
+                                             http2ConnectionsPerHost: http2ConnectionsPerHost)
             let monitor = RotationMonitor()
             var configuration = ServiceConfiguration(timeout: .seconds(15))
             configuration.eventMonitors = [monitor]
