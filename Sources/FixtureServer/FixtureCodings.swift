@@ -46,9 +46,15 @@ public enum FixtureCoding: String, Sendable, CaseIterable {
     /// A JSON array of `count` items (`{"id": N, "name": "item N", "tags": ["a", "b"]}`, about 50
     /// bytes each) in this coding. Made once per coding and count, and kept.
     public func items(_ count: Int) -> Data {
-        Made.body(.init(coding: self, kind: "items", count: count)) {
+        Made.body(.init(coding: self, kind: "items", count: count)) { compress(Self.plainItems(count)) }
+    }
+
+    /// The same JSON array of `count` items, not encoded (`/compressed/identity`). Made once per
+    /// count, and kept.
+    public static func plainItems(_ count: Int) -> Data {
+        Made.body(.init(coding: nil, kind: "items", count: count)) {
             let items = (0..<count).map { #"{"id": \#($0), "name": "item \#($0)", "tags": ["a", "b"]}"# }
-            return compress(Data(("[" + items.joined(separator: ",") + "]").utf8))
+            return Data(("[" + items.joined(separator: ",") + "]").utf8)
         }
     }
 
@@ -66,7 +72,8 @@ public enum FixtureCoding: String, Sendable, CaseIterable {
     /// The bodies made so far, kept for the next request of the same.
     private enum Made {
         struct Key: Hashable {
-            let coding: FixtureCoding
+            /// nil for a body sent as it is.
+            let coding: FixtureCoding?
             let kind: String
             let count: Int
         }
@@ -74,9 +81,10 @@ public enum FixtureCoding: String, Sendable, CaseIterable {
         nonisolated(unsafe) static var bodies: [Key: Data] = [:]  // guarded by `lock`
 
         static func body(_ key: Key, make: () -> Data) -> Data {
-            lock.withLock {
-                if let data = bodies[key] { return data }
-                let data = make()
+            if let data = lock.withLock({ bodies[key] }) { return data }
+            let data = make()   // outside the lock: making one body may need another (plainItems)
+            return lock.withLock {
+                if let made = bodies[key] { return made }
                 bodies[key] = data
                 return data
             }

@@ -27,7 +27,12 @@ extension FixtureRoutes {
         // /compressed/gzip|deflate|rawdeflate|br|zstd?count=N (default 100, at most 1,000,000): a
         // JSON array of N items, compressed (deflate zlib-wrapped, rawdeflate without a wrapper but
         // sent as `deflate`; each body made once and kept); ?cut=K leaves out the last K bytes of
-        // the compressed body; ?corrupt=1 spoils its middle.
+        // the compressed body; ?corrupt=1 spoils its middle. /compressed/identity?count=N: the
+        // same array as it is, without `Content-Encoding`.
+        router.get("compressed/identity") { request, _ in
+            let count = min(1_000_000, max(0, Int(query(request, "count") ?? "") ?? 100))
+            return respond(contentType: "application/json", body: FixtureCoding.plainItems(count))
+        }
         router.get("compressed/{coding}") { request, context in
             guard let coding = FixtureCoding(rawValue: context.parameters.get("coding") ?? "") else {
                 return json(#"{"error": "unknown coding"}"#, status: .badRequest)

@@ -8,7 +8,9 @@ import NetworkKitNIO
 /// server in a process of its own: the kit on NIO against `curl --compressed -o /dev/null` fetching
 /// the same URL as often on one connection (kit / curl, time), and the kit's streaming decoder
 /// against the C library's own streaming decode of the same bytes into a buffer of the same size
-/// (C / kit, time: the kit's share of the library's throughput). Alternating rounds, medians.
+/// (C / kit, time: the kit's share of the library's throughput); first the same bodies not
+/// encoded, fetched the same way, to tell the transfer's cost from the decoder's. Alternating
+/// rounds, medians.
 enum CodingBenchmarks {
     static func run() async throws {
         let server = try LoadServer()
@@ -17,6 +19,20 @@ enum CodingBenchmarks {
         configuration.maxResponseBytes = 64 << 20
         let service = Service(configuration: configuration, transport: NIOTransport())
         let rounds = Int(ProcessInfo.processInfo.environment["NK_CODING_ROUNDS"] ?? "") ?? 5
+        // The same bodies not encoded, the same way: what the transfer costs without a decoder.
+        for (label, items, repeats) in [("1 MB", 20_000, 20), ("32 MB", 640_000, 2)] {
+            let url = server.baseURL.absoluteString + "/compressed/identity?count=\(items)"
+            _ = try await service.send(Request(url: url))
+            var network: [[Double]] = []
+            for round in 0..<rounds {
+                let kit = { try await seconds { for _ in 0..<repeats { _ = try await service.send(Request(url: url)) } } }
+                let curl = { try await seconds { try await fetchWithCurl(url, times: repeats) } }
+                network.append(round % 2 == 0 ? [try await kit(), try await curl()] : ([try await curl(), try await kit()]).reversed())
+            }
+            let fetch = medianRound(network)
+            print(String(format: "codings: identity %@ · kit on NIO / curl --compressed: %.2f (%.1f ms / %.1f ms a GET)",
+                         label, fetch[0] / fetch[1], fetch[0] * 1000 / Double(repeats), fetch[1] * 1000 / Double(repeats)))
+        }
         for coding in [ContentCoding.brotli, .zstd] {
             // About 52 bytes an item: 20,000 items are 1 MB, 640,000 are 33 MB.
             for (label, items, repeats) in [("1 MB", 20_000, 20), ("32 MB", 640_000, 2)] {

@@ -141,14 +141,15 @@ struct Nghttpd {
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
         }
         throw BenchError.wrongAnswer
     }
 
-    /// Stops the server (SIGTERM; nghttpd exits at once).
+    /// Stops the server. SIGKILL: nghttpd started by Foundation's `Process` ignores SIGTERM and
+    /// SIGINT (it inherits their blocking).
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
     }
 
     /// Runs `tool` with `arguments`; its standard output, or an error when it fails.

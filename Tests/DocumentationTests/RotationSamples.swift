@@ -30,3 +30,10 @@ func placeOrder(_ service: Service, order: Data) async throws(NetworkError) -> D
         throw error
     }
 }
+
+// MARK: - Several HTTP/2 connections per host
+
+func gatewayService(baseURL: URL) -> Service {
+    let transport = NIOTransport(http2ConnectionsPerHost: 4)
+    return Service(configuration: ServiceConfiguration(baseURL: baseURL), transport: transport)
+}

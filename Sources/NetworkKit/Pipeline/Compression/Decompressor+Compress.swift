@@ -91,11 +91,14 @@ protocol StreamEncoding: AnyObject {
 
 extension ContentCoding {
     /// A streaming encoder of this coding at `level`, which is in `levels`.
-    fileprivate func makeEncoder(level: Int) throws -> any StreamEncoding {
+    /// The streaming encoder of this coding at `level`, which the caller has checked.
+    fileprivate func makeEncoder(level: Int) throws(CodingFailure) -> any StreamEncoding {
         switch self {
-        case .gzip, .deflate: ZlibEncoder(stream: try Decompressor.deflater(coding: self, level: level))
-        case .brotli: try BrotliEncoder(level: level)
-        case .zstd: try ZstdEncoder(level: level)
+        case .gzip, .deflate:
+            let wrapper = self == .gzip ? Decompressor.Wrapper.gzip : .zlib
+            return ZlibEncoder(stream: try ZlibStream(deflateLevel: Int32(level), windowBits: wrapper.rawValue))
+        case .brotli: return try BrotliEncoder(level: level)
+        case .zstd: return try ZstdEncoder(level: level)
         }
     }
 }
@@ -117,8 +120,6 @@ final class Deflater {
         self.coding = coding
         do {
             encoder = try coding.makeEncoder(level: level)
-        } catch let error as ParseError {
-            throw error
         } catch {
             throw Decompressor.compressionError(error, coding: coding)
         }

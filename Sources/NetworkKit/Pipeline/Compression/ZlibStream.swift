@@ -3,11 +3,21 @@ import Foundation
 
 /// Why a decoder or an encoder (zlib, brotli, zstd) stopped early; `Decompressor` turns it into a
 /// `ParseError` naming the coding.
-enum CodingFailure: Error {
+enum CodingFailure: Error, CustomStringConvertible {
     case limitExceeded(Int)
     case truncated
     case corrupt(String)
     case inputTooLarge
+
+    /// The failure in words, without the coding's name (the caller adds it).
+    var description: String {
+        switch self {
+        case .limitExceeded(let limit): "the output exceeds the limit of \(limit) bytes"
+        case .truncated: "the data ended before the end of the stream"
+        case .corrupt(let message): message
+        case .inputTooLarge: "the input is larger than 4 GiB"
+        }
+    }
 }
 
 /// What one call of `inflate`/`deflate` left the stream in.
