@@ -19,19 +19,26 @@ enum CodingBenchmarks {
         configuration.maxResponseBytes = 64 << 20
         let service = Service(configuration: configuration, transport: NIOTransport())
         let rounds = Int(ProcessInfo.processInfo.environment["NK_CODING_ROUNDS"] ?? "") ?? 5
-        // The same bodies not encoded, the same way: what the transfer costs without a decoder.
+        // The same bodies not encoded, the same way: what the transfer costs without a decoder;
+        // and a bare AsyncHTTPClient collecting the same body, for what NIO itself costs.
+        let bare = BareAsyncHTTPClient()
+        defer { bare.shutdown() }
         for (label, items, repeats) in [("1 MB", 20_000, 20), ("32 MB", 640_000, 2)] {
             let url = server.baseURL.absoluteString + "/compressed/identity?count=\(items)"
             _ = try await service.send(Request(url: url))
-            var network: [[Double]] = []
+            var network: [[Double]] = [], nio: [[Double]] = []
             for round in 0..<rounds {
                 let kit = { try await seconds { for _ in 0..<repeats { _ = try await service.send(Request(url: url)) } } }
                 let curl = { try await seconds { try await fetchWithCurl(url, times: repeats) } }
+                let bareCollect = { try await seconds { for _ in 0..<repeats { try await bare.collect(url) } } }
                 network.append(round % 2 == 0 ? [try await kit(), try await curl()] : ([try await curl(), try await kit()]).reversed())
+                nio.append(round % 2 == 0 ? [try await kit(), try await bareCollect()] : ([try await bareCollect(), try await kit()]).reversed())
             }
-            let fetch = medianRound(network)
-            print(String(format: "codings: identity %@ · kit on NIO / curl --compressed: %.2f (%.1f ms / %.1f ms a GET)",
-                         label, fetch[0] / fetch[1], fetch[0] * 1000 / Double(repeats), fetch[1] * 1000 / Double(repeats)))
+            let fetch = medianRound(network), alone = medianRound(nio)
+            print(String(format: "codings: identity %@ · kit on NIO / curl --compressed: %.2f (%.1f ms / %.1f ms a GET); "
+                         + "kit / bare AsyncHTTPClient collecting it: %.2f (%.1f ms / %.1f ms)",
+                         label, fetch[0] / fetch[1], fetch[0] * 1000 / Double(repeats), fetch[1] * 1000 / Double(repeats),
+                         alone[0] / alone[1], alone[0] * 1000 / Double(repeats), alone[1] * 1000 / Double(repeats)))
         }
         for coding in [ContentCoding.brotli, .zstd] {
             // About 52 bytes an item: 20,000 items are 1 MB, 640,000 are 33 MB.

@@ -105,6 +105,12 @@ final class BareAsyncHTTPClient: Sendable {
               object["code"] as? Int == 0 else { throw BenchError.wrongAnswer }
     }
 
+    /// GET of `url`, its whole body collected (up to 64 MiB), unchecked.
+    func collect(_ url: String) async throws {
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 64 << 20)
+    }
+
     func batch(url: String, count: Int, inFlight: Int) async throws -> Double {
         try await timed(count: count, inFlight: inFlight) { try await self.get(url) }
     }
