@@ -16,8 +16,8 @@ import NIOHTTP1
 /// One lock guards the machine, another the clients made so far.
 final class NIOHTTP2Spread: Sendable {
     /// A request's place: the client to send it with, and what to report back when it answers
-    /// and when it ends.
-    struct Ticket: Sendable {
+    /// and when it ends. A class, so that a transfer that has none carries one word for it.
+    final class Ticket: Sendable {
         let spread: NIOHTTP2Spread
         /// The host's key.
         let host: String
@@ -25,6 +25,13 @@ final class NIOHTTP2Spread: Sendable {
         let connection: Int
         /// The client.
         let client: HTTPClient
+
+        init(spread: NIOHTTP2Spread, host: String, connection: Int, client: HTTPClient) {
+            self.spread = spread
+            self.host = host
+            self.connection = connection
+            self.client = client
+        }
 
         /// The answer's head came over `version`.
         func answered(over version: NIOHTTP1.HTTPVersion) {

@@ -157,7 +157,7 @@ public final class NIOTransport: Transport {
                                    events: events, ticket: ticket)
         let task = Task {
             let failure = await transfer.run(request, url: url)
-            ticket?.end()
+            transfer.ticket?.end()
             // Done with the transfer before the pipeline resumes, so its bookkeeping does not run
             // beside the pipeline on another thread.
             self.transferDidEnd()
