@@ -29,8 +29,6 @@ extension NIOHTTP2Spread {
             /// Requests placed on it whose stream has not opened yet, as far as the reports tell
             /// (set to 0 when nothing is in flight).
             var awaitingStream = 0
-            /// Its streams open now, as last reported.
-            var openStreams = 0
             /// Its stream limit, once its streams showed it.
             var streamLimit: Int?
         }
@@ -92,7 +90,6 @@ extension NIOHTTP2Spread {
             hosts[key]?.speaksHTTP2 = true
             update(key, connection) { connection in
                 connection.awaitingStream = max(0, connection.awaitingStream - 1)
-                connection.openStreams = openStreams
                 if let limit = connection.streamLimit, openStreams > limit { connection.streamLimit = openStreams }
             }
         }
@@ -102,7 +99,6 @@ extension NIOHTTP2Spread {
         mutating func streamClosed(host key: String, connection: Int, openStreams: Int) {
             update(key, connection) { connection in
                 if connection.awaitingStream > 0 { connection.streamLimit = max(connection.streamLimit ?? 0, openStreams) }
-                connection.openStreams = max(0, openStreams - 1)
             }
         }
 

@@ -105,6 +105,7 @@ public final class NIOTransport: Transport {
         // AsyncHTTPClient's own span would trace the hop twice and write its context over the kit's.
         configuration.tracing.tracer = nil
         #endif
+        let rotating = NIOConnectionRotation.installed(in: configuration)
         if http2ConnectionsPerHost > 1 {
             let spread = NIOHTTP2Spread(maxConnections: http2ConnectionsPerHost) { [configuration] index, spread in
                 let reporting = NIOConnectionRotation.installed(in: configuration) { authority, opened, open in
@@ -116,12 +117,11 @@ public final class NIOTransport: Transport {
             client = spread.client(0)
         } else {
             spread = nil
-            client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: NIOConnectionRotation.installed(in: configuration))
+            client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: rotating)
         }
         webSocketTLS = configuration.tlsConfiguration
         pinCheck = configuration.http1_1ConnectionDebugInitializer
         self.routing = routing
-        let rotating = NIOConnectionRotation.installed(in: configuration)
         proxyClients = proxy.isNone ? NIOProxyClients() : NIOProxyClients(settings: proxy, configuration: rotating) {
             HTTPClient(eventLoopGroup: eventLoopGroup, configuration: $0)
         }
